@@ -1,0 +1,5 @@
+// Placeholder replaced by the decoder fuzz harness.
+@main
+enum FuzzMain {
+    static func main() {}
+}

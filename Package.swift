@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// `TILEVIEW_FUZZ=1 swift build --product FuzzDecode ...` builds the libFuzzer harness with
+// coverage instrumentation; a plain build makes the same target a corpus replayer.
+let fuzzing = Context.environment["TILEVIEW_FUZZ"] != nil
+let fuzzSettings: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"]), .define("FUZZING")] : []
+let fuzzCSettings: [CSetting] = fuzzing ? [.unsafeFlags(["-fsanitize=fuzzer-no-link"])] : []
+let fuzzLinker: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
+
+let package = Package(
+    name: "tileview",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tileview", targets: ["tileview"]),
+        .library(name: "TileView", targets: ["TileView"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // Pure modules: no Foundation, no C. The standard library's rounding calls libm, which
+        // nothing else links on Linux when Foundation is absent.
+        .target(name: "TileViewCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "TileViewZoom", dependencies: ["TileViewCore"]),
+        .target(name: "TileViewPaging", dependencies: ["TileViewCore"]),
+        .target(name: "TileViewTiling", dependencies: ["TileViewCore"]),
+        .target(name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling", "TileViewZoom"]),
+
+        // The one C front door: system libraries and the setjmp shim.
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
+        .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"], cSettings: fuzzCSettings),
+        .target(name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"]),
+
+        // Integration and the command.
+        .target(
+            name: "TileView",
+            dependencies: [
+                "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewTiling", "TileViewRender",
+                "TileViewCodecs",
+            ]),
+        .executableTarget(
+            name: "tileview",
+            dependencies: ["TileView", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(
+            name: "FuzzDecode", dependencies: ["TileViewCodecs"], path: "Fuzz/FuzzDecode",
+            swiftSettings: fuzzSettings, linkerSettings: fuzzLinker),
+
+        // Tests: one target per module plus shared support.
+        .target(name: "TileViewTestSupport", dependencies: ["TileViewCore"], path: "Tests/TileViewTestSupport"),
+        .testTarget(name: "TileViewCoreTests", dependencies: ["TileViewCore", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewZoomTests", dependencies: ["TileViewZoom", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewPagingTests", dependencies: ["TileViewPaging", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewTilingTests", dependencies: ["TileViewTiling", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewRenderTests", dependencies: ["TileViewRender", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewCodecsTests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewTests", dependencies: ["TileView", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewCLITests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

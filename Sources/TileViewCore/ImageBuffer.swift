@@ -1,0 +1,126 @@
+/// An 8-bit RGBA image in memory: straight alpha, row-major, rows `width * 4` bytes apart.
+///
+/// This is the one pixel format that flows between decoders, tiles, the renderer and the
+/// encoder. It is a value type backed by a copy-on-write array.
+public struct ImageBuffer: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes: R, G, B, A per pixel.
+    public var pixels: [UInt8]
+
+    /// Bytes per pixel.
+    public static let channels = 4
+
+    /// A buffer filled with one colour (default transparent black).
+    public init(width: Int, height: Int, fill: RGBA8 = RGBA8(r: 0, g: 0, b: 0, a: 0)) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        self.width = width
+        self.height = height
+        if fill == RGBA8(r: 0, g: 0, b: 0, a: 0) {
+            pixels = [UInt8](repeating: 0, count: width * height * 4)
+        } else {
+            var p = [UInt8](repeating: 0, count: width * height * 4)
+            var i = 0
+            while i < p.count {
+                p[i] = fill.r
+                p[i + 1] = fill.g
+                p[i + 2] = fill.b
+                p[i + 3] = fill.a
+                i += 4
+            }
+            pixels = p
+        }
+    }
+
+    /// Wraps existing pixels; `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        precondition(pixels.count == width * height * 4, "pixel count does not match \(width)x\(height) RGBA")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    public var rowBytes: Int { width * 4 }
+    /// Bytes held by the pixels.
+    public var byteCount: Int { pixels.count }
+
+    public subscript(x: Int, y: Int) -> RGBA8 {
+        get {
+            let i = (y * width + x) * 4
+            return RGBA8(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
+        }
+        set {
+            let i = (y * width + x) * 4
+            pixels[i] = newValue.r
+            pixels[i + 1] = newValue.g
+            pixels[i + 2] = newValue.b
+            pixels[i + 3] = newValue.a
+        }
+    }
+
+    /// True when every alpha value is 255.
+    public var isOpaque: Bool {
+        var i = 3
+        while i < pixels.count {
+            if pixels[i] != 255 { return false }
+            i += 4
+        }
+        return true
+    }
+
+    /// A copy of the pixels in `rect`, which must lie inside the buffer.
+    public func cropped(to rect: PixelRect) -> ImageBuffer {
+        precondition(PixelRect(size: size).contains(rect), "crop \(rect) outside \(size)")
+        var out = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        let rowLen = rect.width * 4
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for row in 0..<rect.height {
+                    let s = ((rect.y + row) * width + rect.x) * 4
+                    let d = row * rowLen
+                    for k in 0..<rowLen { dst[d + k] = src[s + k] }
+                }
+            }
+        }
+        return ImageBuffer(width: rect.width, height: rect.height, pixels: out)
+    }
+}
+
+/// One 8-bit RGBA pixel, straight alpha.
+public struct RGBA8: Hashable, Sendable, CustomStringConvertible {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+    public var a: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+
+    public static let black = RGBA8(r: 0, g: 0, b: 0, a: 255)
+
+    /// Parses `RRGGBB` or `RRGGBBAA` (an optional leading `#`), as `--background` takes it.
+    public init?(hex: String) {
+        var s = Substring(hex)
+        if s.hasPrefix("#") { s = s.dropFirst() }
+        guard s.count == 6 || s.count == 8, let v = UInt32(s, radix: 16) else { return nil }
+        if s.count == 6 {
+            self.init(r: UInt8(v >> 16 & 0xff), g: UInt8(v >> 8 & 0xff), b: UInt8(v & 0xff), a: 255)
+        } else {
+            self.init(r: UInt8(v >> 24 & 0xff), g: UInt8(v >> 16 & 0xff), b: UInt8(v >> 8 & 0xff), a: UInt8(v & 0xff))
+        }
+    }
+
+    public var description: String {
+        func h(_ v: UInt8) -> String {
+            let s = String(v, radix: 16, uppercase: true)
+            return s.count == 1 ? "0" + s : s
+        }
+        return h(r) + h(g) + h(b) + (a == 255 ? "" : h(a))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// One record of `../shared/corpus/manifest.json` (see the corpus README for the fields).
+public struct CorpusRecord: Decodable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let format: String
+    public let expected: String
+    public let width: Int?
+    public let height: Int?
+    public let category: String?
+    public let sha256_rgba8: String?
+    public let sha256_rgba8_oriented: String?
+    public let exif_orientation: Int?
+    public let oriented_width: Int?
+    public let oriented_height: Int?
+    public let lenient_sha256_rgba8: String?
+    public let lenient_width: Int?
+    public let lenient_height: Int?
+    public let decoder_message: String?
+
+    public var isValid: Bool { expected == "ok" }
+    public var url: URL { Fixtures.corpusRoot.appendingPathComponent(file) }
+    /// The hash a viewer's decode must match: the oriented pixels where the file has them.
+    public var expectedOrientedHash: String? { sha256_rgba8_oriented ?? sha256_rgba8 }
+    public var expectedOrientedWidth: Int? { oriented_width ?? width }
+    public var expectedOrientedHeight: Int? { oriented_height ?? height }
+    public var description: String { file }
+}
+
+public enum CorpusManifest {
+    private struct Manifest: Decodable { let files: [CorpusRecord] }
+
+    /// Every record, in manifest order. Crashes the test process with a clear message if the
+    /// corpus is missing, since every decoder test depends on it.
+    public static let records: [CorpusRecord] = {
+        let url = Fixtures.corpusRoot.appendingPathComponent("manifest.json")
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url)).files
+        } catch {
+            fatalError("cannot read the shared corpus manifest at \(url.path): \(error)")
+        }
+    }()
+}
