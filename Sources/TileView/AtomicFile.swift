@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes files atomically: a temporary file in the destination's folder, then `rename(2)`.
+///
+/// A reader never sees a partial file, and a failure at any point leaves nothing behind (the
+/// temporary file is removed). This is the only way tileview writes an output file.
+public enum AtomicFile {
+    /// Writes `bytes` to `path`, replacing any file there.
+    public static func write(_ bytes: [UInt8], to path: String) throws(TileViewError) {
+        let (folder, name) = split(path)
+        guard !name.isEmpty else { throw TileViewError(.write, path: path, reason: "not a file name") }
+        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw TileViewError(.write, path: path, reason: "cannot create a file in \(folder): \(errnoText())") }
+        let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String? = nil
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = "write failed: \(errnoText())"
+                    return
+                }
+                offset += n
+            }
+        }
+        // Permissions as a plain new file would get (mkstemp makes it 0600).
+        let mask = umask(0)
+        umask(mask)
+        if failure == nil, fchmod(fd, 0o666 & ~mask) != 0 { failure = "cannot set permissions: \(errnoText())" }
+        if close(fd) != 0, failure == nil { failure = "close failed: \(errnoText())" }
+        if failure == nil, rename(tempPath, path) != 0 { failure = "cannot rename into place: \(errnoText())" }
+        if let failure {
+            unlink(tempPath)
+            throw TileViewError(.write, path: path, reason: failure)
+        }
+    }
+
+    /// Creates a folder (and its parents) if it does not exist.
+    public static func makeDirectory(_ path: String) throws(TileViewError) {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o777) != 0 && errno != EEXIST {
+                throw TileViewError(.write, path: path, reason: "cannot create folder: \(errnoText())")
+            }
+        }
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw TileViewError(.write, path: path, reason: "exists and is not a folder")
+        }
+    }
+
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}
+
+/// The text of the current `errno`.
+func errnoText() -> String { String(cString: strerror(errno)) }
