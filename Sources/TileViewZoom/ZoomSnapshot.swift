@@ -1,0 +1,102 @@
+import TileViewCore
+
+/// The `--json` record of a zoom state, with the key names of DESIGN section 3, numbers rounded to 6 decimals.
+///
+/// Rounding happens once, when the snapshot is made from a state, so that 1024/6000 prints as 0.170667 and a
+/// negative zero prints as 0. Encoders write the keys in any order; the record is compared as values.
+public struct ZoomSnapshot: Codable, Equatable, Sendable {
+    /// `{"width": ..., "height": ...}`.
+    public struct Extent: Codable, Equatable, Sendable {
+        public var width: Double
+        public var height: Double
+
+        public init(width: Double, height: Double) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// `{"x": ..., "y": ...}`.
+    public struct Position: Codable, Equatable, Sendable {
+        public var x: Double
+        public var y: Double
+
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// `{"x": ..., "y": ..., "width": ..., "height": ...}`.
+    public struct Frame: Codable, Equatable, Sendable {
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// Image size, image space.
+    public var image: Extent
+    /// Viewport size, viewport pixels.
+    public var viewport: Extent
+    public var zoomScale: Double
+    public var minimumZoomScale: Double
+    public var maximumZoomScale: Double
+    /// Content space.
+    public var contentOffset: Position
+    /// Content space.
+    public var contentSize: Extent
+    /// Where the whole image lies, viewport space.
+    public var imageFrame: Frame
+    /// The part of the image shown, image space.
+    public var visibleRect: Frame
+
+    public init(
+        image: Extent, viewport: Extent, zoomScale: Double, minimumZoomScale: Double, maximumZoomScale: Double,
+        contentOffset: Position, contentSize: Extent, imageFrame: Frame, visibleRect: Frame
+    ) {
+        self.image = image
+        self.viewport = viewport
+        self.zoomScale = zoomScale
+        self.minimumZoomScale = minimumZoomScale
+        self.maximumZoomScale = maximumZoomScale
+        self.contentOffset = contentOffset
+        self.contentSize = contentSize
+        self.imageFrame = imageFrame
+        self.visibleRect = visibleRect
+    }
+
+    /// `value` rounded to 6 decimal places, -0 as 0, non-finite as 0 (JSON has no NaN or infinity).
+    public static func rounded(_ value: Double) -> Double {
+        guard value.isFinite else { return 0 }
+        // Beyond 1e15 a double has no digits after the sixth decimal left to round (and value * 1e6 could
+        // overflow near the top of the range).
+        guard abs(value) < 1e15 else { return value + 0 }
+        return (value * 1_000_000).rounded() / 1_000_000 + 0  // + 0 turns -0 into +0
+    }
+}
+
+extension ZoomState {
+    /// The state as the `--json` record (DESIGN section 3), rounded to 6 decimals.
+    public var snapshot: ZoomSnapshot {
+        let r = ZoomSnapshot.rounded
+        func extent(_ size: Size) -> ZoomSnapshot.Extent {
+            ZoomSnapshot.Extent(width: r(size.width), height: r(size.height))
+        }
+        func frame(_ rect: Rect) -> ZoomSnapshot.Frame {
+            ZoomSnapshot.Frame(x: r(rect.minX), y: r(rect.minY), width: r(rect.width), height: r(rect.height))
+        }
+        return ZoomSnapshot(
+            image: extent(imageSize), viewport: extent(viewportSize),
+            zoomScale: r(zoomScale), minimumZoomScale: r(minimumZoomScale), maximumZoomScale: r(maximumZoomScale),
+            contentOffset: ZoomSnapshot.Position(x: r(contentOffset.x), y: r(contentOffset.y)),
+            contentSize: extent(contentSize), imageFrame: frame(imageFrame), visibleRect: frame(visibleRect))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator so every sweep case can be replayed from its seed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1), 53 random bits.
+    mutating func unit() -> Double {
+        Double(next() >> 11) * 0x1p-53
+    }
+
+    /// Uniform in [low, high).
+    mutating func uniform(_ low: Double, _ high: Double) -> Double {
+        low + (high - low) * unit()
+    }
+
+    /// Log-uniform in [low, high): every order of magnitude equally likely, so odd aspect ratios come often.
+    mutating func logUniform(_ low: Double, _ high: Double) -> Double {
+        exp2(log2(low) + (log2(high) - log2(low)) * unit())
+    }
+
+    /// True with probability `p`.
+    mutating func chance(_ p: Double) -> Bool {
+        unit() < p
+    }
+
+    /// One element, uniformly.
+    mutating func pick<T>(_ choices: [T]) -> T {
+        choices[Int(next() % UInt64(choices.count))]
+    }
+}
