@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "TileViewCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "TileViewZoom", dependencies: ["TileViewCore"]),
         .target(name: "TileViewPaging", dependencies: ["TileViewCore"]),
+        .target(name: "TileViewFeed", dependencies: ["TileViewCore"]),
         .target(name: "TileViewTiling", dependencies: ["TileViewCore"]),
         .target(name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling", "TileViewZoom"]),
 
@@ -41,7 +42,7 @@ let package = Package(
         .target(
             name: "TileView",
             dependencies: [
-                "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewTiling", "TileViewRender",
+                "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewFeed", "TileViewTiling", "TileViewRender",
                 "TileViewCodecs",
             ]),
         .executableTarget(
@@ -56,6 +57,7 @@ let package = Package(
         .testTarget(name: "TileViewCoreTests", dependencies: ["TileViewCore", "TileViewTestSupport"]),
         .testTarget(name: "TileViewZoomTests", dependencies: ["TileViewZoom", "TileViewTestSupport"]),
         .testTarget(name: "TileViewPagingTests", dependencies: ["TileViewPaging", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewFeedTests", dependencies: ["TileViewFeed", "TileViewTestSupport"]),
         .testTarget(name: "TileViewTilingTests", dependencies: ["TileViewTiling", "TileViewTestSupport"]),
         .testTarget(name: "TileViewRenderTests", dependencies: ["TileViewRender", "TileViewTestSupport"]),
         .testTarget(name: "TileViewCodecsTests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
