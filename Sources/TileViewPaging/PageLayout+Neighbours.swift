@@ -42,12 +42,13 @@ extension PageLayout {
 
     private func neighbourSet(of position: Cell, axes: [PageAxis]) -> [Cell] {
         guard holdsPage(position) else { return [] }
-        var found: Set<Cell> = []
-        for axis in axes {
-            if !isMap && axis == .vertical { continue }
+        var found: [Cell] = []
+        for axis in axes where isMap || axis == .horizontal {
             for step in [-1, 1] {
-                if let page = self.position(atSlot: position.moved(by: step, along: axis)), page != position {
-                    found.insert(page)
+                if let page = self.position(atSlot: position.moved(by: step, along: axis)), page != position,
+                    !found.contains(page)
+                {
+                    found.append(page)
                 }
             }
         }

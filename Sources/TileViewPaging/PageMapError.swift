@@ -11,8 +11,12 @@ public enum PageMapError: Error, Hashable, Sendable, CustomStringConvertible {
             let what = lineCount == 0 ? "it has no text" : "its \(lineCount) line(s) are all blank or comments"
             return "the page map is empty: \(what); write one row of cells per line, '.' for a hole"
         case .noPages(let firstLine, let lastLine):
-            let lines =
-                firstLine == 0 ? "" : firstLine == lastLine ? " on line \(firstLine)" : " on lines \(firstLine)-\(lastLine)"
+            let lines: String
+            if firstLine == 0 {
+                lines = ""
+            } else {
+                lines = firstLine == lastLine ? " on line \(firstLine)" : " on lines \(firstLine)-\(lastLine)"
+            }
             return "the page map has no pages: every cell\(lines) is a hole ('.'); name at least one page"
         }
     }

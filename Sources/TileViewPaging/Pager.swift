@@ -3,7 +3,9 @@
 /// After every step the resident set is `layout.residentSet(around: position, axis: axis)`: the current page and
 /// at most two neighbours, so never more than three pages and never a page that is not a neighbour. Each step
 /// reports the diff (`load`, `evict`). A step that does not move (a list's end, a hole, off the grid) changes
-/// nothing and reports empty diffs. The axis is the axis of the last move that moved; it only matters on maps.
+/// nothing and reports empty diffs. The axis only matters on maps: it is the axis of the last move that moved,
+/// except that `next`/`prev` (page order, which may change rows) plan as at a start: horizontally unless the new
+/// page has no page to its left or right but one above or below (`PageLayout.initialAxis(at:)`).
 public struct Pager: Hashable, Sendable {
     public typealias Cell = PageMap.Cell
 
@@ -41,7 +43,15 @@ public struct Pager: Hashable, Sendable {
             return settle(move: move, at: position, slot: position, axis: axis)
         }
         let slot = layout.wraps ? position.moved(by: move.step, along: .horizontal) : target
-        return settle(move: move, at: target, slot: slot, axis: layout.isMap ? move.axis : .horizontal)
+        let newAxis: PageAxis
+        if !layout.isMap {
+            newAxis = .horizontal
+        } else if move == .next || move == .prev {
+            newAxis = layout.initialAxis(at: target)
+        } else {
+            newAxis = move.axis
+        }
+        return settle(move: move, at: target, slot: slot, axis: newAxis)
     }
 
     /// Jumps to any page, e.g. where a drag was released. The axis becomes the axis along which the two positions

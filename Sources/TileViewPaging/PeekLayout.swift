@@ -68,7 +68,8 @@ public struct PeekLayout: Hashable, Sendable {
     }
 
     /// The pages visible at a content offset, in slot order: every slot whose inset frame overlaps the viewport
-    /// with a positive area and shows a page. Slots without a page (a list's ends, holes, off the grid) are absent.
+    /// (by more than `PageMath.gridTolerance` of a page on each axis, so that a page touching an edge after rounding
+    /// is not counted) and shows a page. Slots without a page (a list's ends, holes, off the grid) are absent.
     public func visiblePages(atContentOffset offset: Point, in layout: PageLayout) -> [VisiblePage] {
         let size = pageSize
         guard size.width > 0, size.height > 0, offset.x.isFinite, offset.y.isFinite else { return [] }
@@ -78,6 +79,8 @@ public struct PeekLayout: Hashable, Sendable {
         let lastColumn = PageMath.clampedSlot(((origin.x + viewportSize.width) / size.width).rounded(.up)) - 1
         let firstRow = PageMath.clampedSlot((origin.y / size.height).rounded(.down))
         let lastRow = PageMath.clampedSlot(((origin.y + viewportSize.height) / size.height).rounded(.up)) - 1
+        // A slot that only touches the viewport's edge can overlap it by an ulp after (c * pw) - offset.
+        let tolerance = PageMath.gridTolerance
         var pages: [VisiblePage] = []
         guard firstColumn <= lastColumn, firstRow <= lastRow else { return pages }
         for row in firstRow...lastRow {
@@ -85,7 +88,9 @@ public struct PeekLayout: Hashable, Sendable {
                 let slot = Cell(column: column, row: row)
                 guard let position = layout.position(atSlot: slot) else { continue }
                 let frame = frame(ofSlot: slot, atContentOffset: offset)
-                guard frame.intersection(viewport) != nil else { continue }
+                guard let shown = frame.intersection(viewport),
+                    shown.width > tolerance * size.width, shown.height > tolerance * size.height
+                else { continue }
                 pages.append(VisiblePage(position: position, slot: slot, frame: frame))
             }
         }
