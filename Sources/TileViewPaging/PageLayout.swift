@@ -39,6 +39,14 @@ public enum PageLayout: Hashable, Sendable {
         }
     }
 
+    /// The position of the first page in page order, without listing them all; nil when there are no pages.
+    public var firstPosition: Cell? {
+        switch self {
+        case .linear, .circular: count > 0 ? Cell(column: 0, row: 0) : nil
+        case .map(let map): map.pageCells.first
+        }
+    }
+
     /// Whether `position` is the position of a page (no wrapping: circular positions are columns 0..<n of row 0).
     public func holdsPage(_ position: Cell) -> Bool {
         switch self {

@@ -20,7 +20,7 @@ public struct Pager: Hashable, Sendable {
     /// A pager at `start` (default: the first page in page order). Nil when the layout has no pages or `start`
     /// holds no page.
     public init?(layout: PageLayout, start: Cell? = nil) {
-        guard let first = layout.positions.first else { return nil }
+        guard let first = layout.firstPosition else { return nil }
         let start = start ?? first
         guard layout.holdsPage(start) else { return nil }
         self.layout = layout

@@ -117,6 +117,15 @@ struct PagerWalkTests {
         #expect(three.apply(.next).plan.isUnchanged)
     }
 
+    @Test("a huge list pages in constant time: only the three resident pages are ever listed")
+    func hugeList() throws {
+        let n = 50_000_000
+        var pager = try #require(Pager(layout: .circular(n)))
+        #expect(pager.apply(.prev).plan.resident == Self.list([0, n - 2, n - 1]))
+        var linear = try #require(Pager(layout: .linear(n), start: Cell(column: n - 1, row: 0)))
+        #expect(!linear.apply(.next).moved && linear.apply(.prev).plan.resident == Self.list([n - 3, n - 2, n - 1]))
+    }
+
     @Test("a pager needs a page to start on")
     func invalidStarts() throws {
         #expect(Pager(layout: .linear(0)) == nil)
