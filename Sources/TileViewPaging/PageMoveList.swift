@@ -1,0 +1,34 @@
+/// An ordered list of moves, as given by `--moves "next,next,prev"` or by the text of a script file.
+///
+/// Moves are separated by commas, white space or line breaks, so `next,next`, `next, next` and one move per line
+/// all read the same. `#` starts a comment that runs to the end of its line. Empty text is an empty list.
+public struct PageMoveList: Hashable, Sendable, RandomAccessCollection {
+    /// The moves, in the order they apply.
+    public let moves: [PageMove]
+
+    public init(_ moves: [PageMove]) {
+        self.moves = moves
+    }
+
+    /// Reads a move list; the error names the first bad word, its place in the list and its line.
+    public init(parsing text: String) throws(PageMoveError) {
+        var moves: [PageMove] = []
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (lineIndex, rawLine) in lines.enumerated() {
+            let line = rawLine.prefix { $0 != "#" }
+            let words = line.split { $0 == "," || $0.isWhitespace }
+            for word in words {
+                guard let move = PageMove(rawValue: word.lowercased()) else {
+                    throw .unknownMove(
+                        word: String(word), index: moves.count + 1, line: lines.count > 1 ? lineIndex + 1 : nil)
+                }
+                moves.append(move)
+            }
+        }
+        self.moves = moves
+    }
+
+    public var startIndex: Int { moves.startIndex }
+    public var endIndex: Int { moves.endIndex }
+    public subscript(position: Int) -> PageMove { moves[position] }
+}

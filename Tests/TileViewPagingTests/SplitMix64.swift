@@ -1,0 +1,21 @@
+/// A tiny seeded random generator (SplitMix64) so every sweep reproduces from the seed it prints.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The seed of case `index` of a sweep whose base seed is `base`.
+    static func caseSeed(_ base: UInt64, _ index: Int) -> UInt64 {
+        base &+ UInt64(index) &* 0x1000_0001
+    }
+}
