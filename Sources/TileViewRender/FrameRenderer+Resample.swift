@@ -84,15 +84,25 @@ extension FrameRenderer {
                                     into: ring + (nextRow % ringRows) * columns)
                                 nextRow += 1
                             }
-                            // Filter down.
-                            for k in 0..<count {
-                                let w = yAxis.weights[j * yAxis.stride + k]
-                                let row = ring + ((start + k) % ringRows) * columns
-                                if k == 0 {
-                                    for x in 0..<columns { accumulated[x] = row[x] * w }
+                            // Filter down, two taps at a time.
+                            var k = 0
+                            while k < count {
+                                let w0 = yAxis.weights[j * yAxis.stride + k]
+                                let row0 = UnsafePointer(ring + ((start + k) % ringRows) * columns)
+                                if k + 1 < count {
+                                    let w1 = yAxis.weights[j * yAxis.stride + k + 1]
+                                    let row1 = UnsafePointer(ring + ((start + k + 1) % ringRows) * columns)
+                                    if k == 0 {
+                                        for x in 0..<columns { accumulated[x] = row0[x] * w0 + row1[x] * w1 }
+                                    } else {
+                                        for x in 0..<columns { accumulated[x] += row0[x] * w0 + row1[x] * w1 }
+                                    }
+                                } else if k == 0 {
+                                    for x in 0..<columns { accumulated[x] = row0[x] * w0 }
                                 } else {
-                                    for x in 0..<columns { accumulated[x] += row[x] * w }
+                                    for x in 0..<columns { accumulated[x] += row0[x] * w0 }
                                 }
+                                k += 2
                             }
                             composite(
                                 accumulated, columns: columns, coverage: xCoverage.baseAddress!,
