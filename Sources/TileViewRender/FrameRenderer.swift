@@ -6,15 +6,16 @@ import TileViewCore
 /// Model: the source is straight-alpha RGBA8; it is premultiplied into Float while filtering
 /// (a separable pass across, then one down, with weights precomputed per frame column and row when
 /// the renderer is made), clamped so colour never exceeds alpha (Lanczos and Catmull-Rom can ring),
-/// scaled by the pixel's coverage, composited over the background (source over), and turned back
-/// into straight alpha, rounded to nearest. Pixels the image frame does not touch are the
-/// background exactly. With the default opaque black background every frame is opaque; a
-/// translucent background leaves the frame's alpha as the compositing gives it. A fully transparent
-/// result pixel is (0, 0, 0, 0). The same inputs give the same bytes.
+/// scaled by the pixel's coverage (see `FrameGeometry`), composited over the background (source
+/// over), and turned back into straight alpha, rounded to nearest (ties to even). Pixels the image
+/// frame does not touch are the background exactly. Over an opaque background (the default is
+/// opaque black) every frame pixel is opaque; over a translucent one the frame keeps the alpha the
+/// compositing gives, and a fully transparent pixel is (0, 0, 0, 0). The same inputs give the same
+/// bytes (Float arithmetic in a fixed order; no libm in the weights; debug and release agree).
 ///
-/// Cost: the horizontal pass runs only over the level rows the frame needs, the vertical pass keeps
-/// a ring of as many filtered rows as the longest vertical filter, so memory beyond the output is
-/// O(frame width * taps).
+/// Cost: the horizontal pass runs once over each level row the frame needs, only for covered
+/// frame columns; the vertical pass keeps a ring of as many filtered rows as the longest vertical
+/// filter, so the scratch memory is O(frame width * taps + source width), not O(frame area).
 public struct FrameRenderer: Sendable {
     public let geometry: FrameGeometry
     /// The filter as asked (possibly `automatic`).
