@@ -1,0 +1,204 @@
+import TileViewCore
+
+extension FrameRenderer {
+    /// Writes the background into every frame pixel outside the covered columns and rows.
+    static func fillBackground(
+        _ out: UnsafeMutablePointer<UInt8>, width: Int, height: Int, outside covered: (Range<Int>, Range<Int>),
+        with colour: RGBA8
+    ) {
+        func fill(row: Int, columns: Range<Int>) {
+            var p = out + (row * width + columns.lowerBound) * 4
+            for _ in columns {
+                p[0] = colour.r
+                p[1] = colour.g
+                p[2] = colour.b
+                p[3] = colour.a
+                p += 4
+            }
+        }
+        for row in 0..<height {
+            if covered.1.contains(row) && !covered.0.isEmpty {
+                fill(row: row, columns: 0..<covered.0.lowerBound)
+                fill(row: row, columns: covered.0.upperBound..<width)
+            } else {
+                fill(row: row, columns: 0..<width)
+            }
+        }
+    }
+
+    /// The two filter passes and the final compositing, over the covered part of the frame only.
+    ///
+    /// Across: each needed level row is premultiplied into Float once, then every covered frame
+    /// column sums its taps. Down: a ring holds the last `yAxis.maxTapCount` filtered rows (the taps
+    /// of successive frame rows start at non-decreasing level rows, so each level row is filtered
+    /// once); each frame row sums its taps from the ring, then is composited and stored.
+    static func resample(
+        source: ImageBuffer, sourceOrigin: (x: Int, y: Int), xAxis: ResampleAxis, yAxis: ResampleAxis,
+        background: BackgroundPaint, into output: UnsafeMutablePointer<UInt8>, frameWidth: Int
+    ) {
+        let columns = xAxis.outputRange.count
+        let sourceColumns = xAxis.sourceRange.count
+        let ringRows = yAxis.maxTapCount
+        let converted = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceColumns)
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringRows * columns)
+        let accumulated = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns)
+        // Horizontal weights, each repeated across the four lanes so the inner loop needs no shuffle.
+        let xWeights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: xAxis.weights.count)
+        // Each frame column's first tap as an index into the premultiplied row.
+        let xTapOffset = UnsafeMutablePointer<Int>.allocate(capacity: columns)
+        defer {
+            converted.deallocate()
+            ring.deallocate()
+            accumulated.deallocate()
+            xWeights.deallocate()
+            xTapOffset.deallocate()
+        }
+        for (i, w) in xAxis.weights.enumerated() { xWeights[i] = SIMD4<Float>(repeating: w) }
+        for x in 0..<columns { xTapOffset[x] = xAxis.tapStart[x] - xAxis.sourceRange.lowerBound }
+        var alphaScale = [Float](repeating: 0, count: 256)
+        for a in 0..<256 { alphaScale[a] = Float(a) / 255 }
+        let firstColumn = xAxis.outputRange.lowerBound
+        // Index, in a source row, of the first level column any tap reads.
+        let sourceColumnOffset = xAxis.sourceRange.lowerBound - sourceOrigin.x
+        let sourceWidth = source.width
+
+        source.pixels.withUnsafeBufferPointer { sourceBytes in
+            xAxis.tapCount.withUnsafeBufferPointer { xCount in
+                xAxis.coverage.withUnsafeBufferPointer { xCoverage in
+                    alphaScale.withUnsafeBufferPointer { alphaScale in
+                        let src = sourceBytes.baseAddress!
+                        var nextRow = Int.min
+                        for (j, frameRow) in yAxis.outputRange.enumerated() {
+                            let start = yAxis.tapStart[j]
+                            let count = yAxis.tapCount[j]
+                            // Filter across the level rows this frame row needs that the ring lacks.
+                            nextRow = max(nextRow, start)
+                            while nextRow < start + count {
+                                let rowStart = (nextRow - sourceOrigin.y) * sourceWidth + sourceColumnOffset
+                                premultiply(
+                                    src + rowStart * 4, count: sourceColumns, alphaScale: alphaScale.baseAddress!,
+                                    into: converted)
+                                filterAcross(
+                                    converted, columns: columns, tapOffset: xTapOffset,
+                                    tapCount: xCount.baseAddress!, weights: xWeights, stride: xAxis.stride,
+                                    into: ring + (nextRow % ringRows) * columns)
+                                nextRow += 1
+                            }
+                            // Filter down, two taps at a time.
+                            var k = 0
+                            while k < count {
+                                let w0 = yAxis.weights[j * yAxis.stride + k]
+                                let row0 = UnsafePointer(ring + ((start + k) % ringRows) * columns)
+                                if k + 1 < count {
+                                    let w1 = yAxis.weights[j * yAxis.stride + k + 1]
+                                    let row1 = UnsafePointer(ring + ((start + k + 1) % ringRows) * columns)
+                                    if k == 0 {
+                                        for x in 0..<columns { accumulated[x] = row0[x] * w0 + row1[x] * w1 }
+                                    } else {
+                                        for x in 0..<columns { accumulated[x] += row0[x] * w0 + row1[x] * w1 }
+                                    }
+                                } else if k == 0 {
+                                    for x in 0..<columns { accumulated[x] = row0[x] * w0 }
+                                } else {
+                                    for x in 0..<columns { accumulated[x] += row0[x] * w0 }
+                                }
+                                k += 2
+                            }
+                            composite(
+                                accumulated, columns: columns, coverage: xCoverage.baseAddress!,
+                                rowCoverage: yAxis.coverage[j], background: background,
+                                into: output + (frameRow * frameWidth + firstColumn) * 4)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Straight RGBA8 to premultiplied Float RGBA (colour * a / 255, alpha kept on 0...255).
+    @inline(__always)
+    static func premultiply(
+        _ bytes: UnsafePointer<UInt8>, count: Int, alphaScale: UnsafePointer<Float>,
+        into out: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        var p = bytes
+        for i in 0..<count {
+            let a = p[3]
+            let m = alphaScale[Int(a)]
+            out[i] = SIMD4<Float>(Float(p[0]) * m, Float(p[1]) * m, Float(p[2]) * m, Float(a))
+            p += 4
+        }
+    }
+
+    /// One filtered row: for each covered frame column, the weighted sum of its taps.
+    @inline(__always)
+    static func filterAcross(
+        _ row: UnsafePointer<SIMD4<Float>>, columns: Int, tapOffset: UnsafePointer<Int>, tapCount: UnsafePointer<Int>,
+        weights: UnsafePointer<SIMD4<Float>>, stride: Int, into out: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        for x in 0..<columns {
+            let taps = row + tapOffset[x]
+            let w = weights + x * stride
+            var sum = taps[0] * w[0]
+            var k = 1
+            let n = tapCount[x]
+            while k < n {
+                sum += taps[k] * w[k]
+                k += 1
+            }
+            out[x] = sum
+        }
+    }
+
+    /// Clamps a filtered premultiplied row (0 <= colour <= alpha <= 255), scales it by coverage,
+    /// composites it over the background (source over) and stores straight RGBA8, rounded to nearest
+    /// (ties to even).
+    /// Over an opaque background the result is opaque and needs no division.
+    @inline(__always)
+    static func composite(
+        _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
+        background: BackgroundPaint, into out: UnsafeMutablePointer<UInt8>
+    ) {
+        let inverse255: Float = 1.0 / 255
+        var o = out
+        for x in 0..<columns {
+            let p = row[x]
+            let a = min(max(p.w, 0), 255)
+            let cov = coverage[x] * rowCoverage
+            let r = min(max(p.x, 0), a) * cov
+            let g = min(max(p.y, 0), a) * cov
+            let b = min(max(p.z, 0), a) * cov
+            let alpha = a * cov
+            // The background shows through where the image is not opaque.
+            let through = 1 - alpha * inverse255
+            var outR = r + background.red * through
+            var outG = g + background.green * through
+            var outB = b + background.blue * through
+            var outA: Float = 255
+            if !background.isOpaque {
+                outA = alpha + background.alpha * through
+                if outA > 0 {
+                    let unpremultiply = 255 / outA
+                    outR *= unpremultiply
+                    outG *= unpremultiply
+                    outB *= unpremultiply
+                } else {
+                    (outR, outG, outB, outA) = (0, 0, 0, 0)
+                }
+            }
+            o[0] = byte(outR)
+            o[1] = byte(outG)
+            o[2] = byte(outB)
+            o[3] = byte(outA)
+            o += 4
+        }
+    }
+
+    /// A value in [0, 255] rounded to the nearest integer, ties to even: adding 2^23 leaves the
+    /// rounded integer in the low bits of the Float (its unit in the last place is 1 there), with
+    /// no conversion checks.
+    @inline(__always)
+    static func byte(_ value: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + 8_388_608).bitPattern)
+    }
+}

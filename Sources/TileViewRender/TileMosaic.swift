@@ -1,0 +1,35 @@
+import TileViewCore
+import TileViewTiling
+
+/// Gathers the tiles of one level into one buffer covering a level pixel rect: the source a
+/// `FrameRenderer` reads, made from cached or freshly decoded tiles.
+public enum TileMosaic {
+    /// The pixels of `levelRect` (clipped to the level) copied out of the tiles that meet it, asked
+    /// for in row-major order. A tile that `tile` does not supply, or supplies at the wrong size (it
+    /// must be `grid.pixelRect(of:)`'s size), leaves its pixels transparent black. Returns the buffer
+    /// and the level pixel its top left is, or nil when the rect misses the level.
+    public static func assemble(
+        levelRect: PixelRect, grid: TileGrid, tile: (TileID) -> ImageBuffer?
+    ) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
+        guard let rect = levelRect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
+        var buffer = ImageBuffer(width: rect.width, height: rect.height)
+        for id in grid.tiles(intersecting: rect) {
+            let tileRect = grid.pixelRect(of: id)
+            guard let pixels = tile(id), pixels.size == tileRect.size,
+                let common = tileRect.intersection(rect)
+            else { continue }
+            let rowBytes = common.width * 4
+            pixels.pixels.withUnsafeBufferPointer { from in
+                buffer.pixels.withUnsafeMutableBufferPointer { to in
+                    for row in 0..<common.height {
+                        let y = common.y + row
+                        let fromIndex = ((y - tileRect.y) * tileRect.width + (common.x - tileRect.x)) * 4
+                        let toIndex = ((y - rect.y) * rect.width + (common.x - rect.x)) * 4
+                        (to.baseAddress! + toIndex).update(from: from.baseAddress! + fromIndex, count: rowBytes)
+                    }
+                }
+            }
+        }
+        return (buffer, (rect.x, rect.y))
+    }
+}

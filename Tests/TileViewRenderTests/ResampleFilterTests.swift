@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TileViewCore
+
+@testable import TileViewRender
+
+@Suite("Resampling filters")
+struct ResampleFilterTests {
+    @Test("sinPi agrees with libm's sin(pi x) within 1e-14 and is exactly 0 at integers")
+    func sinPiMatchesLibm() {
+        var rng = SplitMix64(seed: 42)
+        for _ in 0..<5000 {
+            let x = Double.random(in: -8...8, using: &rng)
+            #expect(abs(sinPi(x) - sin(Double.pi * x)) < 1e-14, "x = \(x)")
+        }
+        for n in -8...8 { #expect(sinPi(Double(n)) == 0, "n = \(n)") }
+        #expect(sinPi(0.5) == 1 && sinPi(-0.5) == -1 && sinPi(1.5) == -1)
+    }
+
+    @Test("every kernel is 1 at 0, 0 at the other integers and 0 beyond its support")
+    func kernelsInterpolate() {
+        for filter in ResampleFilter.allCases {
+            #expect(filter.weight(at: 0) == 1, "\(filter)")
+            for n in 1...4 {
+                #expect(filter.weight(at: Double(n)) == 0 && filter.weight(at: -Double(n)) == 0, "\(filter) at \(n)")
+            }
+            #expect(filter.weight(at: filter.support + 0.01) == 0)
+            var rng = SplitMix64(seed: 7)
+            for _ in 0..<200 {
+                let x = Double.random(in: 0..<filter.support, using: &rng)
+                #expect(filter.weight(at: x) == filter.weight(at: -x), "\(filter) is not even at \(x)")
+            }
+        }
+    }
+
+    @Test("the kernels take their textbook values")
+    func kernelValues() {
+        // Lanczos-3 at x is sinc(x) * sinc(x / 3), sinc(t) = sin(pi t) / (pi t).
+        let lanczosHalf = (sin(Double.pi / 2) / (Double.pi / 2)) * (sin(Double.pi / 6) / (Double.pi / 6))
+        #expect(abs(ResampleFilter.lanczos3.weight(at: 0.5) - lanczosHalf) < 1e-14)
+        let lanczosOneAndAHalf = (sin(1.5 * Double.pi) / (1.5 * Double.pi)) * (sin(0.5 * Double.pi) / (0.5 * Double.pi))
+        #expect(abs(ResampleFilter.lanczos3.weight(at: 1.5) - lanczosOneAndAHalf) < 1e-14)
+        #expect(ResampleFilter.catmullRom.weight(at: 0.5) == 0.5625)
+        #expect(ResampleFilter.catmullRom.weight(at: 1.5) == -0.0625)
+        #expect(ResampleFilter.bilinear.weight(at: 0.25) == 0.75)
+    }
+
+    @Test("automatic means Lanczos-3 when shrinking and Catmull-Rom otherwise")
+    func automaticResolves() {
+        #expect(ResampleFilter.automatic.resolved(shrinking: true) == .lanczos3)
+        #expect(ResampleFilter.automatic.resolved(shrinking: false) == .catmullRom)
+        #expect(ResampleFilter.bilinear.resolved(shrinking: true) == .bilinear)
+        let g = FrameGeometry(
+            frameSize: PixelSize(width: 10, height: 10), zoomScale: 0.5, imageFrameOrigin: .zero,
+            imageSize: PixelSize(width: 20, height: 20))
+        #expect(FrameRenderer(geometry: g).resolvedFilter == .lanczos3)
+    }
+
+    @Test("each frame pixel's weights sum to 1 and its taps lie inside the level")
+    func weightsAreNormalised() {
+        for seed in UInt64(1)...200 {
+            var rng = SplitMix64(seed: seed)
+            let g = RandomFrame(rng: &rng).geometry
+            let filter = ResampleFilter.allCases[rng.int(0...3)]
+            let axis = ResampleAxis(
+                frameLength: g.frameSize.width, origin: g.imageFrameOrigin.x, zoomScale: g.zoomScale,
+                imageLength: g.imageSize.width, levelLength: g.levelSize.width,
+                filter: filter.resolved(shrinking: g.isShrinking),
+                clampRange: 0..<g.levelSize.width)
+            for j in 0..<axis.outputRange.count {
+                let weights = (0..<axis.tapCount[j]).map { Double(axis.weights[j * axis.stride + $0]) }
+                #expect(abs(weights.reduce(0, +) - 1) < 1e-5, "seed \(seed) column \(j): \(weights)")
+                #expect(axis.tapStart[j] >= 0 && axis.tapStart[j] + axis.tapCount[j] <= g.levelSize.width)
+                #expect(axis.sourceRange.contains(axis.tapStart[j]))
+            }
+        }
+    }
+}
