@@ -30,6 +30,8 @@ struct tv_jpeg_decoder {
     int broken;
     int cmyk;            /* output is JCS_CMYK, converted to RGBA row by row */
     uint32_t rows_done;  /* rows finished by the read call in progress (read after a longjmp) */
+    int skipped_to_end;  /* the rest of the image was skipped: nothing more is decoded */
+    uint8_t *scratch_row; /* destination of rows decoded only to be dropped */
     tv_status failure;   /* set just before a longjmp */
     int failure_from_warning;
     char failure_message[TV_MESSAGE_LEN];
@@ -269,13 +271,56 @@ tv_status tv_jpeg_start(tv_jpeg_decoder *d, unsigned scale_num, uint32_t crop_x,
     return TV_OK;
 }
 
+/* Output rows per iMCU row: libjpeg's own unit for skipping. */
+static uint32_t tv_jpeg_imcu_rows(const struct tv_jpeg_decoder *d) {
+#if JPEG_LIB_VERSION >= 70
+    return (uint32_t)(d->cinfo.max_v_samp_factor * d->cinfo.min_DCT_v_scaled_size);
+#else
+    return (uint32_t)(d->cinfo.max_v_samp_factor * d->cinfo.min_DCT_scaled_size);
+#endif
+}
+
+/* Decodes `rows` rows into the scratch row and drops them. */
+static void tv_jpeg_discard_rows(struct tv_jpeg_decoder *d, uint32_t rows) {
+    for (uint32_t i = 0; i < rows; i++) {
+        JSAMPROW row = d->scratch_row;
+        if (jpeg_read_scanlines(&d->cinfo, &row, 1) == 0) return;
+    }
+}
+
+/* jpeg_skip_scanlines() in libjpeg-turbo before 3.1 returns wrong rows after a skip that
+ * begins inside an iMCU row following an earlier skip (upstream issue #915: stale rows and
+ * rows_to_go). So libjpeg is only asked to skip whole iMCU rows from an iMCU boundary; the
+ * rows before the first boundary and after the last are decoded and dropped (at most one
+ * iMCU row, 8 to 32 rows, at each end). Skipping to the bottom decodes nothing: the
+ * decoder then only aborts. */
 tv_status tv_jpeg_skip_rows(tv_jpeg_decoder *d, uint32_t rows, uint32_t *skipped, tv_error *err) {
     *skipped = 0;
     tv_status status = tv_jpeg_check(d, err);
     if (status != TV_OK) return status;
     if (!d->started) return tv_fail(err, TV_ERR_STATE, "decompression has not started");
+    if (d->skipped_to_end || rows == 0) return TV_OK;
+    uint32_t remaining = d->cinfo.output_height - d->cinfo.output_scanline;
+    if (rows >= remaining) {
+        d->skipped_to_end = 1;
+        *skipped = remaining;
+        return TV_OK;
+    }
+    if (d->scratch_row == NULL) {
+        d->scratch_row = malloc((size_t)d->cinfo.output_width * 4);
+        if (d->scratch_row == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
     if (setjmp(d->jerr.jump)) return tv_jpeg_failed(d, err);
-    *skipped = rows > 0 ? jpeg_skip_scanlines(&d->cinfo, rows) : 0;
+    JDIMENSION start = d->cinfo.output_scanline;
+    uint32_t unit = tv_jpeg_imcu_rows(d);
+    uint32_t lead = unit > 0 ? (unit - start % unit) % unit : 0;
+    if (lead > rows) lead = rows;
+    tv_jpeg_discard_rows(d, lead);
+    uint32_t whole = unit > 0 ? (rows - lead) / unit * unit : 0;
+    if (whole > 0) jpeg_skip_scanlines(&d->cinfo, whole);
+    JDIMENSION target = start + rows;
+    if (d->cinfo.output_scanline < target) tv_jpeg_discard_rows(d, target - d->cinfo.output_scanline);
+    *skipped = d->cinfo.output_scanline - start;
     return TV_OK;
 }
 
@@ -304,7 +349,7 @@ tv_status tv_jpeg_read_rows(tv_jpeg_decoder *d, uint8_t *dst, size_t stride, uin
     }
     enum { batch = 16 };
     JSAMPROW pointers[batch];
-    while (d->rows_done < rows && d->cinfo.output_scanline < d->cinfo.output_height) {
+    while (!d->skipped_to_end && d->rows_done < rows && d->cinfo.output_scanline < d->cinfo.output_height) {
         uint32_t want = rows - d->rows_done;
         if (want > batch) want = batch;
         for (uint32_t i = 0; i < want; i++) pointers[i] = dst + (size_t)(d->rows_done + i) * stride;
@@ -346,5 +391,6 @@ void tv_jpeg_close(tv_jpeg_decoder *d) {
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
     if (d->file != NULL) fclose(d->file);
     free(d->exif);
+    free(d->scratch_row);
     free(d);
 }

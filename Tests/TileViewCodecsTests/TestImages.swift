@@ -27,3 +27,30 @@ enum TestImages {
     /// The path of a corpus file.
     static func corpus(_ file: String) -> String { Fixtures.corpusRoot.appendingPathComponent(file).path }
 }
+
+extension Fixtures {
+    /// The bytes of a corpus file.
+    static func bytes(_ corpusFile: String) throws -> [UInt8] {
+        try bytes(corpusRoot.appendingPathComponent(corpusFile))
+    }
+}
+
+extension ImageBuffer {
+    /// Where two buffers differ, in a line (for failure messages that do not print whole images).
+    func differenceSummary(from other: ImageBuffer) -> String {
+        guard size == other.size else { return "sizes \(size) and \(other.size) differ" }
+        var count = 0
+        var largest = 0
+        var first: (Int, Int)?
+        var rows = Set<Int>()
+        for i in 0..<pixels.count where pixels[i] != other.pixels[i] {
+            count += 1
+            largest = max(largest, abs(Int(pixels[i]) - Int(other.pixels[i])))
+            let pixel = i / 4
+            if first == nil { first = (pixel % width, pixel / width) }
+            rows.insert(pixel / width)
+        }
+        guard let first else { return "identical" }
+        return "\(count) samples differ (largest by \(largest)) in rows \(rows.sorted()), first at \(first)"
+    }
+}
