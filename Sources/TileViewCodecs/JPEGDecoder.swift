@@ -26,7 +26,8 @@ public enum JPEGDecoder {
                 from: reader, rows: window.scaledSize.height, rowWidth: window.columns.count,
                 columns: 0..<window.columns.count, lenient: options.lenient)
             let image = options.applyOrientation ? band.image.applying(reader.header.orientation) : band.image
-            return DecodedImage(image: image, header: reader.header, warnings: reader.warnings + (band.failure.map { [$0] } ?? []))
+            return DecodedImage(
+                image: image, header: reader.header, warnings: reader.warnings + (band.failure.map { [$0] } ?? []))
         }
     }
 

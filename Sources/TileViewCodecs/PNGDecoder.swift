@@ -76,6 +76,7 @@ public enum PNGDecoder {
         let image = ImageBuffer(width: size.width, height: size.height, pixels: pixels)
         guard let failure else { return DecodedBand(image: image, failure: nil) }
         guard lenient else { throw failure }
-        return DecodedBand(image: image, failure: failure.message + " (pixels of the passes not decoded are transparent)")
+        return DecodedBand(
+            image: image, failure: failure.message + " (pixels of the passes not decoded are transparent)")
     }
 }

@@ -7,7 +7,9 @@ import TileViewTestSupport
 /// Every file of the shared corpus against its reference decode (DESIGN section 8).
 @Suite("Corpus conformance")
 struct CorpusConformanceTests {
-    @Test("a valid file decodes to exactly the reference pixels; an invalid one throws", arguments: CorpusManifest.records)
+    @Test(
+        "a valid file decodes to exactly the reference pixels; an invalid one throws", arguments: CorpusManifest.records
+    )
     func corpusFile(_ record: CorpusRecord) throws {
         let source = ImageSource.file(path: record.url.path)
         guard record.isValid else {
@@ -24,7 +26,8 @@ struct CorpusConformanceTests {
 
         let header = try ImageHeader.read(from: source)
         #expect(header == decoded.header, "\(record.file): the header alone equals the decoder's")
-        #expect(header.storedSize == PixelSize(width: record.width ?? -1, height: record.height ?? -1), "\(record.file)")
+        #expect(
+            header.storedSize == PixelSize(width: record.width ?? -1, height: record.height ?? -1), "\(record.file)")
         #expect(header.format.rawValue == record.format, "\(record.file)")
 
         if record.sha256_rgba8_oriented != nil {
@@ -44,7 +47,8 @@ struct CorpusConformanceTests {
         let bytes = try Fixtures.bytes(record.url)
         guard bytes.count < 1_000_000 else { return }
         let fromMemory = try ImageDecoder.decode(.bytes(bytes), options: DecodeOptions(applyOrientation: false))
-        let fromFile = try ImageDecoder.decode(.file(path: record.url.path), options: DecodeOptions(applyOrientation: false))
+        let fromFile = try ImageDecoder.decode(
+            .file(path: record.url.path), options: DecodeOptions(applyOrientation: false))
         #expect(fromMemory.image == fromFile.image, "\(record.file)")
         #expect(fromMemory.header == fromFile.header, "\(record.file)")
     }

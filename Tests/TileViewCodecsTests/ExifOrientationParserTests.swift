@@ -42,8 +42,12 @@ struct ExifOrientationParserTests {
     func wrongType() {
         for littleEndian in [true, false] {
             let b = TIFFBuilder(littleEndian: littleEndian)
-            #expect(ExifOrientationParser.exifValue(inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 4, count: 1, short: 6)])[...]) == nil)
-            #expect(ExifOrientationParser.exifValue(inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 3, count: 0, short: 6)])[...]) == nil)
+            #expect(
+                ExifOrientationParser.exifValue(
+                    inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 4, count: 1, short: 6)])[...]) == nil)
+            #expect(
+                ExifOrientationParser.exifValue(
+                    inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 3, count: 0, short: 6)])[...]) == nil)
         }
         var badMagic = TIFFBuilder(littleEndian: true).orientationTIFF(6)
         badMagic[2] = 43
@@ -78,19 +82,24 @@ struct ExifOrientationParserTests {
             case 0:
                 // Random bytes behind a plausible header: offsets and counts point anywhere.
                 tiff = (littleEndian ? [0x49, 0x49, 0x2A, 0x00] : [0x4D, 0x4D, 0x00, 0x2A])
-                tiff += (0..<Int.random(in: 0...80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                tiff += (0..<Int.random(in: 0...80, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             case 1:
                 // A valid structure with a few bytes overwritten.
                 tiff = builder.orientationTIFF(Int.random(in: 0...9, using: &generator))
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                    tiff[Int.random(in: 0..<tiff.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    tiff[Int.random(in: 0..<tiff.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
                 }
             default:
                 // Huge entry counts and IFD offsets near the end.
                 tiff = builder.u16(littleEndian ? 0x4949 : 0x4D4D) + builder.u16(42)
                 tiff += builder.u32(Int.random(in: 0...40, using: &generator))
                 tiff += builder.u16(Int.random(in: 0...65535, using: &generator))
-                tiff += (0..<Int.random(in: 0...30, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                tiff += (0..<Int.random(in: 0...30, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             }
             if let orientation = ExifOrientationParser.orientation(inTIFF: tiff) {
                 #expect((1...8).contains(orientation.rawValue), "seed \(seed) round \(round)")
@@ -114,8 +123,10 @@ struct ExifOrientationParserTests {
             let value = Int.random(in: 1...8, using: &generator)
             var entries = (0..<Int.random(in: 0...20, using: &generator)).map { _ in
                 builder.entry(
-                    tag: Int.random(in: 0x0100...0x0111, using: &generator), type: Int.random(in: 1...12, using: &generator),
-                    count: Int.random(in: 0...1000, using: &generator), short: Int.random(in: 0...65535, using: &generator))
+                    tag: Int.random(in: 0x0100...0x0111, using: &generator),
+                    type: Int.random(in: 1...12, using: &generator),
+                    count: Int.random(in: 0...1000, using: &generator),
+                    short: Int.random(in: 0...65535, using: &generator))
             }
             entries.insert(
                 builder.entry(tag: 0x0112, type: 3, count: 1, short: value),

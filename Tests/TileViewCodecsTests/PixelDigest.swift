@@ -35,7 +35,8 @@ enum PixelDigest {
                         compress(data.baseAddress!, blocks: fullBlocks, h.baseAddress!, k.baseAddress!, w.baseAddress!)
                     }
                     tail.withUnsafeBufferPointer { data in
-                        compress(data.baseAddress!, blocks: data.count / 64, h.baseAddress!, k.baseAddress!, w.baseAddress!)
+                        compress(
+                            data.baseAddress!, blocks: data.count / 64, h.baseAddress!, k.baseAddress!, w.baseAddress!)
                     }
                 }
             }
@@ -52,7 +53,14 @@ enum PixelDigest {
         _ data: UnsafePointer<UInt8>, blocks: Int, _ h: UnsafeMutablePointer<UInt32>, _ k: UnsafePointer<UInt32>,
         _ w: UnsafeMutablePointer<UInt32>
     ) {
-        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+        var a = h[0]
+        var b = h[1]
+        var c = h[2]
+        var d = h[3]
+        var e = h[4]
+        var f = h[5]
+        var g = h[6]
+        var hh = h[7]
         var p = data
         var block = 0
         while block < blocks {
@@ -70,7 +78,14 @@ enum PixelDigest {
                 w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
                 t += 1
             }
-            let a0 = a, b0 = b, c0 = c, d0 = d, e0 = e, f0 = f, g0 = g, h0 = hh
+            let a0 = a
+            let b0 = b
+            let c0 = c
+            let d0 = d
+            let e0 = e
+            let f0 = f
+            let g0 = g
+            let h0 = hh
             t = 0
             while t < 64 {
                 let s1 = (e &>> 6 | e &<< 26) ^ (e &>> 11 | e &<< 21) ^ (e &>> 25 | e &<< 7)

@@ -30,7 +30,8 @@ struct RegionDecodeTests {
         var generator = SplitMix64(seed: seed)
         let source = ImageSource.file(path: TestImages.corpus(file))
         for scale in 1...8 {
-            let full = try JPEGDecoder.decode(source, scaleNumerator: scale, options: DecodeOptions(applyOrientation: false))
+            let full = try JPEGDecoder.decode(
+                source, scaleNumerator: scale, options: DecodeOptions(applyOrientation: false))
             for round in 0..<12 {
                 let rect = Self.randomRect(in: full.image.size, using: &generator)
                 let region = try JPEGDecoder.decodeRegion(source, scaleNumerator: scale, region: rect)
@@ -39,7 +40,8 @@ struct RegionDecodeTests {
                 let same = region.image == expected
                 #expect(
                     same,
-                    "\(file) scale \(scale)/8 rect \(rect) (seed \(seed), round \(round)): \(region.image.differenceSummary(from: expected))")
+                    "\(file) scale \(scale)/8 rect \(rect) (seed \(seed), round \(round)): \(region.image.differenceSummary(from: expected))"
+                )
             }
         }
     }
@@ -88,12 +90,15 @@ struct RegionDecodeTests {
         var generator = SplitMix64(seed: seed)
         let source = ImageSource.bytes(try Fixtures.bytes(file))
         for scale in [1, 3, 8] {
-            let full = try JPEGDecoder.decode(source, scaleNumerator: scale, options: DecodeOptions(applyOrientation: false))
+            let full = try JPEGDecoder.decode(
+                source, scaleNumerator: scale, options: DecodeOptions(applyOrientation: false))
             for round in 0..<4 {
                 // Every other round crops; the window's first and last columns are left out of the
                 // comparison (fancy upsampling treats them as image edges, see JPEGDecoder.cropMargin).
                 let lower = round % 2 == 1 ? Int.random(in: 0..<(full.image.width - 3), using: &generator) : 0
-                let upper = round % 2 == 1 ? Int.random(in: (lower + 3)...full.image.width, using: &generator) : full.image.width
+                let upper =
+                    round % 2 == 1
+                    ? Int.random(in: (lower + 3)...full.image.width, using: &generator) : full.image.width
                 let reader = try JPEGScanlineReader(source)
                 let window = try reader.start(scaleNumerator: scale, cropColumns: lower..<upper)
                 let edges = window.columns.count < full.image.width ? 1 : 0
@@ -108,11 +113,13 @@ struct RegionDecodeTests {
                         #expect(got == band.height)
                         let inner = PixelRect(x: edges, y: 0, width: band.width - 2 * edges, height: got)
                         let expected = full.image.cropped(
-                            to: PixelRect(x: window.columns.lowerBound + edges, y: row, width: inner.width, height: got))
+                            to: PixelRect(x: window.columns.lowerBound + edges, y: row, width: inner.width, height: got)
+                        )
                         let same = band.cropped(to: inner) == expected
                         #expect(
                             same,
-                            "\(file) \(scale)/8 window \(window.columns) rows from \(row) (seed \(seed)): \(band.cropped(to: inner).differenceSummary(from: expected))")
+                            "\(file) \(scale)/8 window \(window.columns) rows from \(row) (seed \(seed)): \(band.cropped(to: inner).differenceSummary(from: expected))"
+                        )
                         row += got
                     }
                     #expect(reader.nextRow == row)
@@ -124,8 +131,10 @@ struct RegionDecodeTests {
 
     @Test(
         "a skip that starts inside an iMCU row after another skip still lands on the right rows",
-        arguments: ["jpeg/gen_chelsea_444_q90.jpg", "jpeg/gen_chelsea_422_q90.jpg", "jpeg/gen_chelsea_440_q90.jpg",
-                    "jpeg/gen_chelsea_420_q90.jpg", "jpeg/gen_chelsea_gray.jpg"])
+        arguments: [
+            "jpeg/gen_chelsea_444_q90.jpg", "jpeg/gen_chelsea_422_q90.jpg", "jpeg/gen_chelsea_440_q90.jpg",
+            "jpeg/gen_chelsea_420_q90.jpg", "jpeg/gen_chelsea_gray.jpg",
+        ])
     func consecutiveSkips(file: String) throws {
         // libjpeg-turbo 2.1's jpeg_skip_scanlines returns stale rows here (upstream issue #915);
         // the shim only hands it whole iMCU rows.
@@ -155,11 +164,17 @@ struct RegionDecodeTests {
             let region = try PNGDecoder.decodeRegion(source, region: rect)
             let expected = full.cropped(to: rect)
             let same = region.image == expected
-            #expect(same, "\(file) rect \(rect) (seed \(seed), round \(round)): \(region.image.differenceSummary(from: expected))")
+            #expect(
+                same,
+                "\(file) rect \(rect) (seed \(seed), round \(round)): \(region.image.differenceSummary(from: expected))"
+            )
             let rows = try PNGDecoder.decodeRows(source, rows: rect.y..<rect.maxY)
             #expect(rows.region == PixelRect(x: 0, y: rect.y, width: full.width, height: rect.height))
             let sameRows = rows.image == full.cropped(to: rows.region)
-            #expect(sameRows, "\(file) rows \(rect.y)..<\(rect.maxY): \(rows.image.differenceSummary(from: full.cropped(to: rows.region)))")
+            #expect(
+                sameRows,
+                "\(file) rows \(rect.y)..<\(rect.maxY): \(rows.image.differenceSummary(from: full.cropped(to: rows.region)))"
+            )
         }
     }
 
