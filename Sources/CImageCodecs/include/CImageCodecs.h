@@ -2,10 +2,170 @@
 #define CIMAGECODECS_H
 
 /* Public header of the C shim. It includes no libpng or libjpeg header: Swift sees only
- * small, setjmp-free entry points. */
+ * small, setjmp-free entry points.
+ *
+ * libpng and libjpeg report fatal errors by longjmp. A longjmp across Swift frames is
+ * undefined behaviour, so every entry point below that can reach png_error() or libjpeg's
+ * error_exit() calls setjmp() in its own frame: a longjmp only unwinds C frames of the
+ * libraries back into that same function, which then returns a status to Swift. After a
+ * fatal error a decoder handle is "broken": later calls return TV_ERR_STATE, and only
+ * the close function may still be called. */
 
 #include <stddef.h>
 #include <stdint.h>
+
+#define TV_MESSAGE_LEN 256
+
+/* What went wrong, as a category that the Swift side maps to its error kinds. */
+typedef enum {
+    TV_OK = 0,
+    TV_ERR_CORRUPT = 1,      /* the data breaks the format (bad CRC, bad Huffman table, ...) */
+    TV_ERR_TRUNCATED = 2,    /* the data ends before the image does */
+    TV_ERR_UNSUPPORTED = 3,  /* a valid file of a kind the decoder does not handle (12-bit, lossless) */
+    TV_ERR_LIMIT = 4,        /* a size limit refused the image */
+    TV_ERR_NOMEM = 5,        /* an allocation failed */
+    TV_ERR_IO = 6,           /* the file could not be opened or read */
+    TV_ERR_ARG = 7,          /* a caller's argument is out of range */
+    TV_ERR_STATE = 8,        /* the call is not valid in the handle's state (e.g. after a failure) */
+    TV_ERR_INTERLACED = 9    /* row streaming asked of an Adam7 PNG: read the whole image instead */
+} tv_status;
+
+/* The message that goes with a status other than TV_OK. */
+typedef struct {
+    char message[TV_MESSAGE_LEN];
+    int from_warning;        /* 1 when a strict decoder turned a library warning into this error */
+} tv_error;
+
+/* ---------- warnings ---------- */
+
+/* The warnings a decoder collected: identical texts are counted once, with a tally. */
+typedef struct tv_warning_log tv_warning_log;
+
+int tv_warning_log_total(const tv_warning_log *log);     /* every warning, repeats included */
+int tv_warning_log_distinct(const tv_warning_log *log);  /* texts kept (at most TV_MAX_WARNING_TEXTS) */
+const char *tv_warning_log_text(const tv_warning_log *log, int index);
+int tv_warning_log_times(const tv_warning_log *log, int index);
+
+#define TV_MAX_WARNING_TEXTS 8
+
+/* ---------- files ---------- */
+
+/* Reads up to `capacity` bytes from the start of a file (format sniffing). */
+tv_status tv_file_read_prefix(const char *path, uint8_t *buffer, size_t capacity, size_t *count, tv_error *err);
+
+/* ---------- PNG decoding (libpng, streaming) ---------- */
+
+typedef struct tv_png_decoder tv_png_decoder;
+
+typedef struct {
+    uint32_t width, height;
+    int bit_depth;           /* as stored: 1, 2, 4, 8 or 16 */
+    int color_type;          /* as stored: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA */
+    int interlaced;          /* 1 = Adam7 */
+} tv_png_header;
+
+/* Opens a PNG held in memory (`data` must outlive the decoder) or a file, reads every chunk
+ * up to the image data and sets the transforms that make every row RGBA8: palette and tRNS
+ * expanded, 1/2/4-bit gray scaled up, 16-bit reduced to the high byte, gray copied to RGB,
+ * alpha 0xFF added where the file has none. */
+tv_status tv_png_open_memory(const uint8_t *data, size_t length, tv_png_decoder **decoder, tv_png_header *header,
+                             tv_error *err);
+tv_status tv_png_open_file(const char *path, tv_png_decoder **decoder, tv_png_header *header, tv_error *err);
+
+/* The payload of an eXIf chunk met before the image data (a TIFF structure), or NULL. */
+const uint8_t *tv_png_exif(const tv_png_decoder *decoder, size_t *length);
+
+/* Non-interlaced only: decodes the next `rows` rows (RGBA8, `stride` bytes apart) into `dst`;
+ * `dst` NULL decodes and discards them. `*done` counts the rows finished, also on failure. */
+tv_status tv_png_read_rows(tv_png_decoder *decoder, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,
+                           tv_error *err);
+
+/* The whole image (every Adam7 pass) into `dst` (height * stride bytes); only before any row was read. */
+tv_status tv_png_read_image(tv_png_decoder *decoder, uint8_t *dst, size_t stride, tv_error *err);
+
+/* After the last row: reads the chunks after the image data (checksums, trailing chunks). */
+tv_status tv_png_finish(tv_png_decoder *decoder, tv_error *err);
+
+const tv_warning_log *tv_png_warnings(const tv_png_decoder *decoder);
+void tv_png_close(tv_png_decoder *decoder);
+
+/* ---------- PNG encoding (libpng, to memory) ---------- */
+
+typedef enum {
+    TV_PNG_FILTER_ADAPTIVE = 0,  /* libpng picks a filter per row among all five */
+    TV_PNG_FILTER_NONE = 1,
+    TV_PNG_FILTER_SUB = 2,
+    TV_PNG_FILTER_UP = 3,
+    TV_PNG_FILTER_AVERAGE = 4,
+    TV_PNG_FILTER_PAETH = 5
+} tv_png_filter;
+
+/* Encodes RGBA8 rows (`stride` bytes apart) as an 8-bit PNG of colour type 0 (gray: Rec. 601
+ * luma, rounded; exact for R = G = B), 2 (RGB: alpha dropped) or 6 (RGBA). On success `*out`
+ * holds `*out_length` bytes to release with tv_free. */
+tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
+                        int compression_level, tv_png_filter filter, int interlaced, uint8_t **out,
+                        size_t *out_length, tv_error *err);
+
+void tv_free(void *pointer);
+
+/* ---------- JPEG decoding (libjpeg-turbo, libjpeg API, streaming) ---------- */
+
+typedef struct tv_jpeg_decoder tv_jpeg_decoder;
+
+typedef enum {
+    TV_JPEG_COLOR_UNKNOWN = 0,
+    TV_JPEG_COLOR_GRAY = 1,
+    TV_JPEG_COLOR_RGB = 2,
+    TV_JPEG_COLOR_YCBCR = 3,
+    TV_JPEG_COLOR_CMYK = 4,
+    TV_JPEG_COLOR_YCCK = 5
+} tv_jpeg_color;
+
+typedef struct {
+    uint32_t width, height;  /* as stored (SOF) */
+    int components;
+    int precision;           /* bits per sample (8) */
+    tv_jpeg_color color;
+    int progressive;
+    int arithmetic;
+    int h_sampling[4], v_sampling[4];  /* of the first four components */
+} tv_jpeg_header;
+
+typedef struct {
+    uint32_t scaled_width, scaled_height;  /* the whole image at the chosen scale */
+    uint32_t crop_x, crop_width;           /* columns delivered, after alignment to the iMCU grid */
+} tv_jpeg_window;
+
+/* Opens a JPEG in memory (`data` must outlive the decoder) or a file and reads its header.
+ * `strict`: any libjpeg warning (corrupt or truncated data) becomes an error at once;
+ * otherwise warnings are only collected. */
+tv_status tv_jpeg_open_memory(const uint8_t *data, size_t length, int strict, tv_jpeg_decoder **decoder,
+                              tv_jpeg_header *header, tv_error *err);
+tv_status tv_jpeg_open_file(const char *path, int strict, tv_jpeg_decoder **decoder, tv_jpeg_header *header,
+                            tv_error *err);
+
+/* The TIFF payload of the first APP1 "Exif\0\0" segment, or NULL. */
+const uint8_t *tv_jpeg_exif(const tv_jpeg_decoder *decoder, size_t *length);
+
+/* Starts decompression at scale scale_num/8 (1...16). crop_width 0 = every column; otherwise
+ * columns [crop_x, crop_x + crop_width) of the scaled image, widened to the left to the iMCU
+ * grid (the window says which columns come). Rows are RGBA8; CMYK and YCCK are converted as
+ * djpeg does: R = round(C*K/255), G = round(M*K/255), B = round(Y*K/255) on the stored values. */
+tv_status tv_jpeg_start(tv_jpeg_decoder *decoder, unsigned scale_num, uint32_t crop_x, uint32_t crop_width,
+                        tv_jpeg_window *window, tv_error *err);
+tv_status tv_jpeg_skip_rows(tv_jpeg_decoder *decoder, uint32_t rows, uint32_t *skipped, tv_error *err);
+/* Decodes up to `rows` rows into `dst` (`stride` bytes apart); `*done` counts them, also on failure. */
+tv_status tv_jpeg_read_rows(tv_jpeg_decoder *decoder, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,
+                            tv_error *err);
+/* Ends decompression: jpeg_finish_decompress when every row was read (it reads on to EOI, so
+ * warnings about the end of the stream are seen), jpeg_abort_decompress when rows remain. */
+tv_status tv_jpeg_finish(tv_jpeg_decoder *decoder, tv_error *err);
+
+const tv_warning_log *tv_jpeg_warnings(const tv_jpeg_decoder *decoder);
+void tv_jpeg_close(tv_jpeg_decoder *decoder);
+
+/* ---------- versions ---------- */
 
 /* Version of the libraries linked, for diagnostics. */
 const char *tv_libpng_version(void);

@@ -1,0 +1,396 @@
+/* JPEG decoding through libjpeg-turbo's libjpeg API: header, scaled start, column crop,
+ * row skipping, row reading and finishing, each behind its own setjmp. */
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <errno.h>
+#include <jerror.h>
+#include <jpeglib.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim_internal.h"
+
+struct tv_jpeg_error_manager {
+    struct jpeg_error_mgr pub; /* must be first: libjpeg casts cinfo->err to this */
+    jmp_buf jump;
+    struct tv_jpeg_decoder *decoder;
+};
+
+struct tv_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    struct tv_jpeg_error_manager jerr;
+    FILE *file;
+    int strict;
+    int created;
+    int started;
+    int finished;
+    int broken;
+    int cmyk;            /* output is JCS_CMYK, converted to RGBA row by row */
+    uint32_t rows_done;  /* rows finished by the read call in progress (read after a longjmp) */
+    int skipped_to_end;  /* the rest of the image was skipped: nothing more is decoded */
+    uint8_t *scratch_row; /* destination of rows decoded only to be dropped */
+    tv_status failure;   /* set just before a longjmp */
+    int failure_from_warning;
+    char failure_message[TV_MESSAGE_LEN];
+    struct tv_warning_log warnings;
+    uint8_t *exif;
+    size_t exif_length;
+};
+
+/* Sorts a fatal libjpeg error into a status and a message a person can act on. */
+static void tv_jpeg_classify(struct tv_jpeg_decoder *d, j_common_ptr cinfo, const char *text) {
+    int code = cinfo->err->msg_code;
+    int parameter = cinfo->err->msg_parm.i[0];
+    d->failure_from_warning = 0;
+    switch (code) {
+    case JERR_BAD_PRECISION:
+        d->failure = TV_ERR_UNSUPPORTED;
+        snprintf(d->failure_message, TV_MESSAGE_LEN, "%d-bit JPEG is not supported (only 8-bit samples are)",
+                 parameter);
+        return;
+    case JERR_SOF_UNSUPPORTED:
+        d->failure = TV_ERR_UNSUPPORTED;
+        if (parameter == 0xC3 || parameter == 0xC7 || parameter == 0xCB || parameter == 0xCF) {
+            snprintf(d->failure_message, TV_MESSAGE_LEN, "lossless JPEG (SOF%d) is not supported", parameter - 0xC0);
+        } else if (parameter == 0xC5 || parameter == 0xC6 || parameter == 0xCD || parameter == 0xCE) {
+            snprintf(d->failure_message, TV_MESSAGE_LEN, "hierarchical JPEG (SOF%d) is not supported",
+                     parameter - 0xC0);
+        } else {
+            snprintf(d->failure_message, TV_MESSAGE_LEN, "JPEG process SOF%d is not supported", parameter - 0xC0);
+        }
+        return;
+    case JERR_ARITH_NOTIMPL:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_NOT_COMPILED:
+        d->failure = TV_ERR_UNSUPPORTED;
+        break;
+    case JERR_OUT_OF_MEMORY:
+    case JERR_NO_BACKING_STORE:
+        d->failure = TV_ERR_NOMEM;
+        break;
+    case JERR_IMAGE_TOO_BIG:
+    case JERR_WIDTH_OVERFLOW:
+        d->failure = TV_ERR_LIMIT;
+        break;
+    case JERR_INPUT_EMPTY:
+    case JERR_INPUT_EOF:
+        d->failure = TV_ERR_TRUNCATED;
+        break;
+    case JERR_FILE_READ:
+        d->failure = TV_ERR_IO;
+        break;
+    default:
+        d->failure = TV_ERR_CORRUPT;
+        break;
+    }
+    tv_copy_message(d->failure_message, text);
+}
+
+/* Replaces libjpeg's error_exit, which would call exit(). */
+static void tv_jpeg_error_exit(j_common_ptr cinfo) {
+    struct tv_jpeg_error_manager *manager = (struct tv_jpeg_error_manager *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    tv_jpeg_classify(manager->decoder, cinfo, text);
+    longjmp(manager->jump, 1);
+}
+
+/* Replaces emit_message: level -1 is a warning about corrupt data (counted, kept, and fatal
+ * in strict mode); levels 0 and up are trace messages (ignored). */
+static void tv_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;
+    struct tv_jpeg_error_manager *manager = (struct tv_jpeg_error_manager *)cinfo->err;
+    struct tv_jpeg_decoder *d = manager->decoder;
+    char text[JMSG_LENGTH_MAX];
+    cinfo->err->num_warnings++;
+    (*cinfo->err->format_message)(cinfo, text);
+    tv_warning_log_add(&d->warnings, text);
+    if (d->strict) {
+        d->failure = cinfo->err->msg_code == JWRN_JPEG_EOF ? TV_ERR_TRUNCATED : TV_ERR_CORRUPT;
+        d->failure_from_warning = 1;
+        tv_copy_message(d->failure_message, text);
+        longjmp(manager->jump, 1);
+    }
+}
+
+static void tv_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+/* The error path after a longjmp: the handle is unusable from now on. */
+static tv_status tv_jpeg_failed(struct tv_jpeg_decoder *d, tv_error *err) {
+    d->broken = 1;
+    if (err != NULL) {
+        tv_copy_message(err->message, d->failure_message);
+        err->from_warning = d->failure_from_warning;
+    }
+    return d->failure;
+}
+
+static tv_status tv_jpeg_check(const struct tv_jpeg_decoder *d, tv_error *err) {
+    if (d == NULL) return tv_fail(err, TV_ERR_ARG, "no decoder");
+    if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder stopped at an earlier error");
+    if (d->finished) return tv_fail(err, TV_ERR_STATE, "the decoder has finished");
+    return TV_OK;
+}
+
+static tv_jpeg_color tv_jpeg_color_of(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return TV_JPEG_COLOR_GRAY;
+    case JCS_RGB: return TV_JPEG_COLOR_RGB;
+    case JCS_YCbCr: return TV_JPEG_COLOR_YCBCR;
+    case JCS_CMYK: return TV_JPEG_COLOR_CMYK;
+    case JCS_YCCK: return TV_JPEG_COLOR_YCCK;
+    default: return TV_JPEG_COLOR_UNKNOWN;
+    }
+}
+
+/* Keeps a copy of the TIFF payload of the first APP1 segment that starts with "Exif\0\0". */
+static void tv_jpeg_keep_exif(struct tv_jpeg_decoder *d) {
+    static const uint8_t signature[6] = {'E', 'x', 'i', 'f', 0, 0};
+    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m != NULL; m = m->next) {
+        if (m->marker != JPEG_APP0 + 1 || m->data_length < 6 || memcmp(m->data, signature, 6) != 0) continue;
+        size_t length = m->data_length - 6;
+        d->exif = malloc(length > 0 ? length : 1);
+        if (d->exif != NULL) {
+            memcpy(d->exif, m->data + 6, length);
+            d->exif_length = length;
+        }
+        return;
+    }
+}
+
+static tv_status tv_jpeg_open(const uint8_t *data, size_t length, FILE *file, int strict,
+                              tv_jpeg_decoder **decoder, tv_jpeg_header *header, tv_error *err) {
+    *decoder = NULL;
+    struct tv_jpeg_decoder *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        if (file != NULL) fclose(file);
+        return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    d->file = file;
+    d->strict = strict;
+    d->cinfo.err = jpeg_std_error(&d->jerr.pub);
+    d->jerr.pub.error_exit = tv_jpeg_error_exit;
+    d->jerr.pub.emit_message = tv_jpeg_emit_message;
+    d->jerr.pub.output_message = tv_jpeg_output_message;
+    d->jerr.decoder = d;
+    if (setjmp(d->jerr.jump)) {
+        tv_status status = tv_jpeg_failed(d, err);
+        tv_jpeg_close(d);
+        return status;
+    }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    if (file != NULL) {
+        jpeg_stdio_src(&d->cinfo, file);
+    } else {
+        jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
+    }
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(&d->cinfo, TRUE);
+
+    memset(header, 0, sizeof *header);
+    header->width = d->cinfo.image_width;
+    header->height = d->cinfo.image_height;
+    header->components = d->cinfo.num_components;
+    header->precision = d->cinfo.data_precision;
+    header->color = tv_jpeg_color_of(d->cinfo.jpeg_color_space);
+    header->progressive = d->cinfo.progressive_mode ? 1 : 0;
+    header->arithmetic = d->cinfo.arith_code ? 1 : 0;
+    for (int i = 0; i < d->cinfo.num_components && i < 4; i++) {
+        header->h_sampling[i] = d->cinfo.comp_info[i].h_samp_factor;
+        header->v_sampling[i] = d->cinfo.comp_info[i].v_samp_factor;
+    }
+    tv_jpeg_keep_exif(d);
+
+    if (header->color == TV_JPEG_COLOR_UNKNOWN) {
+        char text[TV_MESSAGE_LEN];
+        snprintf(text, sizeof text, "JPEG with %d components in an unknown colour space is not supported",
+                 d->cinfo.num_components);
+        tv_jpeg_close(d);
+        return tv_fail(err, TV_ERR_UNSUPPORTED, text);
+    }
+    d->cmyk = header->color == TV_JPEG_COLOR_CMYK || header->color == TV_JPEG_COLOR_YCCK;
+    *decoder = d;
+    return TV_OK;
+}
+
+tv_status tv_jpeg_open_memory(const uint8_t *data, size_t length, int strict, tv_jpeg_decoder **decoder,
+                              tv_jpeg_header *header, tv_error *err) {
+    *decoder = NULL;
+    if (data == NULL || length == 0) return tv_fail(err, TV_ERR_TRUNCATED, "the data is empty");
+    return tv_jpeg_open(data, length, NULL, strict, decoder, header, err);
+}
+
+tv_status tv_jpeg_open_file(const char *path, int strict, tv_jpeg_decoder **decoder, tv_jpeg_header *header,
+                            tv_error *err) {
+    *decoder = NULL;
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return tv_fail(err, TV_ERR_IO, strerror(errno));
+    return tv_jpeg_open(NULL, 0, file, strict, decoder, header, err);
+}
+
+const uint8_t *tv_jpeg_exif(const tv_jpeg_decoder *d, size_t *length) {
+    *length = d != NULL ? d->exif_length : 0;
+    return d != NULL ? d->exif : NULL;
+}
+
+tv_status tv_jpeg_start(tv_jpeg_decoder *d, unsigned scale_num, uint32_t crop_x, uint32_t crop_width,
+                        tv_jpeg_window *window, tv_error *err) {
+    tv_status status = tv_jpeg_check(d, err);
+    if (status != TV_OK) return status;
+    if (d->started) return tv_fail(err, TV_ERR_STATE, "decompression has already started");
+    if (scale_num < 1 || scale_num > 16) return tv_fail(err, TV_ERR_ARG, "the scale must be 1/8 ... 16/8");
+    if (setjmp(d->jerr.jump)) return tv_jpeg_failed(d, err);
+
+    d->cinfo.scale_num = scale_num;
+    d->cinfo.scale_denom = 8;
+    d->cinfo.dct_method = JDCT_ISLOW;
+    d->cinfo.do_fancy_upsampling = TRUE;
+    d->cinfo.out_color_space = d->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_calc_output_dimensions(&d->cinfo);
+    uint32_t scaled_width = d->cinfo.output_width;
+    if (crop_width > 0 && (crop_x >= scaled_width || crop_width > scaled_width - crop_x)) {
+        return tv_fail(err, TV_ERR_ARG, "the column crop lies outside the scaled image");
+    }
+    jpeg_start_decompress(&d->cinfo);
+    d->started = 1;
+    window->scaled_width = scaled_width;
+    window->scaled_height = d->cinfo.output_height;
+    window->crop_x = 0;
+    window->crop_width = scaled_width;
+    if (crop_width > 0 && crop_width < scaled_width) {
+        JDIMENSION x = crop_x;
+        JDIMENSION width = crop_width;
+        jpeg_crop_scanline(&d->cinfo, &x, &width);
+        window->crop_x = x;
+        window->crop_width = width;
+    }
+    return TV_OK;
+}
+
+/* Output rows per iMCU row: libjpeg's own unit for skipping. */
+static uint32_t tv_jpeg_imcu_rows(const struct tv_jpeg_decoder *d) {
+#if JPEG_LIB_VERSION >= 70
+    return (uint32_t)(d->cinfo.max_v_samp_factor * d->cinfo.min_DCT_v_scaled_size);
+#else
+    return (uint32_t)(d->cinfo.max_v_samp_factor * d->cinfo.min_DCT_scaled_size);
+#endif
+}
+
+/* Decodes `rows` rows into the scratch row and drops them. */
+static void tv_jpeg_discard_rows(struct tv_jpeg_decoder *d, uint32_t rows) {
+    for (uint32_t i = 0; i < rows; i++) {
+        JSAMPROW row = d->scratch_row;
+        if (jpeg_read_scanlines(&d->cinfo, &row, 1) == 0) return;
+    }
+}
+
+/* jpeg_skip_scanlines() in libjpeg-turbo before 3.1 returns wrong rows after a skip that
+ * begins inside an iMCU row following an earlier skip (upstream issue #915: stale rows and
+ * rows_to_go). So libjpeg is only asked to skip whole iMCU rows from an iMCU boundary; the
+ * rows before the first boundary and after the last are decoded and dropped (at most one
+ * iMCU row, 8 to 32 rows, at each end). Skipping to the bottom decodes nothing: the
+ * decoder then only aborts. */
+tv_status tv_jpeg_skip_rows(tv_jpeg_decoder *d, uint32_t rows, uint32_t *skipped, tv_error *err) {
+    *skipped = 0;
+    tv_status status = tv_jpeg_check(d, err);
+    if (status != TV_OK) return status;
+    if (!d->started) return tv_fail(err, TV_ERR_STATE, "decompression has not started");
+    if (d->skipped_to_end || rows == 0) return TV_OK;
+    uint32_t remaining = d->cinfo.output_height - d->cinfo.output_scanline;
+    if (rows >= remaining) {
+        d->skipped_to_end = 1;
+        *skipped = remaining;
+        return TV_OK;
+    }
+    if (d->scratch_row == NULL) {
+        d->scratch_row = malloc((size_t)d->cinfo.output_width * 4);
+        if (d->scratch_row == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    if (setjmp(d->jerr.jump)) return tv_jpeg_failed(d, err);
+    JDIMENSION start = d->cinfo.output_scanline;
+    uint32_t unit = tv_jpeg_imcu_rows(d);
+    uint32_t lead = unit > 0 ? (unit - start % unit) % unit : 0;
+    if (lead > rows) lead = rows;
+    tv_jpeg_discard_rows(d, lead);
+    uint32_t whole = unit > 0 ? (rows - lead) / unit * unit : 0;
+    if (whole > 0) jpeg_skip_scanlines(&d->cinfo, whole);
+    JDIMENSION target = start + rows;
+    if (d->cinfo.output_scanline < target) tv_jpeg_discard_rows(d, target - d->cinfo.output_scanline);
+    *skipped = d->cinfo.output_scanline - start;
+    return TV_OK;
+}
+
+/* djpeg's rule (cmyk.h): R = (JSAMPLE)(C * K / 255.0 + 0.5), likewise G with M and B with Y;
+ * in integers that is (C * K + 127) / 255. */
+static void tv_cmyk_to_rgba(uint8_t *pixel, JDIMENSION width) {
+    for (JDIMENSION i = 0; i < width; i++, pixel += 4) {
+        unsigned k = pixel[3];
+        pixel[0] = (uint8_t)((pixel[0] * k + 127) / 255);
+        pixel[1] = (uint8_t)((pixel[1] * k + 127) / 255);
+        pixel[2] = (uint8_t)((pixel[2] * k + 127) / 255);
+        pixel[3] = 0xFF;
+    }
+}
+
+tv_status tv_jpeg_read_rows(tv_jpeg_decoder *d, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,
+                            tv_error *err) {
+    *done = 0;
+    tv_status status = tv_jpeg_check(d, err);
+    if (status != TV_OK) return status;
+    if (!d->started) return tv_fail(err, TV_ERR_STATE, "decompression has not started");
+    d->rows_done = 0;
+    if (setjmp(d->jerr.jump)) {
+        *done = d->rows_done;
+        return tv_jpeg_failed(d, err);
+    }
+    enum { batch = 16 };
+    JSAMPROW pointers[batch];
+    while (!d->skipped_to_end && d->rows_done < rows && d->cinfo.output_scanline < d->cinfo.output_height) {
+        uint32_t want = rows - d->rows_done;
+        if (want > batch) want = batch;
+        for (uint32_t i = 0; i < want; i++) pointers[i] = dst + (size_t)(d->rows_done + i) * stride;
+        JDIMENSION got = jpeg_read_scanlines(&d->cinfo, pointers, want);
+        if (got == 0) break;
+        if (d->cmyk) {
+            for (JDIMENSION i = 0; i < got; i++) tv_cmyk_to_rgba(pointers[i], d->cinfo.output_width);
+        }
+        d->rows_done += got;
+    }
+    *done = d->rows_done;
+    return TV_OK;
+}
+
+tv_status tv_jpeg_finish(tv_jpeg_decoder *d, tv_error *err) {
+    tv_status status = tv_jpeg_check(d, err);
+    if (status != TV_OK) return status;
+    if (setjmp(d->jerr.jump)) return tv_jpeg_failed(d, err);
+    d->finished = 1;
+    if (!d->started || d->cinfo.output_scanline < d->cinfo.output_height) {
+        jpeg_abort_decompress(&d->cinfo);
+        return TV_OK;
+    }
+    jpeg_finish_decompress(&d->cinfo);
+    if (d->strict && d->cinfo.err->num_warnings > 0) {
+        /* emit_message already stops a strict decoder at the first warning: this is a second guard. */
+        d->broken = 1;
+        tv_status failure = tv_fail(err, TV_ERR_CORRUPT, tv_warning_log_text(&d->warnings, 0));
+        if (err != NULL) err->from_warning = 1;
+        return failure;
+    }
+    return TV_OK;
+}
+
+const tv_warning_log *tv_jpeg_warnings(const tv_jpeg_decoder *d) { return d != NULL ? &d->warnings : NULL; }
+
+void tv_jpeg_close(tv_jpeg_decoder *d) {
+    if (d == NULL) return;
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    if (d->file != NULL) fclose(d->file);
+    free(d->exif);
+    free(d->scratch_row);
+    free(d);
+}

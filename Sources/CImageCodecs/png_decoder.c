@@ -1,0 +1,253 @@
+/* PNG decoding through libpng's full API: header and transforms to RGBA8, row streaming for
+ * non-interlaced images, whole-image reads (Adam7), each behind its own setjmp. */
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim_internal.h"
+
+/* Per-side limit given to png_set_user_limits (libvips uses the same coordinate limit); the
+ * Swift side applies the pixel-count limit before any pixel memory is allocated. */
+#define TV_PNG_MAX_DIMENSION 10000000u
+/* Largest ancillary chunk libpng may allocate (libpng's own default), and how many
+ * ancillary chunks it keeps. */
+#define TV_PNG_CHUNK_MALLOC_MAX 8000000u
+#define TV_PNG_CHUNK_CACHE_MAX 1000u
+
+struct tv_png_decoder {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    const uint8_t *data;
+    size_t length;
+    size_t position;
+    int hit_end;          /* the read function ran out of data */
+    int read_failed;      /* the file could not be read */
+    int broken;
+    int finished;
+    int image_read;
+    uint32_t width, height;
+    int interlaced;
+    uint32_t next_row;    /* rows delivered so far (non-interlaced) */
+    uint32_t rows_done;   /* rows finished by the read call in progress (read after a longjmp) */
+    uint8_t *scratch_row; /* destination of rows that are decoded and discarded */
+    png_bytep *row_pointers;
+    tv_status failure;
+    char failure_message[TV_MESSAGE_LEN];
+    struct tv_warning_log warnings;
+    uint8_t *exif;
+    size_t exif_length;
+};
+
+static void tv_png_error_fn(png_structp png, png_const_charp message) {
+    struct tv_png_decoder *d = png_get_error_ptr(png);
+    if (d->read_failed) {
+        d->failure = TV_ERR_IO;
+    } else if (d->hit_end) {
+        d->failure = TV_ERR_TRUNCATED;
+    } else if (strstr(message, "exceeds user limit") != NULL) {
+        d->failure = TV_ERR_LIMIT;
+    } else if (strstr(message, "ut of memory") != NULL || strstr(message, "ut of Memory") != NULL) {
+        d->failure = TV_ERR_NOMEM;
+    } else {
+        d->failure = TV_ERR_CORRUPT;
+    }
+    tv_copy_message(d->failure_message, message);
+    png_longjmp(png, 1);
+}
+
+static void tv_png_warning_fn(png_structp png, png_const_charp message) {
+    struct tv_png_decoder *d = png_get_error_ptr(png);
+    tv_warning_log_add(&d->warnings, message);
+}
+
+static void tv_png_read_fn(png_structp png, png_bytep out, size_t count) {
+    struct tv_png_decoder *d = png_get_io_ptr(png);
+    if (d->file != NULL) {
+        size_t got = fread(out, 1, count, d->file);
+        if (got == count) return;
+        if (ferror(d->file)) {
+            d->read_failed = 1;
+            png_error(png, strerror(errno));
+        }
+        d->hit_end = 1;
+        png_error(png, "the file ends before the image is complete");
+    }
+    if (count > d->length - d->position) {
+        d->hit_end = 1;
+        png_error(png, "the data ends before the image is complete");
+    }
+    memcpy(out, d->data + d->position, count);
+    d->position += count;
+}
+
+static tv_status tv_png_failed(struct tv_png_decoder *d, tv_error *err) {
+    d->broken = 1;
+    if (err != NULL) {
+        tv_copy_message(err->message, d->failure_message);
+        err->from_warning = 0;
+    }
+    return d->failure;
+}
+
+static tv_status tv_png_check(const struct tv_png_decoder *d, tv_error *err) {
+    if (d == NULL) return tv_fail(err, TV_ERR_ARG, "no decoder");
+    if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder stopped at an earlier error");
+    if (d->finished) return tv_fail(err, TV_ERR_STATE, "the decoder has finished");
+    return TV_OK;
+}
+
+static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_png_decoder **decoder,
+                             tv_png_header *header, tv_error *err) {
+    *decoder = NULL;
+    struct tv_png_decoder *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        if (file != NULL) fclose(file);
+        return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    d->file = file;
+    d->data = data;
+    d->length = length;
+    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, tv_png_error_fn, tv_png_warning_fn);
+    if (d->png != NULL) d->info = png_create_info_struct(d->png);
+    if (d->png == NULL || d->info == NULL) {
+        tv_png_close(d);
+        return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    if (setjmp(png_jmpbuf(d->png))) {
+        tv_status status = tv_png_failed(d, err);
+        tv_png_close(d);
+        return status;
+    }
+    png_set_read_fn(d->png, d, tv_png_read_fn);
+    png_set_user_limits(d->png, TV_PNG_MAX_DIMENSION, TV_PNG_MAX_DIMENSION);
+    png_set_chunk_malloc_max(d->png, TV_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(d->png, TV_PNG_CHUNK_CACHE_MAX);
+    png_read_info(d->png, d->info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(d->png, d->info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    d->width = width;
+    d->height = height;
+    d->interlaced = interlace == PNG_INTERLACE_ADAM7;
+    header->width = width;
+    header->height = height;
+    header->bit_depth = bit_depth;
+    header->color_type = color_type;
+    header->interlaced = d->interlaced;
+
+    png_uint_32 exif_length = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(d->png, d->info, &exif_length, &exif) != 0 && exif != NULL && exif_length > 0) {
+        d->exif = malloc(exif_length);
+        if (d->exif != NULL) {
+            memcpy(d->exif, exif, exif_length);
+            d->exif_length = exif_length;
+        }
+    }
+
+    /* RGBA8 whatever the file holds (the corpus rules). */
+    png_set_expand(d->png);
+    png_set_strip_16(d->png);
+    png_set_gray_to_rgb(d->png);
+    png_set_add_alpha(d->png, 0xFF, PNG_FILLER_AFTER);
+    (void)png_set_interlace_handling(d->png);
+    png_read_update_info(d->png, d->info);
+    if (png_get_rowbytes(d->png, d->info) != (size_t)width * 4) {
+        tv_png_close(d);
+        return tv_fail(err, TV_ERR_UNSUPPORTED, "libpng could not transform this PNG to 8-bit RGBA");
+    }
+    *decoder = d;
+    return TV_OK;
+}
+
+tv_status tv_png_open_memory(const uint8_t *data, size_t length, tv_png_decoder **decoder, tv_png_header *header,
+                             tv_error *err) {
+    *decoder = NULL;
+    if (data == NULL || length == 0) return tv_fail(err, TV_ERR_TRUNCATED, "the data is empty");
+    return tv_png_open(data, length, NULL, decoder, header, err);
+}
+
+tv_status tv_png_open_file(const char *path, tv_png_decoder **decoder, tv_png_header *header, tv_error *err) {
+    *decoder = NULL;
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return tv_fail(err, TV_ERR_IO, strerror(errno));
+    return tv_png_open(NULL, 0, file, decoder, header, err);
+}
+
+const uint8_t *tv_png_exif(const tv_png_decoder *d, size_t *length) {
+    *length = d != NULL ? d->exif_length : 0;
+    return d != NULL ? d->exif : NULL;
+}
+
+tv_status tv_png_read_rows(tv_png_decoder *d, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,
+                           tv_error *err) {
+    *done = 0;
+    tv_status status = tv_png_check(d, err);
+    if (status != TV_OK) return status;
+    if (d->interlaced) return tv_fail(err, TV_ERR_INTERLACED, "an interlaced PNG cannot be read row by row");
+    if (d->image_read) return tv_fail(err, TV_ERR_STATE, "the image was already read whole");
+    if (dst == NULL && d->scratch_row == NULL) {
+        d->scratch_row = malloc((size_t)d->width * 4);
+        if (d->scratch_row == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    d->rows_done = 0;
+    if (setjmp(png_jmpbuf(d->png))) {
+        *done = d->rows_done;
+        return tv_png_failed(d, err);
+    }
+    while (d->rows_done < rows && d->next_row < d->height) {
+        png_bytep row = dst != NULL ? dst + (size_t)d->rows_done * stride : d->scratch_row;
+        png_read_row(d->png, row, NULL);
+        d->rows_done++;
+        d->next_row++;
+    }
+    *done = d->rows_done;
+    return TV_OK;
+}
+
+tv_status tv_png_read_image(tv_png_decoder *d, uint8_t *dst, size_t stride, tv_error *err) {
+    tv_status status = tv_png_check(d, err);
+    if (status != TV_OK) return status;
+    if (d->next_row != 0 || d->image_read) return tv_fail(err, TV_ERR_STATE, "rows were already read");
+    if (d->row_pointers == NULL) {
+        d->row_pointers = malloc((d->height > 0 ? d->height : 1) * sizeof(png_bytep));
+        if (d->row_pointers == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    for (uint32_t y = 0; y < d->height; y++) d->row_pointers[y] = dst + (size_t)y * stride;
+    if (setjmp(png_jmpbuf(d->png))) return tv_png_failed(d, err);
+    png_read_image(d->png, d->row_pointers);
+    d->image_read = 1;
+    d->next_row = d->height;
+    return TV_OK;
+}
+
+tv_status tv_png_finish(tv_png_decoder *d, tv_error *err) {
+    tv_status status = tv_png_check(d, err);
+    if (status != TV_OK) return status;
+    if (d->next_row < d->height) {
+        d->finished = 1;
+        return TV_OK;
+    }
+    if (setjmp(png_jmpbuf(d->png))) return tv_png_failed(d, err);
+    png_read_end(d->png, NULL);
+    d->finished = 1;
+    return TV_OK;
+}
+
+const tv_warning_log *tv_png_warnings(const tv_png_decoder *d) { return d != NULL ? &d->warnings : NULL; }
+
+void tv_png_close(tv_png_decoder *d) {
+    if (d == NULL) return;
+    if (d->png != NULL) png_destroy_read_struct(&d->png, d->info != NULL ? &d->info : NULL, NULL);
+    if (d->file != NULL) fclose(d->file);
+    free(d->scratch_row);
+    free(d->row_pointers);
+    free(d->exif);
+    free(d);
+}

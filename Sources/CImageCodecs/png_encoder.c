@@ -1,0 +1,142 @@
+/* PNG encoding through libpng into a growing memory buffer, behind one setjmp. */
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim_internal.h"
+
+struct tv_png_encoder {
+    png_structp png;
+    png_infop info;
+    uint8_t *buffer;
+    size_t length;
+    size_t capacity;
+    uint8_t *gray_row;
+    tv_status failure;
+    char failure_message[TV_MESSAGE_LEN];
+};
+
+static void tv_png_encoder_error_fn(png_structp png, png_const_charp message) {
+    struct tv_png_encoder *e = png_get_error_ptr(png);
+    if (e->failure == TV_OK) e->failure = TV_ERR_ARG;
+    tv_copy_message(e->failure_message, message);
+    png_longjmp(png, 1);
+}
+
+static void tv_png_encoder_warning_fn(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void tv_png_write_fn(png_structp png, png_bytep data, size_t count) {
+    struct tv_png_encoder *e = png_get_io_ptr(png);
+    if (count > e->capacity - e->length) {
+        size_t capacity = e->capacity > 0 ? e->capacity : 4096;
+        while (count > capacity - e->length) {
+            if (capacity > SIZE_MAX / 2) {
+                e->failure = TV_ERR_NOMEM;
+                png_error(png, "the encoded image is too large");
+            }
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(e->buffer, capacity);
+        if (grown == NULL) {
+            e->failure = TV_ERR_NOMEM;
+            png_error(png, "out of memory");
+        }
+        e->buffer = grown;
+        e->capacity = capacity;
+    }
+    memcpy(e->buffer + e->length, data, count);
+    e->length += count;
+}
+
+static void tv_png_flush_fn(png_structp png) { (void)png; }
+
+static int tv_png_filter_mask(tv_png_filter filter) {
+    switch (filter) {
+    case TV_PNG_FILTER_NONE: return PNG_FILTER_NONE;
+    case TV_PNG_FILTER_SUB: return PNG_FILTER_SUB;
+    case TV_PNG_FILTER_UP: return PNG_FILTER_UP;
+    case TV_PNG_FILTER_AVERAGE: return PNG_FILTER_AVG;
+    case TV_PNG_FILTER_PAETH: return PNG_FILTER_PAETH;
+    default: return PNG_ALL_FILTERS;
+    }
+}
+
+/* Rec. 601 luma in 8-bit fixed point, rounded: exactly v when R = G = B = v. */
+static void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width) {
+    for (uint32_t x = 0; x < width; x++, rgba += 4) {
+        gray[x] = (uint8_t)((77u * rgba[0] + 150u * rgba[1] + 29u * rgba[2] + 128u) >> 8);
+    }
+}
+
+static void tv_png_encoder_release(struct tv_png_encoder *e) {
+    if (e->png != NULL) png_destroy_write_struct(&e->png, e->info != NULL ? &e->info : NULL);
+    free(e->gray_row);
+    free(e->buffer);
+    free(e);
+}
+
+tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
+                        int compression_level, tv_png_filter filter, int interlaced, uint8_t **out,
+                        size_t *out_length, tv_error *err) {
+    *out = NULL;
+    *out_length = 0;
+    if (width == 0 || height == 0) return tv_fail(err, TV_ERR_ARG, "a PNG cannot be empty");
+    if (color_type != PNG_COLOR_TYPE_GRAY && color_type != PNG_COLOR_TYPE_RGB &&
+        color_type != PNG_COLOR_TYPE_RGB_ALPHA) {
+        return tv_fail(err, TV_ERR_ARG, "the colour type must be gray, RGB or RGBA");
+    }
+    if (compression_level < 0 || compression_level > 9) {
+        return tv_fail(err, TV_ERR_ARG, "the compression level must be 0 ... 9");
+    }
+    /* On the heap: the encoder changes after setjmp and is read after a longjmp. */
+    struct tv_png_encoder *e = calloc(1, sizeof *e);
+    if (e == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    if (color_type == PNG_COLOR_TYPE_GRAY) {
+        e->gray_row = malloc(width);
+        if (e->gray_row == NULL) {
+            tv_png_encoder_release(e);
+            return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+        }
+    }
+    e->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, e, tv_png_encoder_error_fn, tv_png_encoder_warning_fn);
+    if (e->png != NULL) e->info = png_create_info_struct(e->png);
+    if (e->png == NULL || e->info == NULL) {
+        tv_png_encoder_release(e);
+        return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    if (setjmp(png_jmpbuf(e->png))) {
+        tv_status status = tv_fail(err, e->failure, e->failure_message);
+        tv_png_encoder_release(e);
+        return status;
+    }
+    png_set_write_fn(e->png, e, tv_png_write_fn, tv_png_flush_fn);
+    png_set_IHDR(e->png, e->info, width, height, 8, color_type,
+                 interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(e->png, compression_level);
+    png_set_filter(e->png, PNG_FILTER_TYPE_BASE, tv_png_filter_mask(filter));
+    png_write_info(e->png, e->info);
+    if (color_type == PNG_COLOR_TYPE_RGB) png_set_filler(e->png, 0, PNG_FILLER_AFTER); /* drops the 4th byte */
+    int passes = png_set_interlace_handling(e->png);
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < height; y++) {
+            const uint8_t *row = rgba + (size_t)y * stride;
+            if (color_type == PNG_COLOR_TYPE_GRAY) {
+                tv_rgba_to_gray(row, e->gray_row, width);
+                row = e->gray_row;
+            }
+            png_write_row(e->png, row);
+        }
+    }
+    png_write_end(e->png, e->info);
+    *out = e->buffer;
+    *out_length = e->length;
+    e->buffer = NULL;
+    tv_png_encoder_release(e);
+    return TV_OK;
+}

@@ -1,0 +1,55 @@
+import CImageCodecs
+import TileViewCore
+
+extension CodecError {
+    /// The error for a shim status other than TV_OK, worded for people.
+    init(status: tv_status, error: tv_error, format: ImageFormat?) {
+        let text = withUnsafeBytes(of: error.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let name = format?.description ?? "image"
+        let lenientHint = error.from_warning != 0 ? " (lenient decoding keeps what could be decoded)" : ""
+        func phrased(_ prefix: String) -> String {
+            text.lowercased().hasPrefix(prefix.lowercased()) ? prefix + text.dropFirst(prefix.count) : prefix + text
+        }
+        switch status {
+        case TV_ERR_CORRUPT:
+            self.init(.corrupt, phrased("corrupt \(name) data: ") + lenientHint)
+        case TV_ERR_TRUNCATED:
+            self.init(.truncated, phrased("truncated \(name) data: ") + lenientHint)
+        case TV_ERR_UNSUPPORTED:
+            self.init(.unsupported, text)
+        case TV_ERR_LIMIT:
+            self.init(.tooLarge, "\(name) image too large: \(text)")
+        case TV_ERR_NOMEM:
+            self.init(.tooLarge, "not enough memory to decode the \(name) image (\(text))")
+        case TV_ERR_IO:
+            self.init(.io, "cannot read the file: \(text)")
+        default:
+            self.init(.corrupt, "\(name) decoder: \(text)")
+        }
+    }
+
+    /// The error for an image whose stored size is over the pixel limit.
+    static func overPixelLimit(_ size: PixelSize, limit: Int) -> CodecError {
+        CodecError(
+            .tooLarge,
+            "the image is \(size.width)x\(size.height) = \(size.pixelCount) pixels, over the limit of \(limit) pixels")
+    }
+}
+
+/// The warnings of a decoder as texts, a repeated text once with its tally.
+func warningTexts(_ log: OpaquePointer?) -> [String] {
+    guard let log else { return [] }
+    var texts: [String] = []
+    var listed = 0
+    for index in 0..<tv_warning_log_distinct(log) {
+        let text = String(cString: tv_warning_log_text(log, index))
+        let times = Int(tv_warning_log_times(log, index))
+        listed += times
+        texts.append(times > 1 ? "\(text) (\(times) times)" : text)
+    }
+    let total = Int(tv_warning_log_total(log))
+    if total > listed { texts.append("\(total - listed) more warnings") }
+    return texts
+}

@@ -1,0 +1,14 @@
+/// Decodes a PNG or a JPEG, whichever the bytes are, to upright RGBA8.
+public enum ImageDecoder {
+    /// The whole image, decoded by the format's decoder (see `PNGDecoder.decode` and
+    /// `JPEGDecoder.decode`): format sniffed from the content, pixel limit checked from the
+    /// header before any pixel memory, orientation applied unless disabled.
+    public static func decode(_ source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> DecodedImage
+    {
+        switch try ImageFormat.detect(in: source) {
+        case .png: return try PNGDecoder.decode(source, options: options)
+        case .jpeg: return try JPEGDecoder.decode(source, options: options)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import CImageCodecs
+import TileViewCore
+
+/// What a file says about its image before any pixel is decoded: format, size, orientation, sample layout.
+public struct ImageHeader: Sendable, Equatable {
+    public var format: ImageFormat
+    /// The pixel grid as stored in the file (before orientation).
+    public var storedSize: PixelSize
+    /// From the JPEG APP1 Exif segment or the PNG eXIf chunk; `.up` when there is none.
+    public var orientation: ImageOrientation
+    /// Bits per sample as stored (PNG 1, 2, 4, 8 or 16; JPEG 8).
+    public var bitDepth: Int
+    /// "gray", "gray+alpha", "rgb", "rgba", "palette" (PNG) or "gray", "rgb", "ycbcr", "cmyk", "ycck" (JPEG).
+    public var colorType: String
+    /// Samples per stored pixel (a palette PNG has 1).
+    public var components: Int
+    /// JPEG progressive mode.
+    public var isProgressive: Bool
+    /// PNG Adam7 interlacing.
+    public var isInterlaced: Bool
+    /// JPEG chroma subsampling such as "4:2:0", where the sampling factors name one.
+    public var chromaSubsampling: String?
+
+    public init(
+        format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up, bitDepth: Int,
+        colorType: String, components: Int, isProgressive: Bool = false, isInterlaced: Bool = false,
+        chromaSubsampling: String? = nil
+    ) {
+        self.format = format
+        self.storedSize = storedSize
+        self.orientation = orientation
+        self.bitDepth = bitDepth
+        self.colorType = colorType
+        self.components = components
+        self.isProgressive = isProgressive
+        self.isInterlaced = isInterlaced
+        self.chromaSubsampling = chromaSubsampling
+    }
+
+    /// The size of the upright image.
+    public var orientedSize: PixelSize { orientation.orientedSize(forStoredSize: storedSize) }
+
+    /// Reads the header of a PNG (signature, chunks up to the image data) or a JPEG (markers up
+    /// to the first scan), whichever the bytes are. No pixel is decoded.
+    public static func read(from source: ImageSource) throws(CodecError) -> ImageHeader {
+        let format = try ImageFormat.detect(in: source)
+        let options = DecodeOptions(lenient: true, maxPixels: Int.max)
+        return try source.withShimInput { (input) throws(CodecError) -> ImageHeader in
+            switch format {
+            case .png: return try PNGRowReader(input: input, owner: nil, options: options).header
+            case .jpeg: return try JPEGScanlineReader(input: input, owner: nil, options: options).header
+            }
+        }
+    }
+}
+
+extension ImageFormat {
+    /// The format of a source, from its first bytes.
+    public static func detect(in source: ImageSource) throws(CodecError) -> ImageFormat {
+        let prefix = try source.prefix()
+        guard !prefix.isEmpty else { throw CodecError(.empty, "the file is empty") }
+        guard let format = sniff(prefix) else { throw CodecError(.unknownFormat, describeUnknown(prefix)) }
+        return format
+    }
+}
+
+// MARK: - Building headers from the shim's
+
+extension ImageHeader {
+    init(png: tv_png_header, exif: [UInt8]?) {
+        let colorType: String
+        let components: Int
+        switch png.color_type {
+        case 0: (colorType, components) = ("gray", 1)
+        case 2: (colorType, components) = ("rgb", 3)
+        case 3: (colorType, components) = ("palette", 1)
+        case 4: (colorType, components) = ("gray+alpha", 2)
+        default: (colorType, components) = ("rgba", 4)
+        }
+        self.init(
+            format: .png, storedSize: PixelSize(width: Int(png.width), height: Int(png.height)),
+            orientation: exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up,
+            bitDepth: Int(png.bit_depth), colorType: colorType, components: components,
+            isInterlaced: png.interlaced != 0)
+    }
+
+    init(jpeg: tv_jpeg_header, exif: [UInt8]?) {
+        let colorType: String
+        switch jpeg.color {
+        case TV_JPEG_COLOR_GRAY: colorType = "gray"
+        case TV_JPEG_COLOR_RGB: colorType = "rgb"
+        case TV_JPEG_COLOR_YCBCR: colorType = "ycbcr"
+        case TV_JPEG_COLOR_CMYK: colorType = "cmyk"
+        case TV_JPEG_COLOR_YCCK: colorType = "ycck"
+        default: colorType = "unknown"
+        }
+        let h = [jpeg.h_sampling.0, jpeg.h_sampling.1, jpeg.h_sampling.2].map(Int.init)
+        let v = [jpeg.v_sampling.0, jpeg.v_sampling.1, jpeg.v_sampling.2].map(Int.init)
+        let subsampling: String?
+        if jpeg.components >= 3 && colorType != "cmyk" {
+            subsampling = Self.chromaSubsampling(luma: (h[0], v[0]), chroma: (h[1], v[1]), other: (h[2], v[2]))
+        } else {
+            subsampling = nil
+        }
+        self.init(
+            format: .jpeg, storedSize: PixelSize(width: Int(jpeg.width), height: Int(jpeg.height)),
+            orientation: exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up,
+            bitDepth: Int(jpeg.precision), colorType: colorType, components: Int(jpeg.components),
+            isProgressive: jpeg.progressive != 0, chromaSubsampling: subsampling)
+    }
+
+    /// The J:a:b name of the sampling factors when both chroma components share theirs.
+    static func chromaSubsampling(luma: (Int, Int), chroma: (Int, Int), other: (Int, Int)) -> String? {
+        guard chroma == other, chroma.0 > 0, chroma.1 > 0, luma.0 % chroma.0 == 0, luma.1 % chroma.1 == 0 else {
+            return nil
+        }
+        switch (luma.0 / chroma.0, luma.1 / chroma.1) {
+        case (1, 1): return "4:4:4"
+        case (2, 1): return "4:2:2"
+        case (2, 2): return "4:2:0"
+        case (1, 2): return "4:4:0"
+        case (4, 1): return "4:1:1"
+        case (4, 2): return "4:1:0"
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import TileViewCore
+
+/// One-shot JPEG decoding: the whole image or a region, at any scale M/8 that libjpeg's DCT scaling gives.
+public enum JPEGDecoder {
+    /// Columns decoded beyond each side of a requested region. Fancy upsampling (4:2:0, 4:2:2)
+    /// treats the edges of libjpeg's crop window as image edges and replicates the chroma
+    /// sample there, so the window's first and last columns may differ from a full decode;
+    /// keeping the region one column inside the window makes region decodes exact.
+    static let cropMargin = 1
+
+    /// The size libjpeg gives a W x H image at scale M/8: ceil(W * M / 8) x ceil(H * M / 8).
+    public static func scaledSize(of size: PixelSize, scaleNumerator: Int) -> PixelSize {
+        PixelSize(width: (size.width * scaleNumerator + 7) / 8, height: (size.height * scaleNumerator + 7) / 8)
+    }
+
+    /// Decodes the whole JPEG at scale `scaleNumerator`/8 (1...16; 8 = full size) to RGBA8,
+    /// turned upright unless `options.applyOrientation` is false. At full size the pixels are
+    /// djpeg's (ISLOW IDCT, fancy upsampling).
+    public static func decode(
+        _ source: ImageSource, scaleNumerator: Int = 8, options: DecodeOptions = DecodeOptions()
+    ) throws(CodecError) -> DecodedImage {
+        try source.withShimInput { (input) throws(CodecError) -> DecodedImage in
+            let reader = try JPEGScanlineReader(input: input, owner: nil, options: options)
+            let window = try reader.start(scaleNumerator: scaleNumerator)
+            let band = try readBand(
+                from: reader, rows: window.scaledSize.height, rowWidth: window.columns.count,
+                columns: 0..<window.columns.count, lenient: options.lenient)
+            let image = options.applyOrientation ? band.image.applying(reader.header.orientation) : band.image
+            return DecodedImage(
+                image: image, header: reader.header, warnings: reader.warnings + (band.failure.map { [$0] } ?? []))
+        }
+    }
+
+    /// Decodes exactly `region` of the stored (un-oriented) image at scale `scaleNumerator`/8,
+    /// `region` being in that scaled space and clipped to it. Only the rows down to the
+    /// region's last are decoded (the rows above are skipped) and only the iMCU columns around
+    /// it are inverse-transformed; the pixels equal the same rect of a full decode at that scale.
+    public static func decodeRegion(
+        _ source: ImageSource, scaleNumerator: Int = 8, region: PixelRect, options: DecodeOptions = DecodeOptions()
+    ) throws(CodecError) -> DecodedRegion {
+        try source.withShimInput { (input) throws(CodecError) -> DecodedRegion in
+            let reader = try JPEGScanlineReader(input: input, owner: nil, options: options)
+            let scaled = scaledSize(of: reader.header.storedSize, scaleNumerator: scaleNumerator)
+            guard let clipped = region.intersection(PixelRect(size: scaled)) else {
+                return DecodedRegion(
+                    image: ImageBuffer(width: 0, height: 0), region: PixelRect(x: 0, y: 0, width: 0, height: 0),
+                    header: reader.header, warnings: [])
+            }
+            let window = try reader.start(
+                scaleNumerator: scaleNumerator,
+                cropColumns: (clipped.x - cropMargin)..<(clipped.maxX + cropMargin))
+            try reader.skipRows(clipped.y)
+            let first = clipped.x - window.columns.lowerBound
+            let band = try readBand(
+                from: reader, rows: clipped.height, rowWidth: window.columns.count,
+                columns: first..<(first + clipped.width), lenient: options.lenient)
+            return DecodedRegion(
+                image: band.image, region: clipped, header: reader.header,
+                warnings: reader.warnings + (band.failure.map { [$0] } ?? []))
+        }
+    }
+}

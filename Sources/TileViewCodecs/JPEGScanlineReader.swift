@@ -1,0 +1,163 @@
+import CImageCodecs
+import TileViewCore
+
+/// Which part of a JPEG a started `JPEGScanlineReader` delivers, in scaled stored space.
+public struct JPEGScanlineWindow: Sendable, Equatable {
+    /// The whole image at the chosen scale: ceil(W * M / 8) x ceil(H * M / 8).
+    public var scaledSize: PixelSize
+    /// The columns each row holds. With a crop, libjpeg moves the left edge down to the iMCU
+    /// grid (8, 16 or 32 scaled pixels) and keeps the right edge.
+    public var columns: Range<Int>
+
+    /// Size of the delivered rows and their count.
+    public var outputSize: PixelSize { PixelSize(width: columns.count, height: scaledSize.height) }
+    /// Bytes in one delivered row.
+    public var rowBytes: Int { columns.count * 4 }
+}
+
+/// Streams the rows of a JPEG, top to bottom, as RGBA8 in stored orientation, with libjpeg's
+/// DCT scaling (M/8), column crop and row skipping.
+///
+/// Use: open, `start(scaleNumerator:cropColumns:)`, any mix of `skipRows` and `readRows`,
+/// then `finish()`. Skipped rows are entropy-decoded (a baseline stream cannot be jumped
+/// through) but not inverse-transformed, upsampled or colour-converted; with a crop, blocks
+/// outside the window are not inverse-transformed either. A progressive file's coefficients
+/// are all read when decompression starts (libjpeg keeps them for the whole image). Rows go
+/// straight into the caller's memory. In strict mode (`lenient` false) the first libjpeg
+/// warning is an error. Not thread-safe: use one reader from one task.
+public final class JPEGScanlineReader {
+    public let header: ImageHeader
+    /// Set by `start`.
+    public private(set) var window: JPEGScanlineWindow?
+    /// The next row `readRows` delivers (rows read plus rows skipped).
+    public private(set) var nextRow = 0
+
+    private var decoder: OpaquePointer?
+    private let owner: OwnedBytes?
+
+    /// Opens a JPEG from memory (copied once) or a file (read as rows are decoded) and reads its header.
+    public convenience init(_ source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let retained = source.retainedShimInput()
+        try self.init(input: retained.input, owner: retained.owner, options: options)
+    }
+
+    /// Opens a JPEG whose bytes the caller keeps alive for the reader's lifetime.
+    init(input: ShimInput, owner: OwnedBytes?, options: DecodeOptions) throws(CodecError) {
+        var handle: OpaquePointer?
+        var info = tv_jpeg_header()
+        var error = tv_error()
+        let strict: Int32 = options.lenient ? 0 : 1
+        let status: tv_status
+        switch input {
+        case .memory(let raw):
+            status = tv_jpeg_open_memory(
+                raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, strict, &handle, &info, &error)
+        case .file(let path):
+            status = tv_jpeg_open_file(path, strict, &handle, &info, &error)
+        }
+        guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .jpeg) }
+        var exifLength = 0
+        let exif = tv_jpeg_exif(handle, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
+        let header = ImageHeader(jpeg: info, exif: exif)
+        guard header.storedSize.pixelCount <= options.maxPixels else {
+            tv_jpeg_close(handle)
+            throw CodecError.overPixelLimit(header.storedSize, limit: options.maxPixels)
+        }
+        self.decoder = handle
+        self.owner = owner
+        self.header = header
+    }
+
+    deinit { tv_jpeg_close(decoder) }
+
+    /// libjpeg's warnings so far (in strict mode at most the one that stopped decoding).
+    public var warnings: [String] { warningTexts(tv_jpeg_warnings(decoder)) }
+
+    /// Rows not yet delivered or skipped.
+    public var remainingRows: Int { (window?.scaledSize.height ?? 0) - nextRow }
+
+    /// Starts decompression at scale `scaleNumerator`/8 (1...16), optionally cropped to
+    /// `cropColumns` of the scaled image (clamped to it). Returns the actual window.
+    @discardableResult
+    public func start(scaleNumerator: Int = 8, cropColumns: Range<Int>? = nil) throws(CodecError)
+        -> JPEGScanlineWindow
+    {
+        precondition(window == nil, "start may be called once")
+        precondition((1...16).contains(scaleNumerator), "the scale numerator must be 1...16 (eighths)")
+        let scaled = JPEGDecoder.scaledSize(of: header.storedSize, scaleNumerator: scaleNumerator)
+        var cropX: UInt32 = 0
+        var cropWidth: UInt32 = 0
+        if let cropColumns {
+            let lower = min(max(cropColumns.lowerBound, 0), scaled.width)
+            let upper = min(max(cropColumns.upperBound, lower), scaled.width)
+            if upper > lower && upper - lower < scaled.width {
+                cropX = UInt32(lower)
+                cropWidth = UInt32(upper - lower)
+            }
+        }
+        var info = tv_jpeg_window()
+        var error = tv_error()
+        let status = tv_jpeg_start(decoder, UInt32(scaleNumerator), cropX, cropWidth, &info, &error)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: .jpeg) }
+        let started = JPEGScanlineWindow(
+            scaledSize: PixelSize(width: Int(info.scaled_width), height: Int(info.scaled_height)),
+            columns: Int(info.crop_x)..<Int(info.crop_x + info.crop_width))
+        window = started
+        return started
+    }
+
+    /// Skips the next `count` rows without colour conversion; returns how many were skipped.
+    @discardableResult
+    public func skipRows(_ count: Int) throws(CodecError) -> Int {
+        precondition(window != nil, "call start first")
+        let rows = min(max(count, 0), remainingRows)
+        guard rows > 0 else { return 0 }
+        var skipped: UInt32 = 0
+        var error = tv_error()
+        let status = tv_jpeg_skip_rows(decoder, UInt32(rows), &skipped, &error)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: .jpeg) }
+        nextRow += Int(skipped)
+        return Int(skipped)
+    }
+
+    /// Decodes the next `count` rows (fewer at the bottom) into `destination`, one row every
+    /// `rowBytes` bytes, and returns how many it wrote.
+    public func readRows(
+        _ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes stride: Int
+    ) throws(CodecError) -> Int {
+        guard let window else { preconditionFailure("call start first") }
+        let rows = min(max(count, 0), remainingRows)
+        guard rows > 0 else { return 0 }
+        precondition(stride >= window.rowBytes, "rows must be at least the window's width * 4 bytes apart")
+        precondition(destination.count >= (rows - 1) * stride + window.rowBytes, "the destination is too small")
+        var done: UInt32 = 0
+        var error = tv_error()
+        let status = tv_jpeg_read_rows(
+            decoder, destination.baseAddress?.assumingMemoryBound(to: UInt8.self), stride, UInt32(rows), &done,
+            &error)
+        nextRow += Int(done)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: .jpeg) }
+        return Int(done)
+    }
+
+    /// Decodes the next `count` rows into `image` starting at its row `row` (the image must be
+    /// exactly as wide as the window) and returns how many it wrote.
+    public func readRows(_ count: Int, into image: inout ImageBuffer, atRow row: Int = 0) throws(CodecError) -> Int {
+        guard let window else { preconditionFailure("call start first") }
+        precondition(image.width == window.columns.count, "the image must be as wide as the window")
+        let rows = min(max(count, 0), image.height - row)
+        guard rows > 0 else { return 0 }
+        let stride = window.rowBytes
+        return try image.pixels.withMutableBytes { (raw) throws(CodecError) -> Int in
+            try readRows(rows, into: UnsafeMutableRawBufferPointer(rebasing: raw[(row * stride)...]), rowBytes: stride)
+        }
+    }
+
+    /// Ends decoding. After the last row it reads on to the end of the stream, so warnings
+    /// there (extraneous bytes, premature end) are seen; with rows left it aborts.
+    public func finish() throws(CodecError) {
+        var error = tv_error()
+        let status = tv_jpeg_finish(decoder, &error)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: .jpeg) }
+    }
+}

@@ -1,0 +1,70 @@
+import CImageCodecs
+
+/// A source as the C shim reads it: borrowed bytes, or a file path the shim opens itself.
+enum ShimInput {
+    case memory(UnsafeRawBufferPointer)
+    case file(String)
+}
+
+extension ImageSource {
+    /// Runs `body` with the source as shim input. Bytes are borrowed for the duration of the
+    /// call, not copied, so nothing built in `body` may keep reading them afterwards.
+    func withShimInput<R>(_ body: (ShimInput) throws(CodecError) -> R) throws(CodecError) -> R {
+        switch self {
+        case .file(let path):
+            return try body(.file(path))
+        case .bytes(let bytes):
+            return try bytes.withBytes { (raw) throws(CodecError) -> R in try body(.memory(raw)) }
+        }
+    }
+
+    /// The first `ImageFormat.sniffLength` bytes (fewer for a short input).
+    func prefix() throws(CodecError) -> [UInt8] {
+        switch self {
+        case .bytes(let bytes):
+            return Array(bytes.prefix(ImageFormat.sniffLength))
+        case .file(let path):
+            var buffer = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
+            var count = 0
+            var error = tv_error()
+            let status = tv_file_read_prefix(path, &buffer, buffer.count, &count, &error)
+            guard status == TV_OK else { throw CodecError(status: status, error: error, format: nil) }
+            return Array(buffer.prefix(count))
+        }
+    }
+}
+
+/// Memory that holds a copy of a bytes source for as long as a streaming reader lives.
+final class OwnedBytes {
+    let buffer: UnsafeMutableRawBufferPointer
+
+    let count: Int
+
+    init(_ bytes: [UInt8]) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress, let target = buffer.baseAddress {
+                target.copyMemory(from: base, byteCount: source.count)
+            }
+        }
+        self.buffer = buffer
+        self.count = bytes.count
+    }
+
+    var input: ShimInput { .memory(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
+
+    deinit { buffer.deallocate() }
+}
+
+extension ImageSource {
+    /// Shim input that stays valid as long as the returned owner lives (bytes are copied once).
+    func retainedShimInput() -> (input: ShimInput, owner: OwnedBytes?) {
+        switch self {
+        case .file(let path):
+            return (.file(path), nil)
+        case .bytes(let bytes):
+            let owner = OwnedBytes(bytes)
+            return (owner.input, owner)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TileViewCodecs
+import TileViewCore
+import TileViewTestSupport
+
+/// Every file of the shared corpus against its reference decode (DESIGN section 8).
+@Suite("Corpus conformance")
+struct CorpusConformanceTests {
+    @Test(
+        "a valid file decodes to exactly the reference pixels; an invalid one throws", arguments: CorpusManifest.records
+    )
+    func corpusFile(_ record: CorpusRecord) throws {
+        let source = ImageSource.file(path: record.url.path)
+        guard record.isValid else {
+            let error = #expect(throws: CodecError.self, "\(record.file) must be refused") {
+                try ImageDecoder.decode(source)
+            }
+            if let error { #expect(!error.message.isEmpty) }
+            return
+        }
+        let decoded = try ImageDecoder.decode(source)
+        #expect(decoded.image.width == record.expectedOrientedWidth, "\(record.file)")
+        #expect(decoded.image.height == record.expectedOrientedHeight, "\(record.file)")
+        #expect(PixelDigest.hex(decoded.image.pixels) == record.expectedOrientedHash, "\(record.file) oriented pixels")
+
+        let header = try ImageHeader.read(from: source)
+        #expect(header == decoded.header, "\(record.file): the header alone equals the decoder's")
+        #expect(
+            header.storedSize == PixelSize(width: record.width ?? -1, height: record.height ?? -1), "\(record.file)")
+        #expect(header.format.rawValue == record.format, "\(record.file)")
+
+        if record.sha256_rgba8_oriented != nil {
+            let stored = try ImageDecoder.decode(source, options: DecodeOptions(applyOrientation: false))
+            #expect(stored.image.size == header.storedSize, "\(record.file)")
+            #expect(PixelDigest.hex(stored.image.pixels) == record.sha256_rgba8, "\(record.file) stored pixels")
+        }
+        if header.format == .jpeg {
+            let bytes = try Fixtures.bytes(record.url)
+            #expect(ExifOrientationParser.exifValue(inJPEG: bytes) == record.exif_orientation, "\(record.file)")
+            #expect(header.orientation == ImageOrientation(exifValue: record.exif_orientation ?? 1), "\(record.file)")
+        }
+    }
+
+    @Test("decoding from memory equals decoding from the file", arguments: CorpusManifest.records.filter(\.isValid))
+    func memoryEqualsFile(_ record: CorpusRecord) throws {
+        let bytes = try Fixtures.bytes(record.url)
+        guard bytes.count < 1_000_000 else { return }
+        let fromMemory = try ImageDecoder.decode(.bytes(bytes), options: DecodeOptions(applyOrientation: false))
+        let fromFile = try ImageDecoder.decode(
+            .file(path: record.url.path), options: DecodeOptions(applyOrientation: false))
+        #expect(fromMemory.image == fromFile.image, "\(record.file)")
+        #expect(fromMemory.header == fromFile.header, "\(record.file)")
+    }
+
+    @Test(
+        "lenient decoding keeps the pixels of warning-only JPEGs and reports the warning",
+        arguments: CorpusManifest.records.filter { $0.lenient_sha256_rgba8 != nil })
+    func lenientPixels(_ record: CorpusRecord) throws {
+        let decoded = try ImageDecoder.decode(.file(path: record.url.path), options: DecodeOptions(lenient: true))
+        #expect(decoded.image.width == record.lenient_width && decoded.image.height == record.lenient_height)
+        #expect(PixelDigest.hex(decoded.image.pixels) == record.lenient_sha256_rgba8, "\(record.file)")
+        #expect(!decoded.warnings.isEmpty, "\(record.file) must carry its libjpeg warning")
+    }
+
+    @Test("the fast pixel digest equals the reference SHA-256")
+    func digestAgreesWithReference() {
+        var generator = SplitMix64(seed: 0x5EED_D16E)
+        for length in [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4099] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(PixelDigest.hex(bytes) == SHA256.hex(bytes), "length \(length)")
+        }
+    }
+}

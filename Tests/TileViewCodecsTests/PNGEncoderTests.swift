@@ -1,0 +1,101 @@
+import Testing
+import TileViewCodecs
+import TileViewCore
+
+@Suite("PNG encoder")
+struct PNGEncoderTests {
+    static let colorTypes: [PNGEncodeOptions.ColorType] = [.gray, .rgb, .rgba]
+
+    @Test(
+        "every colour type, filter and level decodes back to the same pixels",
+        arguments: colorTypes, PNGFilter.allCases)
+    func roundTrip(colorType: PNGEncodeOptions.ColorType, filter: PNGFilter) throws {
+        let image = TestImages.random(
+            width: 37, height: 23, gray: colorType == .gray, opaque: colorType != .rgba, seed: 0xE9C0_DE00)
+        for level in [0, 1, 6, 9] {
+            let options = PNGEncodeOptions(colorType: colorType, compressionLevel: level, filter: filter)
+            let png = try PNGEncoder.encode(image, options: options)
+            let decoded = try PNGDecoder.decode(.bytes(png))
+            #expect(decoded.image == image, "\(colorType) \(filter) level \(level)")
+            #expect(decoded.header.colorType == colorType.rawValue, "\(colorType) \(filter) level \(level)")
+            #expect(decoded.header.bitDepth == 8)
+        }
+    }
+
+    @Test("auto writes RGB when every alpha is 255 and RGBA otherwise")
+    func autoColorType() throws {
+        let opaque = TestImages.random(width: 16, height: 9, opaque: true, seed: 1)
+        var translucent = opaque
+        translucent[15, 8] = RGBA8(r: 1, g: 2, b: 3, a: 254)
+        // IHDR's colour type is byte 25 of the file: 2 = RGB, 6 = RGBA.
+        #expect(try PNGEncoder.encode(opaque)[25] == 2)
+        #expect(try PNGEncoder.encode(translucent)[25] == 6)
+        #expect(try PNGDecoder.decode(.bytes(PNGEncoder.encode(translucent))).image == translucent)
+    }
+
+    @Test("RGB drops alpha without compositing; gray is rounded Rec. 601 luma")
+    func droppedChannels() throws {
+        let image = TestImages.random(width: 20, height: 5, seed: 2)
+        let rgb = try PNGDecoder.decode(.bytes(PNGEncoder.encode(image, options: PNGEncodeOptions(colorType: .rgb))))
+        let gray = try PNGDecoder.decode(.bytes(PNGEncoder.encode(image, options: PNGEncodeOptions(colorType: .gray))))
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image[x, y]
+                #expect(rgb.image[x, y] == RGBA8(r: p.r, g: p.g, b: p.b, a: 255), "(\(x), \(y))")
+                let weighted: Int = 77 * Int(p.r) + 150 * Int(p.g) + 29 * Int(p.b)
+                let luma = UInt8((weighted + 128) >> 8)
+                #expect(gray.image[x, y] == RGBA8(r: luma, g: luma, b: luma, a: 255), "(\(x), \(y))")
+            }
+        }
+    }
+
+    @Test("interlaced output decodes back, whole and streamed")
+    func interlacedRoundTrip() throws {
+        let image = TestImages.random(width: 29, height: 17, seed: 3)
+        let png = try PNGEncoder.encode(image, options: PNGEncodeOptions(interlaced: true))
+        let decoded = try PNGDecoder.decode(.bytes(png))
+        #expect(decoded.header.isInterlaced)
+        #expect(decoded.image == image)
+        let rows = try PNGDecoder.decodeRows(.bytes(png), rows: 5..<12)
+        #expect(rows.image == image.cropped(to: PixelRect(x: 0, y: 5, width: 29, height: 7)))
+    }
+
+    @Test("higher levels are not larger than storing, and every level is a valid stream")
+    func levelsCompress() throws {
+        let image = TestImages.random(width: 64, height: 64, opaque: true, seed: 4)
+        let stored = try PNGEncoder.encode(image, options: PNGEncodeOptions(compressionLevel: 0))
+        let best = try PNGEncoder.encode(image, options: PNGEncodeOptions(compressionLevel: 9))
+        #expect(best.count < stored.count)
+        #expect(try PNGDecoder.decode(.bytes(best)).image == image)
+    }
+
+    @Test("the chosen filter is the one written on every row", arguments: PNGFilter.allCases)
+    func filterIsApplied(filter: PNGFilter) throws {
+        let image = TestImages.random(width: 31, height: 12, seed: 5)
+        let png = try PNGEncoder.encode(image, options: PNGEncodeOptions(compressionLevel: 0, filter: filter))
+        // Level 0 stores the filtered rows: zlib header, then stored blocks (1-byte header, LEN, NLEN, data).
+        let zlib = PNGChunks.split(png).filter { $0.type == "IDAT" }.flatMap(\.data)
+        var raw: [UInt8] = []
+        var i = 2
+        while i + 5 <= zlib.count {
+            let length = Int(zlib[i + 1]) | Int(zlib[i + 2]) << 8
+            raw += zlib[(i + 5)..<(i + 5 + length)]
+            if zlib[i] & 1 == 1 { break }
+            i += 5 + length
+        }
+        let rowLength = 1 + image.width * 4
+        #expect(raw.count == rowLength * image.height)
+        let rowFilters = stride(from: 0, to: raw.count, by: rowLength).map { raw[$0] }
+        let expected: [PNGFilter: UInt8] = [.none: 0, .sub: 1, .up: 2, .average: 3, .paeth: 4]
+        if let type = expected[filter] {
+            #expect(rowFilters.allSatisfy { $0 == type }, "\(filter): \(rowFilters)")
+        } else {
+            #expect(rowFilters.allSatisfy { $0 <= 4 } && Set(rowFilters).count > 1, "adaptive: \(rowFilters)")
+        }
+    }
+
+    @Test("an empty image is refused")
+    func emptyImage() {
+        #expect(throws: CodecError.self) { try PNGEncoder.encode(ImageBuffer(width: 0, height: 4)) }
+    }
+}
