@@ -7,6 +7,11 @@ struct TileViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tileview",
         abstract: "Decode, zoom and page through images the way a phone's photo viewer does, headless.",
-        version: "0.1.0"
+        discussion: """
+            Exit status: 0 success; 1 a file could not be read, decoded or written (the message on \
+            standard error names the file and the reason); 64 a usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [InfoCommand.self, DecodeCommand.self]
     )
 }

@@ -1,0 +1,48 @@
+import TileViewCodecs
+import TileViewCore
+
+/// Reading and writing whole image files, with errors that name the file.
+///
+/// This is the one place where codec errors become `TileViewError`s: the file name goes in front
+/// of the codec's message ("photo.jpg: truncated JPEG data: Premature end of JPEG file").
+public enum ImageFiles {
+    /// The header of an image file: format, sizes, orientation. Reads only the first bytes.
+    public static func header(ofFile path: String) throws(TileViewError) -> ImageHeader {
+        do {
+            return try ImageHeader.read(from: .file(path: path))
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+    }
+
+    /// The whole image, decoded to upright RGBA8 (unless `options` keeps the stored layout).
+    public static func decode(file path: String, options: DecodeOptions = DecodeOptions()) throws(TileViewError)
+        -> DecodedImage
+    {
+        do {
+            return try ImageDecoder.decode(.file(path: path), options: options)
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+    }
+
+    /// Encodes `image` as PNG and writes it atomically to `path`.
+    public static func writePNG(
+        _ image: ImageBuffer, to path: String, options: PNGEncodeOptions = PNGEncodeOptions()
+    ) throws(TileViewError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try PNGEncoder.encode(image, options: options)
+        } catch {
+            throw TileViewError(.write, path: path, reason: "cannot encode PNG: \(error.message)")
+        }
+        try AtomicFile.write(bytes, to: path)
+    }
+}
+
+extension TileViewError {
+    /// A codec error about `path`: unreadable files are `.read`, everything else `.decode`.
+    public init(_ error: CodecError, path: String) {
+        self.init(error.kind == .io ? .read : .decode, path: path, reason: error.message)
+    }
+}

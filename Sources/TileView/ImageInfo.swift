@@ -1,0 +1,70 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewTiling
+
+/// What `tileview info` reports about one file: the header and the tile pyramid the file would get.
+public struct ImageInfo: Codable, Equatable, Sendable {
+    public var file: String
+    public var format: String
+    /// Stored size (before orientation).
+    public var width: Int
+    public var height: Int
+    /// EXIF orientation, 1-8 (1 when the file has none).
+    public var orientation: Int
+    /// Size after orientation: what a viewer shows.
+    public var orientedWidth: Int
+    public var orientedHeight: Int
+    public var bitDepth: Int
+    public var colorType: String
+    public var components: Int
+    public var progressive: Bool
+    public var interlaced: Bool
+    public var chromaSubsampling: String?
+    /// Levels of detail of the tiled model (level 0 is full size).
+    public var levels: Int
+    public var tileSize: Int
+    /// Tiles over all levels.
+    public var tiles: Int
+
+    public init(file: String, header: ImageHeader, tileSize: Int = TileGrid.defaultTileSize) {
+        let pyramid = LevelPyramid(imageSize: header.orientedSize, tileSize: tileSize)
+        self.file = file
+        format = header.format.rawValue
+        width = header.storedSize.width
+        height = header.storedSize.height
+        orientation = header.orientation.rawValue
+        orientedWidth = header.orientedSize.width
+        orientedHeight = header.orientedSize.height
+        bitDepth = header.bitDepth
+        colorType = header.colorType
+        components = header.components
+        progressive = header.isProgressive
+        interlaced = header.isInterlaced
+        chromaSubsampling = header.chromaSubsampling
+        levels = pyramid.levelCount
+        self.tileSize = tileSize
+        tiles = pyramid.tileCount
+    }
+
+    /// Reads the header of `path`.
+    public static func read(file path: String, tileSize: Int = TileGrid.defaultTileSize) throws(TileViewError)
+        -> ImageInfo
+    {
+        ImageInfo(file: path, header: try ImageFiles.header(ofFile: path), tileSize: tileSize)
+    }
+
+    /// One line for people: `photo.jpg: JPEG 6000x4000 (shown 4000x6000, orientation 6), 8-bit ycbcr 4:2:0, ...`
+    public var summary: String {
+        var parts = ["\(format.uppercased()) \(width)x\(height)"]
+        if orientation != 1 {
+            parts[0] += " (shown \(orientedWidth)x\(orientedHeight), orientation \(orientation))"
+        }
+        var sample = "\(bitDepth)-bit \(colorType)"
+        if let chromaSubsampling { sample += " \(chromaSubsampling)" }
+        parts.append(sample)
+        if progressive { parts.append("progressive") }
+        if interlaced { parts.append("interlaced") }
+        parts.append("\(levels) levels, \(tiles) tiles of \(tileSize)")
+        return "\(file): " + parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import TileView
+import TileViewCodecs
+
+/// `tileview decode FILE -o OUT.png`: the full image, 8-bit, as PNG.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode a whole image and write it as an 8-bit PNG (RGB when opaque, else RGBA).",
+        discussion: "The output is written atomically: on any failure no output file is left behind."
+    )
+
+    @Argument(help: "A PNG or JPEG file.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "The PNG file to write.")
+    var output: String
+
+    @OptionGroup var decoding: DecodeOptionGroup
+
+    @Option(help: "zlib level of the PNG, 0 (none, fastest) to 9 (smallest).")
+    var compression: Int = PNGEncodeOptions().compressionLevel
+
+    func validate() throws {
+        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0 to 9") }
+    }
+
+    func run() throws {
+        try Report.failures {
+            let decoded = try ImageFiles.decode(file: file, options: decoding.decodeOptions)
+            for warning in decoded.warnings { Report.warning("\(file): \(warning)") }
+            var options = PNGEncodeOptions()
+            options.compressionLevel = compression
+            try ImageFiles.writePNG(decoded.image, to: output, options: options)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import TileView
+
+/// `tileview info FILE... [--json]`: what each file is, from its header alone.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print format, size, orientation, sample layout, levels and tiles of image files.",
+        discussion: """
+            Reads only the headers. With --json prints a JSON array with one object per file; a file \
+            that cannot be read gets an object with "file" and "error". Any failure makes the exit status 1.
+            """
+    )
+
+    @Argument(help: "PNG or JPEG files (the format comes from the content, not the name).")
+    var files: [String]
+
+    @Flag(help: "Print JSON instead of one line per file.")
+    var json = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one FILE") }
+    }
+
+    /// One entry of the JSON array: the info, or the error for that file.
+    struct Entry: Encodable {
+        let info: ImageInfo?
+        let file: String
+        let error: String?
+
+        func encode(to encoder: any Encoder) throws {
+            if let info {
+                try info.encode(to: encoder)
+            } else {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(file, forKey: .file)
+                try c.encode(error, forKey: .error)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case file, error }
+    }
+
+    func run() throws {
+        var entries: [Entry] = []
+        var failed = false
+        for file in files {
+            do {
+                let info = try ImageInfo.read(file: file)
+                entries.append(Entry(info: info, file: file, error: nil))
+                if !json { print(info.summary) }
+            } catch {
+                failed = true
+                Report.error(error.description)
+                entries.append(Entry(info: nil, file: file, error: error.reason))
+            }
+        }
+        if json { print(try Report.json(entries)) }
+        if failed { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Runs the built `tileview` binary, as a user would, and captures what it prints.
+public enum CommandRunner {
+    public struct Result: Sendable, CustomStringConvertible {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    }
+
+    /// The `tileview` executable beside the test bundle in the build folder.
+    public static let executable: URL = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // The test runner is `<build>/tileviewPackageTests.xctest` (a file on Linux, a bundle on macOS).
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("tileview")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        fatalError("cannot find the tileview executable near \(CommandLine.arguments[0]); run `swift build` first")
+    }()
+
+    /// Runs `tileview` with `arguments` in `directory` (default: a scratch folder is not made; the current one).
+    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the process runs so a large output cannot block it.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

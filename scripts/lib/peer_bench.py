@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Runs tileview and a peer command side by side, alternating, and prints medians and ratios.
+
+Each case is a pair of shell commands. Every run is measured by GNU time (wall seconds, user +
+system CPU seconds, peak resident set size of the process tree's largest process) and the two
+commands alternate, so a change in machine load hits both sides alike. The table reports the
+medians and the tileview/peer ratios; below 1.0 means tileview used less.
+
+Usage: peer_bench.py RUNS CASES.json   (CASES: [{"name", "tileview", "peer", "outputs": [a, b]}])
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def measure(command):
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as t:
+        proc = subprocess.run(
+            ["/usr/bin/time", "-f", "%e %U %S %M", "-o", t.name, "sh", "-c", command],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"command failed ({proc.returncode}): {command}\n{proc.stderr}")
+        wall, user, system, rss_kb = t.read().split()[-4:]
+        return float(wall), float(user) + float(system), int(rss_kb) * 1024
+
+
+def main():
+    runs = int(sys.argv[1])
+    cases = json.load(open(sys.argv[2]))
+    rows = []
+    for case in cases:
+        samples = {"tileview": [], "peer": []}
+        for side in ("tileview", "peer"):  # warm the page cache and any lazy set-up once
+            measure(case[side])
+        for i in range(runs):
+            order = ("tileview", "peer") if i % 2 == 0 else ("peer", "tileview")
+            for side in order:
+                samples[side].append(measure(case[side]))
+        med = {s: [statistics.median(x[k] for x in samples[s]) for k in range(3)] for s in samples}
+        sizes = [os.path.getsize(p) if os.path.exists(p) else 0 for p in case.get("outputs", [])]
+        rows.append((case["name"], med, sizes, case))
+    print(f"{'case':<34} {'side':<9} {'wall s':>8} {'cpu s':>8} {'peak RSS MiB':>13} {'output B':>10}")
+    for name, med, sizes, case in rows:
+        for k, side in enumerate(("tileview", "peer")):
+            size = sizes[k] if k < len(sizes) else 0
+            print(f"{name:<34} {side:<9} {med[side][0]:>8.3f} {med[side][1]:>8.3f} "
+                  f"{med[side][2] / 2**20:>13.1f} {size:>10}")
+        r = [med["tileview"][k] / med["peer"][k] if med["peer"][k] else float("nan") for k in range(3)]
+        print(f"{name:<34} {'ratio':<9} {r[0]:>8.2f} {r[1]:>8.2f} {r[2]:>13.2f}")
+    print(f"\n{runs} alternating runs per side, medians; ratio = tileview / peer (below 1.0: tileview used less).")
+    print("peer commands:")
+    for name, _, _, case in rows:
+        print(f"  {name}: {case['peer']}")
+    print("tileview commands:")
+    for name, _, _, case in rows:
+        print(f"  {name}: {case['tileview']}")
+
+
+if __name__ == "__main__":
+    main()
