@@ -1,7 +1,7 @@
 #ifndef CIMAGECODECS_SHIM_INTERNAL_H
 #define CIMAGECODECS_SHIM_INTERNAL_H
 
-/* Helpers shared by the shim's C files; not part of the public header. */
+/* Functions shared by the shim's C files; not part of the public header. */
 
 #include "CImageCodecs.h"
 

@@ -16,17 +16,21 @@ public enum ExifOrientationParser {
 
     /// The orientation in a TIFF structure ("II" or "MM" byte order, IFD0), or nil.
     public static func orientation(inTIFF bytes: [UInt8]) -> ImageOrientation? {
-        exifValue(inTIFF: bytes[...]).map(ImageOrientation.init(exifValue:))
+        exifValue(inTIFF: bytes).map(ImageOrientation.init(exifValue:))
     }
 
     /// The raw Orientation value of the first APP1 "Exif\0\0" segment (any value, 0 included), or nil.
     public static func exifValue(inJPEG bytes: [UInt8]) -> Int? {
         guard let payload = firstExifPayload(inJPEG: bytes) else { return nil }
-        return exifValue(inTIFF: payload)
+        return exifValue(inTIFFSlice: payload)
     }
 
     /// The raw Orientation value in a TIFF structure, or nil.
-    public static func exifValue(inTIFF tiff: ArraySlice<UInt8>) -> Int? {
+    public static func exifValue(inTIFF bytes: [UInt8]) -> Int? {
+        exifValue(inTIFFSlice: bytes[...])
+    }
+
+    static func exifValue(inTIFFSlice tiff: ArraySlice<UInt8>) -> Int? {
         let base = tiff.startIndex
         let count = tiff.count
         func byte(_ offset: Int) -> Int { Int(tiff[base + offset]) }

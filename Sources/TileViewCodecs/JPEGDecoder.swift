@@ -32,9 +32,10 @@ public enum JPEGDecoder {
     }
 
     /// Decodes exactly `region` of the stored (un-oriented) image at scale `scaleNumerator`/8,
-    /// `region` being in that scaled space and clipped to it. Only the rows down to the
-    /// region's last are decoded (the rows above are skipped) and only the iMCU columns around
-    /// it are inverse-transformed; the pixels equal the same rect of a full decode at that scale.
+    /// `region` being in that scaled space and clipped to it. Decoding stops after the region's
+    /// last row; the rows above it are skipped (entropy-decoded only, apart from at most one
+    /// iMCU row) and only the iMCU columns around it are inverse-transformed. The pixels equal
+    /// the same rect of a full decode at that scale.
     public static func decodeRegion(
         _ source: ImageSource, scaleNumerator: Int = 8, region: PixelRect, options: DecodeOptions = DecodeOptions()
     ) throws(CodecError) -> DecodedRegion {

@@ -67,6 +67,9 @@ func readBand(
                     }
                 }
             }
+            if rowsWritten < rows {
+                throw CodecError(.truncated, "the decoder delivered \(rowsWritten) of \(rows) rows")
+            }
             try reader.finish()
         } catch {
             failure = error

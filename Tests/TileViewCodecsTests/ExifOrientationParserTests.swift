@@ -9,7 +9,7 @@ struct ExifOrientationParserTests {
         let builder = TIFFBuilder(littleEndian: littleEndian)
         for value in 0...12 {
             let tiff = builder.orientationTIFF(value)
-            #expect(ExifOrientationParser.exifValue(inTIFF: tiff[...]) == value)
+            #expect(ExifOrientationParser.exifValue(inTIFF: tiff) == value)
             #expect(ExifOrientationParser.orientation(inTIFF: tiff) == ImageOrientation(exifValue: value))
             let jpeg = jpegMarkers([(0xE1, exifHeader + tiff)])
             #expect(ExifOrientationParser.exifValue(inJPEG: jpeg) == value, "value \(value)")
@@ -44,10 +44,10 @@ struct ExifOrientationParserTests {
             let b = TIFFBuilder(littleEndian: littleEndian)
             #expect(
                 ExifOrientationParser.exifValue(
-                    inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 4, count: 1, short: 6)])[...]) == nil)
+                    inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 4, count: 1, short: 6)])) == nil)
             #expect(
                 ExifOrientationParser.exifValue(
-                    inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 3, count: 0, short: 6)])[...]) == nil)
+                    inTIFF: b.tiff(entries: [b.entry(tag: 0x0112, type: 3, count: 0, short: 6)])) == nil)
         }
         var badMagic = TIFFBuilder(littleEndian: true).orientationTIFF(6)
         badMagic[2] = 43
@@ -60,7 +60,7 @@ struct ExifOrientationParserTests {
             let tiff = TIFFBuilder(littleEndian: littleEndian).orientationTIFF(7)
             let jpeg = jpegMarkers([(0xE1, exifHeader + tiff)])
             for length in 0...tiff.count {
-                let value = ExifOrientationParser.exifValue(inTIFF: tiff[0..<length])
+                let value = ExifOrientationParser.exifValue(inTIFF: Array(tiff[0..<length]))
                 #expect(value == nil || value == 7, "TIFF cut at \(length)")
             }
             for length in 0...jpeg.count {
@@ -132,7 +132,7 @@ struct ExifOrientationParserTests {
                 builder.entry(tag: 0x0112, type: 3, count: 1, short: value),
                 at: Int.random(in: 0...entries.count, using: &generator))
             let tiff = builder.tiff(entries: entries, ifdOffset: 8 + 2 * Int.random(in: 0...50, using: &generator))
-            #expect(ExifOrientationParser.exifValue(inTIFF: tiff[...]) == value, "seed \(seed) round \(round)")
+            #expect(ExifOrientationParser.exifValue(inTIFF: tiff) == value, "seed \(seed) round \(round)")
         }
     }
 }
