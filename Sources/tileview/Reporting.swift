@@ -22,10 +22,10 @@ enum Report {
         }
     }
 
-    /// Pretty JSON with keys in declaration order, one trailing newline.
+    /// Pretty JSON with sorted keys (deterministic), one trailing newline.
     static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

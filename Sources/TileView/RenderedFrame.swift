@@ -1,0 +1,35 @@
+import TileViewCore
+import TileViewRender
+import TileViewZoom
+
+/// One frame of a viewport and how it was made.
+public struct RenderedFrame: Sendable {
+    /// Exactly the viewport's size.
+    public let image: ImageBuffer
+    /// The level of detail the pixels came from.
+    public let level: Int
+    /// The level pixels read, nil when the frame shows no image pixel.
+    public let sourceRect: PixelRect?
+}
+
+extension TiledImage {
+    /// Renders what the viewport of `state` shows (DESIGN section 7): picks the level whose
+    /// factor 2^L is at most 1/s, decodes only the tiles the visible rect needs at that level,
+    /// and resamples them into a frame of exactly the viewport's size over `background`.
+    public func render(
+        _ state: ZoomState, background: RGBA8 = .black, filter: ResampleFilter = .automatic
+    ) throws(TileViewError) -> RenderedFrame {
+        let frameSize = PixelSize(width: Int(state.viewportSize.width), height: Int(state.viewportSize.height))
+        let level = pyramid.level(forZoomScale: state.zoomScale)
+        let geometry = FrameGeometry(
+            frameSize: frameSize, zoomScale: state.zoomScale, imageFrameOrigin: state.imageFrame.origin,
+            imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
+        let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
+        guard let rect = renderer.sourceRect, let source = try region(rect, level: level) else {
+            let empty = ImageBuffer(width: 0, height: 0)
+            return RenderedFrame(image: renderer.render(source: empty, sourceOrigin: (0, 0)), level: level, sourceRect: nil)
+        }
+        return RenderedFrame(
+            image: renderer.render(source: source.buffer, sourceOrigin: source.origin), level: level, sourceRect: rect)
+    }
+}

@@ -1,0 +1,166 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewRender
+import TileViewTiling
+
+/// An image file seen as tiles at levels of detail, decoded on demand into a byte-budgeted cache.
+///
+/// Model (DESIGN section 6): the oriented image has levels 0 (full size) to k, level L being
+/// ceil(W / 2^L) x ceil(H / 2^L), cut into square tiles. Opening reads only the header. Asking
+/// for a rect of a level decodes the missing tiles that meet it in one decoding pass over the
+/// file, then serves every tile from the cache:
+/// - JPEG levels 0 to 3 come straight from libjpeg's DCT scaling (8/8, 4/8, 2/8, 1/8), cropped
+///   to the columns and rows the tiles need (rows above are skipped, decoding stops after the
+///   last needed row); deeper levels are box-reduced from the 1/8 decode.
+/// - PNG rows are streamed: rows above the band are decoded and dropped, level L > 0 is
+///   box-reduced 2^L rows at a time, so only one band of source rows is held. An Adam7 PNG must
+///   be decoded whole first (width * height * 4 bytes while the pass runs).
+/// - Rotated images (EXIF 5 to 8) and mirrored ones decode the stored rect the tiles show and
+///   turn it upright.
+/// The file is read as it is decoded (never held whole in memory). Not thread-safe: one image
+/// is used from one task at a time.
+public final class TiledImage {
+    public let path: String
+    public let header: ImageHeader
+    /// Levels and tiles of the oriented image (or the stored one with `applyOrientation` off).
+    public let pyramid: LevelPyramid
+    public let options: DecodeOptions
+    private var cache: TileCache<TileID, ImageBuffer>
+    /// Decoding passes over the file and the warnings they gave (lenient mode).
+    public private(set) var decodePasses = 0
+    public private(set) var warnings: [String] = []
+
+    /// The default tile cache budget: enough for a few viewports of tiles.
+    public static let defaultCacheBudgetBytes = 64 << 20
+
+    /// Opens `path`, reading only its header; refuses images over the pixel limit.
+    public init(
+        path: String, tileSize: Int = TileGrid.defaultTileSize, cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
+        options: DecodeOptions = DecodeOptions()
+    ) throws(TileViewError) {
+        let header = try ImageFiles.header(ofFile: path)
+        guard header.storedSize.pixelCount <= options.maxPixels else {
+            throw TileViewError(
+                .decode, path: path,
+                reason: "image of \(header.storedSize) has \(header.storedSize.pixelCount) pixels, over the limit of \(options.maxPixels)"
+            )
+        }
+        self.path = path
+        self.header = header
+        self.options = options
+        self.orientation = options.applyOrientation ? header.orientation : .up
+        pyramid = LevelPyramid(imageSize: orientation.orientedSize(forStoredSize: header.storedSize), tileSize: tileSize)
+        cache = TileCache(budgetBytes: cacheBudgetBytes)
+    }
+
+    /// The orientation applied to the stored pixels (`.up` with `applyOrientation` off).
+    public let orientation: ImageOrientation
+
+    /// The image size in image space (after orientation).
+    public var imageSize: PixelSize { pyramid.imageSize }
+
+    /// Bytes of decoded pixels held now.
+    public var residentBytes: Int { cache.currentBytes }
+
+    /// Cache and decode counters.
+    public var statistics: TileCacheStatistics { cache.statistics }
+
+    /// Frees every decoded byte (the header stays).
+    public func releaseAll() { cache.removeAll() }
+
+    /// The pixels of `rect` (level pixels, clipped to the level) at `level`, and the level pixel
+    /// at the buffer's top left; nil when the rect misses the level.
+    public func region(_ rect: PixelRect, level: Int) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
+        let grid = pyramid.grid(ofLevel: level)
+        guard let clipped = rect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
+        let ids = grid.tiles(intersecting: clipped)
+        // Pin what is cached so that decoding the rest cannot evict it; new tiles arrive pinned.
+        for id in ids where cache.contains(id) { cache.pin(id) }
+        defer { for id in ids where cache.isPinned(id) { cache.unpin(id) } }
+        let missing = ids.filter { !cache.contains($0) }
+        if !missing.isEmpty { try decodeTiles(missing, grid: grid) }
+        return TileMosaic.assemble(levelRect: clipped, grid: grid) { self.cache.value(forKey: $0) }
+    }
+}
+
+extension TiledImage {
+    /// Decodes `tiles` of one level in one pass and stores them pinned.
+    fileprivate func decodeTiles(_ tiles: [TileID], grid: TileGrid) throws(TileViewError) {
+        let union = tiles.map { grid.pixelRect(of: $0) }.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
+        let storedLevelSize = orientation.storedSize(forOrientedSize: grid.levelSize)
+        let storedRect = orientation.storedRect(forOrientedRect: union, storedSize: storedLevelSize)
+        let stored = try decodeStored(storedRect, level: grid.level, storedLevelSize: storedLevelSize)
+        decodePasses += 1
+        let upright = orientation == .up ? stored : stored.applying(orientation)
+        precondition(upright.size == union.size, "decoded \(upright.size) for tiles covering \(union.size)")
+        for id in tiles {
+            let r = grid.pixelRect(of: id)
+            let tile = upright.cropped(to: PixelRect(x: r.x - union.x, y: r.y - union.y, width: r.width, height: r.height))
+            cache.recordDecode(bytes: tile.byteCount)
+            _ = cache.insert(tile, forKey: id, pinned: true)
+        }
+    }
+
+    /// The stored (un-oriented) pixels of `rect` at `level`.
+    fileprivate func decodeStored(_ rect: PixelRect, level: Int, storedLevelSize: PixelSize) throws(TileViewError)
+        -> ImageBuffer
+    {
+        var stored = options
+        stored.applyOrientation = false
+        do {
+            switch header.format {
+            case .jpeg:
+                return try decodeJPEG(rect, level: level, options: stored)
+            case .png:
+                return try decodePNG(rect, level: level, options: stored)
+            }
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+    }
+
+    private func decodeJPEG(_ rect: PixelRect, level: Int, options: DecodeOptions) throws(CodecError) -> ImageBuffer {
+        // libjpeg scales by M/8: levels 0-3 directly, deeper ones from the 1/8 decode.
+        let direct = min(level, 3)
+        let factor = 1 << (level - direct)
+        let scaled = JPEGDecoder.scaledSize(of: header.storedSize, scaleNumerator: 8 >> direct)
+        let sourceRect = PixelRect(
+            x: rect.x * factor, y: rect.y * factor, width: rect.width * factor, height: rect.height * factor
+        ).intersection(PixelRect(size: scaled))!
+        let decoded = try JPEGDecoder.decodeRegion(
+            .file(path: path), scaleNumerator: 8 >> direct, region: sourceRect, options: options)
+        warnings += decoded.warnings
+        return BoxReducer.reduce(decoded.image, factor: factor)
+    }
+
+    private func decodePNG(_ rect: PixelRect, level: Int, options: DecodeOptions) throws(CodecError) -> ImageBuffer {
+        let factor = 1 << level
+        let full = header.storedSize
+        let rows = (rect.y * factor)..<min(rect.maxY * factor, full.height)
+        let columns = (rect.x * factor)..<min(rect.maxX * factor, full.width)
+        if factor == 1 {
+            let decoded = try PNGDecoder.decodeRegion(.file(path: path), region: rect, options: options)
+            warnings += decoded.warnings
+            return decoded.image
+        }
+        let reader = try PNGRowReader(.file(path: path), options: options)
+        _ = try reader.skipRows(rows.lowerBound)
+        var out = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        let rowBytes = reader.rowBytes
+        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes * factor, alignment: 16)
+        defer { band.deallocate() }
+        for outRow in 0..<rect.height {
+            let wanted = min(factor, rows.upperBound - (rows.lowerBound + outRow * factor))
+            let got = try reader.readRows(wanted, into: band, rowBytes: rowBytes)
+            guard got == wanted else { throw CodecError(.truncated, "PNG image data ends early") }
+            out.withUnsafeMutableBufferPointer { dst in
+                BoxReducer.reduceBand(
+                    band.baseAddress!.assumingMemoryBound(to: UInt8.self), rowBytes: rowBytes, rows: got,
+                    columns: columns, factor: factor, into: dst.baseAddress! + outRow * rect.width * 4)
+            }
+        }
+        try reader.finish()
+        warnings += reader.warnings
+        return ImageBuffer(width: rect.width, height: rect.height, pixels: out)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TileView
+import TileViewCodecs
+import TileViewCore
+import TileViewRender
+import TileViewTestSupport
+import TileViewTiling
+
+/// The tiled model against whole-image decodes: every level, every orientation, any rect.
+@Suite("Tiled image")
+struct TiledImageTests {
+    /// The reference pixels of a whole level: the decoder's own scaling where it has one (JPEG
+    /// 1/2 to 1/8), box reduction beyond it (and for every PNG level), then orientation.
+    static func referenceLevel(_ path: String, level: Int) throws -> ImageBuffer {
+        let stored = DecodeOptions(applyOrientation: false)
+        let header = try ImageHeader.read(from: .file(path: path))
+        let buffer: ImageBuffer
+        switch header.format {
+        case .jpeg:
+            let direct = min(level, 3)
+            let scaled = try JPEGDecoder.decode(.file(path: path), scaleNumerator: 8 >> direct, options: stored).image
+            buffer = BoxReducer.reduce(scaled, factor: 1 << (level - direct))
+        case .png:
+            buffer = BoxReducer.reduce(try PNGDecoder.decode(.file(path: path), options: stored).image, factor: 1 << level)
+        }
+        return buffer.applying(header.orientation)
+    }
+
+    static let files: [String] = [
+        "jpeg/exif_Landscape_1.jpg", "jpeg/exif_Landscape_3.jpg", "jpeg/exif_Landscape_5.jpg",
+        "jpeg/exif_Landscape_6.jpg", "jpeg/exif_Landscape_8.jpg", "jpeg/gen_chelsea_422_q90.jpg",
+        "jpeg/gen_chelsea_420_progressive.jpg", "jpeg/gen_4097x3_420.jpg", "png/gen_large_4100x3000.png",
+        "png/basi6a08.png", "png/basn2c08.png",
+    ]
+
+    @Test("any rect of any level equals the same rect of the whole level, decoded directly", arguments: files)
+    func regionsMatchWholeLevel(file: String) throws {
+        let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+        let image = try TiledImage(path: path, tileSize: 64, cacheBudgetBytes: 4 << 20)
+        var rng = SplitMix64(seed: UInt64(file.utf8.count) &* 7919)
+        for level in image.pyramid.levels where level <= 6 {
+            let reference = try Self.referenceLevel(path, level: level)
+            let size = image.pyramid.levelSize(ofLevel: level)
+            #expect(reference.size == size, "\(file) level \(level): level size")
+            for trial in 0..<6 {
+                let w = 1 + rng.int(below: min(size.width, 300))
+                let h = 1 + rng.int(below: min(size.height, 300))
+                let rect = PixelRect(
+                    x: rng.int(below: size.width - w + 1), y: rng.int(below: size.height - h + 1), width: w, height: h)
+                let region = try #require(try image.region(rect, level: level))
+                #expect(region.origin == (rect.x, rect.y) as (Int, Int), "\(file) level \(level) trial \(trial)")
+                #expect(region.buffer == reference.cropped(to: rect), "\(file) level \(level) trial \(trial): \(rect)")
+            }
+        }
+        #expect(image.residentBytes <= 4 << 20, "the cache settles within its budget")
+    }
+
+    @Test("a 1:1 crop decodes only the tiles it meets, in one pass")
+    func cropDecodesOnlyItsTiles() throws {
+        let path = Fixtures.corpusRoot.appendingPathComponent("png/gen_large_4100x3000.png").path
+        let image = try TiledImage(path: path, tileSize: 256)
+        let rect = PixelRect(x: 2000, y: 1500, width: 300, height: 200)
+        _ = try image.region(rect, level: 0)
+        let expected = image.pyramid.grid(ofLevel: 0).tiles(intersecting: rect).count
+        #expect(image.statistics.tilesDecoded == expected)
+        #expect(image.decodePasses == 1)
+        // Asking again is served from the cache.
+        _ = try image.region(rect, level: 0)
+        #expect(image.decodePasses == 1)
+        #expect(image.statistics.tilesDecoded == expected)
+        image.releaseAll()
+        #expect(image.residentBytes == 0)
+    }
+
+    @Test("a rect outside the level gives nil and decodes nothing")
+    func outsideRect() throws {
+        let path = Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path
+        let image = try TiledImage(path: path)
+        #expect(try image.region(PixelRect(x: 5000, y: 0, width: 10, height: 10), level: 0) == nil)
+        #expect(image.decodePasses == 0)
+    }
+
+    @Test("opening over the pixel limit fails before any decoding, naming the file")
+    func pixelLimit() throws {
+        let path = Fixtures.sampleImages.appendingPathComponent("coffee.png").path
+        #expect(throws: TileViewError.self) {
+            _ = try TiledImage(path: path, options: DecodeOptions(maxPixels: 1000))
+        }
+        do {
+            _ = try TiledImage(path: path, options: DecodeOptions(maxPixels: 1000))
+        } catch {
+            #expect(error.path == path)
+            #expect(error.kind == .decode)
+        }
+    }
+
+    @Test("a damaged file fails with the file's name when its tiles are decoded")
+    func damagedFile() throws {
+        let path = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg").path
+        let image = try TiledImage(path: path)
+        #expect(throws: TileViewError.self) {
+            _ = try image.region(PixelRect(size: image.imageSize), level: 0)
+        }
+        let lenient = try TiledImage(path: path, options: DecodeOptions(lenient: true))
+        _ = try lenient.region(PixelRect(size: lenient.imageSize), level: 0)
+        #expect(!lenient.warnings.isEmpty)
+    }
+}
+
+/// A small deterministic PRNG for seeded sweeps.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func int(below n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+}
