@@ -25,6 +25,21 @@ extension TiledImage {
             frameSize: frameSize, zoomScale: state.zoomScale, imageFrameOrigin: state.imageFrame.origin,
             imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
+        if let rect = renderer.sourceRect, streamsFrames {
+            // No cache to fill: render straight from the decoder's rows (one band in memory).
+            let rows: DecoderRowSource
+            do {
+                rows = try DecoderRowSource(path: path, header: header, level: level, rect: rect, options: options)
+            } catch {
+                throw TileViewError(error, path: path)
+            }
+            var source = rows
+            let image = renderer.render(rows: &source)
+            rows.finish()
+            noteStreamedPass(warnings: rows.warnings)
+            if let error = rows.error { throw TileViewError(error, path: path) }
+            return RenderedFrame(image: image, level: level, sourceRect: rect)
+        }
         guard let rect = renderer.sourceRect, let source = try region(rect, level: level) else {
             let empty = ImageBuffer(width: 0, height: 0)
             return RenderedFrame(image: renderer.render(source: empty, sourceOrigin: (0, 0)), level: level, sourceRect: nil)

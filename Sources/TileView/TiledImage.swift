@@ -65,27 +65,50 @@ public final class TiledImage {
     /// Cache and decode counters.
     public var statistics: TileCacheStatistics { cache.statistics }
 
+    /// True when frames are rendered straight from the decoder's rows instead of through the
+    /// tile cache: the cache has no budget and the stored pixels are upright (a rotated or
+    /// mirrored image needs its whole block to turn it).
+    var streamsFrames: Bool { cache.budgetBytes == 0 && orientation == .up }
+
+    /// Counts a decoding pass made outside the cache.
+    func noteStreamedPass(warnings: [String]) {
+        decodePasses += 1
+        self.warnings += warnings
+    }
+
     /// Frees every decoded byte (the header stays).
     public func releaseAll() { cache.removeAll() }
 
-    /// The pixels of `rect` (level pixels, clipped to the level) at `level`, and the level pixel
-    /// at the buffer's top left; nil when the rect misses the level.
+    /// Level pixels covering `rect` (clipped to the level) at `level`, and the level pixel at the
+    /// buffer's top left; nil when the rect misses the level. The buffer holds at least the rect:
+    /// when no tile was cached it is the whole block of tiles decoded for it, as decoded.
     public func region(_ rect: PixelRect, level: Int) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
         let grid = pyramid.grid(ofLevel: level)
         guard let clipped = rect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
         let ids = grid.tiles(intersecting: clipped)
+        let missing = ids.filter { !cache.contains($0) }
+        if missing.count == ids.count {
+            // Nothing cached: the decoded block of tiles is the answer as it is (no second copy);
+            // the cache keeps copies of its tiles only when it has a budget.
+            let (block, blockRect) = try decodeBlock(of: ids, grid: grid)
+            if cache.budgetBytes > 0 { store(block, covering: blockRect, tiles: ids, grid: grid, pinned: false) }
+            return (block, (blockRect.x, blockRect.y))
+        }
         // Pin what is cached so that decoding the rest cannot evict it; new tiles arrive pinned.
         for id in ids where cache.contains(id) { cache.pin(id) }
         defer { for id in ids where cache.isPinned(id) { cache.unpin(id) } }
-        let missing = ids.filter { !cache.contains($0) }
-        if !missing.isEmpty { try decodeTiles(missing, grid: grid) }
+        if !missing.isEmpty {
+            let (block, blockRect) = try decodeBlock(of: missing, grid: grid)
+            store(block, covering: blockRect, tiles: missing, grid: grid, pinned: true)
+        }
         return TileMosaic.assemble(levelRect: clipped, grid: grid) { self.cache.value(forKey: $0) }
     }
 }
 
 extension TiledImage {
-    /// Decodes `tiles` of one level in one pass and stores them pinned.
-    fileprivate func decodeTiles(_ tiles: [TileID], grid: TileGrid) throws(TileViewError) {
+    /// Decodes the block of level pixels covering `tiles` (their bounding rect) in one pass and
+    /// turns it upright; counts the tiles as decoded.
+    fileprivate func decodeBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (ImageBuffer, PixelRect) {
         let union = tiles.map { grid.pixelRect(of: $0) }.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
         let storedLevelSize = orientation.storedSize(forOrientedSize: grid.levelSize)
         let storedRect = orientation.storedRect(forOrientedRect: union, storedSize: storedLevelSize)
@@ -93,11 +116,16 @@ extension TiledImage {
         decodePasses += 1
         let upright = orientation == .up ? stored : stored.applying(orientation)
         precondition(upright.size == union.size, "decoded \(upright.size) for tiles covering \(union.size)")
+        for id in tiles { cache.recordDecode(bytes: grid.pixelRect(of: id).pixelCount * 4) }
+        return (upright, union)
+    }
+
+    /// Copies `tiles` out of a decoded block into the cache.
+    fileprivate func store(_ block: ImageBuffer, covering blockRect: PixelRect, tiles: [TileID], grid: TileGrid, pinned: Bool) {
         for id in tiles {
             let r = grid.pixelRect(of: id)
-            let tile = upright.cropped(to: PixelRect(x: r.x - union.x, y: r.y - union.y, width: r.width, height: r.height))
-            cache.recordDecode(bytes: tile.byteCount)
-            _ = cache.insert(tile, forKey: id, pinned: true)
+            let tile = block.cropped(to: PixelRect(x: r.x - blockRect.x, y: r.y - blockRect.y, width: r.width, height: r.height))
+            _ = cache.insert(tile, forKey: id, pinned: pinned)
         }
     }
 

@@ -32,8 +32,8 @@ extension FrameRenderer {
     /// column sums its taps. Down: a ring holds the last `yAxis.maxTapCount` filtered rows (the taps
     /// of successive frame rows start at non-decreasing level rows, so each level row is filtered
     /// once); each frame row sums its taps from the ring, then is composited and stored.
-    static func resample(
-        source: ImageBuffer, sourceOrigin: (x: Int, y: Int), xAxis: ResampleAxis, yAxis: ResampleAxis,
+    static func resample<Rows: LevelRowSource>(
+        rows: inout Rows, xAxis: ResampleAxis, yAxis: ResampleAxis,
         background: BackgroundPaint, into output: UnsafeMutablePointer<UInt8>, frameWidth: Int
     ) {
         let columns = xAxis.outputRange.count
@@ -58,15 +58,11 @@ extension FrameRenderer {
         var alphaScale = [Float](repeating: 0, count: 256)
         for a in 0..<256 { alphaScale[a] = Float(a) / 255 }
         let firstColumn = xAxis.outputRange.lowerBound
-        // Index, in a source row, of the first level column any tap reads.
-        let sourceColumnOffset = xAxis.sourceRange.lowerBound - sourceOrigin.x
-        let sourceWidth = source.width
 
-        source.pixels.withUnsafeBufferPointer { sourceBytes in
+        do {
             xAxis.tapCount.withUnsafeBufferPointer { xCount in
                 xAxis.coverage.withUnsafeBufferPointer { xCoverage in
                     alphaScale.withUnsafeBufferPointer { alphaScale in
-                        let src = sourceBytes.baseAddress!
                         var nextRow = Int.min
                         for (j, frameRow) in yAxis.outputRange.enumerated() {
                             let start = yAxis.tapStart[j]
@@ -74,9 +70,8 @@ extension FrameRenderer {
                             // Filter across the level rows this frame row needs that the ring lacks.
                             nextRow = max(nextRow, start)
                             while nextRow < start + count {
-                                let rowStart = (nextRow - sourceOrigin.y) * sourceWidth + sourceColumnOffset
                                 premultiply(
-                                    src + rowStart * 4, count: sourceColumns, alphaScale: alphaScale.baseAddress!,
+                                    rows.row(nextRow), count: sourceColumns, alphaScale: alphaScale.baseAddress!,
                                     into: converted)
                                 filterAcross(
                                     converted, columns: columns, tapOffset: xTapOffset,

@@ -51,8 +51,6 @@ public struct FrameRenderer: Sendable {
     /// misses part of `sourceRect` is clamped at its own edges instead (its edge pixels stand for the
     /// missing ones); a source that misses the level entirely leaves only the background.
     public func render(source: ImageBuffer, sourceOrigin: (x: Int, y: Int)) -> ImageBuffer {
-        let width = max(0, geometry.frameSize.width)
-        let height = max(0, geometry.frameSize.height)
         var x = xAxis
         var y = yAxis
         if let needed = sourceRect {
@@ -65,6 +63,23 @@ public struct FrameRenderer: Sendable {
                 }
             }
         }
+        return source.pixels.withUnsafeBufferPointer { bytes in
+            renderFrame(xAxis: x, yAxis: y) { x, y, paint, out, width in
+                guard let base = bytes.baseAddress else { return }
+                var rows = BufferRowSource(
+                    base: base, width: source.width, origin: sourceOrigin, firstColumn: x.sourceRange.lowerBound)
+                Self.resample(rows: &rows, xAxis: x, yAxis: y, background: paint, into: out, frameWidth: width)
+            }
+        }
+    }
+
+    /// The frame buffer: background outside the covered part, `draw` inside (when anything is covered).
+    func renderFrame(
+        xAxis x: ResampleAxis, yAxis y: ResampleAxis,
+        draw: (ResampleAxis, ResampleAxis, BackgroundPaint, UnsafeMutablePointer<UInt8>, Int) -> Void
+    ) -> ImageBuffer {
+        let width = max(0, geometry.frameSize.width)
+        let height = max(0, geometry.frameSize.height)
         let drawsImage = !x.outputRange.isEmpty && !y.outputRange.isEmpty
         let paint = BackgroundPaint(background)
         let count = width * height * 4
@@ -73,11 +88,7 @@ public struct FrameRenderer: Sendable {
             guard let out = buffer.baseAddress else { return }
             let covered = drawsImage ? (x.outputRange, y.outputRange) : (0..<0, 0..<0)
             Self.fillBackground(out, width: width, height: height, outside: covered, with: background)
-            if drawsImage {
-                Self.resample(
-                    source: source, sourceOrigin: sourceOrigin, xAxis: x, yAxis: y, background: paint, into: out,
-                    frameWidth: width)
-            }
+            if drawsImage { draw(x, y, paint, out, width) }
         }
         return ImageBuffer(width: width, height: height, pixels: pixels)
     }

@@ -1,15 +1,30 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TileView
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Printing to standard error and turning library errors into exit status 1.
 enum Report {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("tileview: \(message)\n".utf8))
+        standardError("tileview: \(message)\n")
     }
 
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("tileview: warning: \(message)\n".utf8))
+        standardError("tileview: warning: \(message)\n")
+    }
+
+    /// Writes text to standard error unbuffered.
+    static func standardError(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 { break }
+            offset += n
+        }
     }
 
     /// Runs `body`; a `TileViewError` is printed and becomes exit status 1.

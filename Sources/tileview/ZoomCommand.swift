@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TileView
 import TileViewCore
 import TileViewZoom
@@ -89,7 +89,11 @@ struct ZoomCommand: ParsableCommand {
     func run() throws {
         try Report.failures {
             let gestures = try orderedGestures()
-            let image = try TiledImage(path: file, options: decoding.decodeOptions)
+            // One frame needs no tile cache (its decoded block is rendered as it is); a frame
+            // sequence keeps tiles between gestures.
+            let image = try TiledImage(
+                path: file, cacheBudgetBytes: frames == nil ? 0 : TiledImage.defaultCacheBudgetBytes,
+                options: decoding.decodeOptions)
             var state = ZoomState(
                 imageSize: image.imageSize.asSize, viewportSize: viewport.size, maximumScaleSetting: maxScale,
                 doubleTapStep: doubleTapStep)
@@ -98,7 +102,7 @@ struct ZoomCommand: ParsableCommand {
             func writeFrame(_ state: ZoomState) throws {
                 guard let frames else { return }
                 let frame = try image.render(state, background: background)
-                try ImageFiles.writePNG(frame.image, to: "\(frames)/" + String(format: "frame-%04d.png", frameIndex))
+                try ImageFiles.writePNG(frame.image, to: "\(frames)/" + Self.frameName(frameIndex))
                 frameIndex += 1
             }
             try writeFrame(state)
@@ -120,6 +124,12 @@ struct ZoomCommand: ParsableCommand {
             }
             if stats { Report.statistics(of: image) }
         }
+    }
+
+    /// `frame-0007.png` for index 7.
+    static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
     }
 
     /// `photo.zoom.png` in the current folder for `path/to/photo.jpg`.
@@ -160,13 +170,12 @@ struct ZoomReport: Encodable {
 extension Report {
     static func statistics(of image: TiledImage) {
         let s = image.statistics
-        FileHandle.standardError.write(
-            Data(
+        standardError(
                 """
                 tileview: stats: \(image.path): \(image.decodePasses) decode passes, \(s.tilesDecoded) tiles decoded \
                 (\(s.bytesDecoded) bytes), cache \(s.hits) hits / \(s.misses) misses, peak \(s.peakBytes) bytes, \
                 resident \(image.residentBytes) bytes
 
-                """.utf8))
+                """)
     }
 }
