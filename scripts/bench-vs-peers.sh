@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tileview against libvips on the same jobs, side by side: median wall time, CPU time, peak RSS,
+# their ratios (tileview / vips) and output sizes. Runs each pair alternately RUNS times (default 7).
+#   fit view of the 24 MP JPEG at 1024x768        vs vipsthumbnail -s 1024x768
+#   the same after --tap 120,80                   vs vips extract_area on the shrink-on-load image,
+#                                                    then vips resize (intermediate .v file in /dev/shm)
+#   1:1 1024x768 crop from the middle of 96 MP    vs vips crop
+#   fit view of the 24 MP PNG                     vs vipsthumbnail
+#   fit view of the 24 MP progressive JPEG        vs vipsthumbnail
+#   fit view of the 96 MP JPEG                    vs vipsthumbnail
+# Needs the images of scripts/make-bench-images.sh (built when missing) and libvips-tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-7}
+images=${BENCH_IMAGES:-bench-images}
+export VIPS_WARNING=0
+[ -s "$images/photo-12000x8000.jpg" ] || scripts/make-bench-images.sh "$images"
+scripts/ensure-deps.sh
+command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
+swift build -c release --product tileview >&2
+tv="$PWD/.build/release/tileview"
+out=$(mktemp -d)
+shm=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
+trap 'rm -rf "$out" "$shm"' EXIT
+img=$(cd "$images" && pwd)
+
+# The 1:1 crop: a 1024x768 rect at the middle of the 12000x8000 image.
+cx=$(((12000 - 1024) / 2))
+cy=$(((8000 - 768) / 2))
+# After a double tap at (120, 80) the 24 MP fit view shows image rect (0, 0) 4000x3000 (DESIGN section 3):
+# at shrink-on-load 2 that is (0, 0) 2000x1500, resized by 1024/2000.
+cat > "$out/cases.json" <<JSON
+[
+ {"name": "fit 24 MP JPEG 1024x768",
+  "tileview": "$tv zoom $img/photo-6000x4000.jpg --viewport 1024x768 -o $out/t-fit.png",
+  "peer": "vipsthumbnail $img/photo-6000x4000.jpg -s 1024x768 -o $out/v-fit.png",
+  "outputs": ["$out/t-fit.png", "$out/v-fit.png"]},
+ {"name": "tap 120,80 on 24 MP JPEG",
+  "tileview": "$tv zoom $img/photo-6000x4000.jpg --viewport 1024x768 --tap 120,80 -o $out/t-tap.png",
+  "peer": "vips extract_area '$img/photo-6000x4000.jpg[shrink=2]' $shm/tap.v 0 0 2000 1500 && vips resize $shm/tap.v $out/v-tap.png 0.512",
+  "outputs": ["$out/t-tap.png", "$out/v-tap.png"]},
+ {"name": "1:1 crop of 96 MP JPEG",
+  "tileview": "$tv zoom $img/photo-12000x8000.jpg --viewport 1024x768 --gesture 'zoom-to $cx,$cy,1024,768' -o $out/t-crop.png",
+  "peer": "vips crop $img/photo-12000x8000.jpg $out/v-crop.png $cx $cy 1024 768",
+  "outputs": ["$out/t-crop.png", "$out/v-crop.png"]},
+ {"name": "fit 24 MP PNG 1024x768",
+  "tileview": "$tv zoom $img/photo-6000x4000.png --viewport 1024x768 -o $out/t-png.png",
+  "peer": "vipsthumbnail $img/photo-6000x4000.png -s 1024x768 -o $out/v-png.png",
+  "outputs": ["$out/t-png.png", "$out/v-png.png"]},
+ {"name": "fit 24 MP progressive JPEG",
+  "tileview": "$tv zoom $img/photo-6000x4000-progressive.jpg --viewport 1024x768 -o $out/t-prog.png",
+  "peer": "vipsthumbnail $img/photo-6000x4000-progressive.jpg -s 1024x768 -o $out/v-prog.png",
+  "outputs": ["$out/t-prog.png", "$out/v-prog.png"]},
+ {"name": "fit 96 MP JPEG 1024x768",
+  "tileview": "$tv zoom $img/photo-12000x8000.jpg --viewport 1024x768 -o $out/t-fit96.png",
+  "peer": "vipsthumbnail $img/photo-12000x8000.jpg -s 1024x768 -o $out/v-fit96.png",
+  "outputs": ["$out/t-fit96.png", "$out/v-fit96.png"]}
+]
+JSON
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 scripts/lib/peer_bench.py "$runs" "$out/cases.json"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
