@@ -36,7 +36,7 @@ extension TiledImage {
             var source = rows
             let image = renderer.render(rows: &source)
             rows.finish()
-            noteStreamedPass(warnings: rows.warnings)
+            noteStreamedPass(bytes: rect.pixelCount * 4, warnings: rows.warnings)
             if let error = rows.error { throw TileViewError(error, path: path) }
             return RenderedFrame(image: image, level: level, sourceRect: rect)
         }

@@ -28,6 +28,8 @@ public final class TiledImage {
     private var cache: TileCache<TileID, ImageBuffer>
     /// Decoding passes over the file and the warnings they gave (lenient mode).
     public private(set) var decodePasses = 0
+    /// Bytes of level pixels decoded straight into frames, without tiles.
+    public private(set) var streamedBytes = 0
     public private(set) var warnings: [String] = []
 
     /// The default tile cache budget: enough for a few viewports of tiles.
@@ -70,11 +72,15 @@ public final class TiledImage {
     /// mirrored image needs its whole block to turn it).
     var streamsFrames: Bool { cache.budgetBytes == 0 && orientation == .up }
 
-    /// Counts a decoding pass made outside the cache.
-    func noteStreamedPass(warnings: [String]) {
+    /// Counts a decoding pass made outside the cache that delivered `bytes` of level pixels.
+    func noteStreamedPass(bytes: Int, warnings: [String]) {
         decodePasses += 1
+        streamedBytes += bytes
         self.warnings += warnings
     }
+
+    /// Bytes of level pixels decoded so far: into tiles, or streamed straight into frames.
+    public var bytesDecoded: Int { cache.statistics.bytesDecoded + streamedBytes }
 
     /// Frees every decoded byte (the header stays).
     public func releaseAll() { cache.removeAll() }

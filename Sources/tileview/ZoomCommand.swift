@@ -158,7 +158,7 @@ struct ZoomReport: Encodable {
         try c.encode(["width": size.width, "height": size.height], forKey: .levelSize)
         let stats = image.statistics
         try c.encode(stats.tilesDecoded, forKey: .tilesDecoded)
-        try c.encode(stats.bytesDecoded, forKey: .bytesDecoded)
+        try c.encode(image.bytesDecoded, forKey: .bytesDecoded)
         try c.encode(image.decodePasses, forKey: .decodePasses)
         try c.encode(stats.hits, forKey: .cacheHits)
         try c.encode(stats.misses, forKey: .cacheMisses)
@@ -172,8 +172,8 @@ extension Report {
         let s = image.statistics
         standardError(
                 """
-                tileview: stats: \(image.path): \(image.decodePasses) decode passes, \(s.tilesDecoded) tiles decoded \
-                (\(s.bytesDecoded) bytes), cache \(s.hits) hits / \(s.misses) misses, peak \(s.peakBytes) bytes, \
+                tileview: stats: \(image.path): \(image.decodePasses) decode passes, \(s.tilesDecoded) tiles decoded, \
+                \(image.bytesDecoded) bytes of level pixels decoded (\(image.streamedBytes) streamed without tiles), cache \(s.hits) hits / \(s.misses) misses, peak \(s.peakBytes) bytes, \
                 resident \(image.residentBytes) bytes
 
                 """)

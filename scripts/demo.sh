@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Sets up (system packages), builds tileview in release and runs its main jobs on the sample
+# photos in SampleImages/. Everything it writes goes to demo-output/ (or $1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-demo-output}
+scripts/ensure-deps.sh
+echo "building tileview (release)..." >&2
+swift build -c release --product tileview >&2
+tv="$PWD/.build/release/tileview"
+mkdir -p "$out"
+
+echo
+echo "== tileview info: what the files are, from their headers"
+"$tv" info SampleImages/*.jpg SampleImages/*.png
+
+echo
+echo "== tileview zoom: a double tap at (120, 80) on a 1024x768 viewport, as a phone's viewer does it"
+"$tv" zoom SampleImages/retina.jpg --tap 120,80 -o "$out/retina.zoom.png" --json --stats
+echo "frame: $out/retina.zoom.png"
+
+echo
+echo "== tileview zoom --frames: fit, double tap, pinch, pan, two-finger tap, one frame each"
+"$tv" zoom SampleImages/hubble_deep_field.jpg --viewport 640x480 --tap 400,200 \
+  --gesture "pinch 2 320,240" --gesture "pan -150,80" --gesture two-finger-tap \
+  --frames "$out/hubble-frames" -o "$out/hubble.zoom.png"
+echo "frames: $out/hubble-frames/"
+
+echo
+echo "== tileview decode: the whole image as PNG"
+"$tv" decode SampleImages/rocket.jpg -o "$out/rocket.png"
+echo "decoded: $out/rocket.png"
+
+echo
+echo "Done. Outputs are in $out/"
