@@ -111,6 +111,22 @@ struct ZoomCommandTests {
         #expect(result.status == 64, "\(arguments): \(result)")
     }
 
+    @Test("every corpus file zooms (valid) or fails with exit 1 and no frame (invalid)", arguments: CorpusManifest.records)
+    func zoomCorpusFile(record: CorpusRecord) throws {
+        let dir = try Fixtures.temporaryDirectory("zoom")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("z.png")
+        let result = try CommandRunner.run(["zoom", record.url.path, "--viewport", "61x47", "--tap", "20,20", "-o", out.path])
+        if record.isValid {
+            #expect(result.status == 0, "\(record.file): \(result)")
+            #expect(try ImageDecoder.decode(.file(path: out.path)).image.size == PixelSize(width: 61, height: 47))
+        } else {
+            #expect(result.status == 1, "\(record.file): \(result)")
+            #expect(result.stderr.contains(record.url.path))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "\(record.file)")
+        }
+    }
+
     @Test("a corrupt file fails with exit 1, names the file and leaves no frame")
     func corruptFile() throws {
         let dir = try Fixtures.temporaryDirectory("zoom")

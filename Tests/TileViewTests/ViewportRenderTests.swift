@@ -38,6 +38,21 @@ struct ViewportRenderTests {
         #expect(streamed.residentBytes == 0)
     }
 
+    @Test("a fit view decodes only the level it draws: libjpeg's 1/8 scale for a tiny viewport")
+    func fitDecodesOnlyItsLevel() throws {
+        let path = Fixtures.corpusRoot.appendingPathComponent("jpeg/exif_Landscape_1.jpg").path
+        let image = try TiledImage(path: path, cacheBudgetBytes: 0)
+        let state = ZoomState(imageSize: image.imageSize.asSize, viewportSize: Size(width: 100, height: 75))
+        let frame = try image.render(state)
+        // s = 100/1800: 1/s = 18 would allow level 4, but the pyramid stops at level 3 (225x150
+        // fits in one tile): libjpeg's 1/8 scale, 1/64 of the full-size pixels.
+        #expect(frame.level == 3)
+        let rect = try #require(frame.sourceRect)
+        #expect(image.bytesDecoded == rect.pixelCount * 4)
+        #expect(image.bytesDecoded <= 225 * 150 * 4)
+        #expect(image.decodePasses == 1)
+    }
+
     @Test("a damaged JPEG fails when streamed, naming the file; lenient renders with a warning")
     func streamedDamage() throws {
         let path = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg").path
