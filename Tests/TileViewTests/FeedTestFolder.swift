@@ -60,20 +60,6 @@ enum FeedTestFolder {
         return dir
     }
 
-    /// A folder of `count` symbolic links `img1` ... cycling through the 300 files (for long grids), made once
-    /// per size and removed at exit.
-    static func links(count: Int) throws -> URL {
-        let dir = try Fixtures.temporaryDirectory("tileview-feed-links")
-        removeAtExit(dir.path)
-        let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-        for index in 0..<count {
-            let target = url.appendingPathComponent(names[index % names.count])
-            try FileManager.default.createSymbolicLink(
-                at: dir.appendingPathComponent("img\(index + 1).\(target.pathExtension)"), withDestinationURL: target)
-        }
-        return dir
-    }
-
     private static let cleanup = Cleanup()
 
     private static func removeAtExit(_ path: String) {
