@@ -23,7 +23,8 @@ public struct FeedJob: Sendable {
     public var options: DecodeOptions
     /// Threads rendering thumbnails at once.
     public var decodeThreads: Int
-    /// Frames encoded and written at once, on threads besides the one rendering.
+    /// Frames encoded and written at once, on threads besides the one rendering; 0 writes each frame on the
+    /// rendering thread before the next is rendered.
     public var writeThreads: Int
     /// How frames are encoded (the encoder's defaults unless asked otherwise).
     public var pngOptions: PNGEncodeOptions

@@ -47,10 +47,16 @@ struct FeedCommand: ParsableCommand {
     @Flag(help: "Print frame counts and rendering and encoding times to standard error.")
     var stats = false
 
+    @Option(
+        name: .customLong("write-threads"),
+        help: "Frames encoded at once while the next ones render; 0 encodes each frame before rendering the next.")
+    var writeThreads = 2
+
     @OptionGroup var decoding: DecodeOptionGroup
 
     func validate() throws {
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0 to 9") }
+        guard (0...64).contains(writeThreads) else { throw ValidationError("--write-threads must be 0 to 64") }
         guard !sections.isEmpty else {
             throw ValidationError("give at least one SECTION: \(FeedSectionSpecParseError.forms)")
         }
@@ -81,7 +87,8 @@ struct FeedCommand: ParsableCommand {
         png.compressionLevel = compression
         let job = FeedJob(
             sections: try sectionSpecs(), viewportSize: viewport.pixelSize, offsets: try offsetRange(),
-            outputDirectory: output, background: background, options: decoding.decodeOptions, pngOptions: png)
+            outputDirectory: output, background: background, options: decoding.decodeOptions,
+            writeThreads: writeThreads, pngOptions: png)
         let showsProgress = isatty(STDERR_FILENO) != 0
         try Report.failures {
             var progressShown = false

@@ -121,6 +121,27 @@ struct FeedCommandTests {
         #expect(peaks[1] <= peaks[0] + 4, "a longer grid holds the same number of cells (within one row)")
     }
 
+    @Test("the same feed gives the same frame bytes whether frames are written on the rendering thread or beside it")
+    func sameBytesWhateverTheThreads() throws {
+        let dir = try Fixtures.temporaryDirectory("feed-cli-threads")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for threads in ["0", "3"] {
+            let result = try CommandRunner.run(
+                [
+                    "feed", "header:30:FF8000", "grid:\(FeedCommandFolder.images.path):3", "image:\(Self.rocket)",
+                    "--viewport", "150x200", "--offsets", "0:5000:1000", "-o", "out\(threads)", "--write-threads",
+                    threads,
+                ], in: dir)
+            #expect(result.status == 0, "\(result)")
+        }
+        for index in 0..<6 {
+            let name = String(format: "frame-%04d.png", index)
+            let a = try Data(contentsOf: dir.appendingPathComponent("out0/" + name))
+            let b = try Data(contentsOf: dir.appendingPathComponent("out3/" + name))
+            #expect(a == b, "\(name)")
+        }
+    }
+
     @Test("FROM above TO scrolls up: offsets fall by STEP")
     func scrollsUp() throws {
         let dir = try Fixtures.temporaryDirectory("feed-cli-up")
