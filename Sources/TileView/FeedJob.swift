@@ -28,6 +28,8 @@ public struct FeedJob: Sendable {
     public var writeThreads: Int
     /// How frames are encoded (the encoder's defaults unless asked otherwise).
     public var pngOptions: PNGEncodeOptions
+    /// Whether the report keeps one record per frame (`--json`); without them a long run holds nothing per frame.
+    public var keepsFrameRecords = true
 
     public init(
         sections: [FeedSectionSpec], viewportSize: PixelSize, offsets: OffsetRange, outputDirectory: String,
@@ -64,6 +66,7 @@ public struct FeedJob: Sendable {
         let writer = FeedFrameWriter(options: pngOptions, maxInFlight: writeThreads)
         var scroller = FeedScroller(layout: renderer.layout, offsets: offsets)
         var records: [FeedFrameReport] = []
+        var frameCount = 0
         var peakResidentBytes = 0
         var maxResidentCells = 0
         var renderDuration = Duration.zero
@@ -77,11 +80,14 @@ public struct FeedJob: Sendable {
                 let resident = renderer.residentBytes
                 peakResidentBytes = max(peakResidentBytes, resident)
                 maxResidentCells = max(maxResidentCells, renderer.cells.count)
-                records.append(
-                    FeedFrameReport(
-                        layout: step.record, requestedOffset: step.requestedOffset, frame: name,
-                        residentBytes: resident, rssBytes: ProcessMemory.residentBytes))
-                progress(records.count, offsets.count)
+                if keepsFrameRecords {
+                    records.append(
+                        FeedFrameReport(
+                            layout: step.record, requestedOffset: step.requestedOffset, frame: name,
+                            residentBytes: resident, rssBytes: ProcessMemory.residentBytes))
+                }
+                frameCount += 1
+                progress(frameCount, offsets.count)
             }
         } catch {
             try? writer.finish()  // let the frames in flight land (each whole) before reporting
@@ -91,13 +97,13 @@ public struct FeedJob: Sendable {
         let summary = FeedSummary(
             contentHeight: renderer.layout.contentHeight, maxResidentCells: maxResidentCells,
             peakResidentBytes: peakResidentBytes, peakRSSBytes: ProcessMemory.peakResidentBytes ?? 0,
-            residentCellBound: renderer.layout.maxResidentCells, frames: records.count,
+            residentCellBound: renderer.layout.maxResidentCells, frames: frameCount,
             thumbnailsRendered: renderer.cells.thumbnailsRendered, cellBuffersReused: renderer.cells.buffersReused)
         return FeedJobResult(
             report: FeedReport(frames: records, summary: summary),
             warnings: renderer.warnings + imageWarnings(renderer),
             timing: FeedJobTiming(
-                frames: records.count, total: clock.now - start, rendering: renderDuration,
+                frames: frameCount, total: clock.now - start, rendering: renderDuration,
                 encoding: writer.totalEncodeDuration))
     }
 

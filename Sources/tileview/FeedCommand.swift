@@ -74,21 +74,32 @@ struct FeedCommand: ParsableCommand {
         }
     }
 
+    /// The most frames one run may write.
+    static let largestFrameCount = 1_000_000
+
     func offsetRange() throws -> OffsetRange {
+        let range: OffsetRange
         do throws(OffsetRangeParseError) {
-            return try OffsetRange(parsing: offsets)
+            range = try OffsetRange(parsing: offsets)
         } catch {
             throw ValidationError(error.description)
         }
+        guard range.count <= Self.largestFrameCount else {
+            throw ValidationError(
+                "--offsets \(offsets) gives \(range.count) frames, more than \(Self.largestFrameCount); use a larger STEP"
+            )
+        }
+        return range
     }
 
     func run() throws {
         var png = PNGEncodeOptions()
         png.compressionLevel = compression
-        let job = FeedJob(
+        var job = FeedJob(
             sections: try sectionSpecs(), viewportSize: viewport.pixelSize, offsets: try offsetRange(),
             outputDirectory: output, background: background, options: decoding.decodeOptions,
             writeThreads: writeThreads, pngOptions: png)
+        job.keepsFrameRecords = json
         let showsProgress = isatty(STDERR_FILENO) != 0
         try Report.failures {
             var progressShown = false

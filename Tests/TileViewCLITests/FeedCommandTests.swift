@@ -161,7 +161,7 @@ struct FeedCommandTests {
         arguments: [
             [] as [String], ["grid:/tmp"], ["header:0"], ["photo:x.jpg"], ["header:10", "--offsets", "0:10"],
             ["header:10", "--offsets", "0:10:0"], ["header:10", "--viewport", "0x10"],
-            ["header:10", "--compression", "12"],
+            ["header:10", "--compression", "12"], ["header:10", "--offsets", "0:100000000:1"],
         ])
     func usageErrors(arguments: [String]) throws {
         let dir = try Fixtures.temporaryDirectory("feed-cli-usage")
