@@ -103,10 +103,14 @@ public final class FeedRenderer {
             }
         }
         if decodeThreads > 1 && jobs.count > 1 {
+            let workers = min(decodeThreads, jobs.count)
             results.withUnsafeMutableBufferPointer { slots in
-                // Each iteration writes its own slot, and concurrentPerform returns after the last one.
+                // Worker k renders cells k, k + workers, ...: each slot is written by one worker, and
+                // concurrentPerform returns after the last one.
                 nonisolated(unsafe) let slots = slots
-                DispatchQueue.concurrentPerform(iterations: jobs.count) { index in slots[index] = render(index) }
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    for index in stride(from: worker, to: slots.count, by: workers) { slots[index] = render(index) }
+                }
             }
         } else {
             for index in jobs.indices { results[index] = render(index) }
