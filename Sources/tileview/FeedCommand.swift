@@ -24,7 +24,7 @@ struct FeedCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("Sections, top to bottom.", valueName: "SECTION"))
-    var sections: [String] = []
+    var sections: [String]
 
     @Option(help: "Viewport size in pixels, WxH.")
     var viewport = ViewportSize(width: 1024, height: 768)
