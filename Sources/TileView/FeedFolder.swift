@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The images of a grid section's folder: its PNG and JPEG files in natural order of their names.
+///
+/// A file belongs to the grid when its name ends in `.png`, `.jpg` or `.jpeg` (any case), it does not start
+/// with `.`, and it is a regular file (symbolic links are followed). Only the names are read here; each file's
+/// header is read once, when its cell is first decoded (its format then comes from its content, as everywhere
+/// in tileview). Sub-folders are not entered.
+public struct FeedFolder: Sendable {
+    /// The folder as written on the command line.
+    public let path: String
+    /// The image file names (not paths) in natural order (`FeedNaturalOrder`).
+    public let names: [String]
+
+    /// Lists `path`. Fails with a `.read` error naming the folder when it cannot be opened, and with an
+    /// `.input` error when it holds no PNG or JPEG file (a grid of nothing is almost always a wrong path).
+    public init(path: String) throws(TileViewError) {
+        guard let directory = opendir(path) else {
+            throw TileViewError(.read, path: path, reason: "cannot open the grid folder: \(errnoText())")
+        }
+        defer { closedir(directory) }
+        var found: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard Self.isImageName(name) else { continue }
+            var info = stat()
+            guard stat(Self.join(path, name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            found.append(name)
+        }
+        guard !found.isEmpty else {
+            throw TileViewError(
+                .input, path: path, reason: "the grid folder holds no PNG or JPEG file (.png, .jpg, .jpeg)")
+        }
+        self.path = path
+        self.names = FeedNaturalOrder.sorted(found)
+    }
+
+    /// The number of images: the grid's item count.
+    public var count: Int { names.count }
+
+    /// The path of image `item` (in natural order), as the folder was written plus the name.
+    public func filePath(ofItem item: Int) -> String { Self.join(path, names[item]) }
+
+    /// Whether a name is listed: not hidden, and ending in `.png`, `.jpg` or `.jpeg` in any case.
+    public static func isImageName(_ name: String) -> Bool {
+        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
+        let suffix = name[name.index(after: dot)...].lowercased()
+        return suffix == "png" || suffix == "jpg" || suffix == "jpeg"
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}

@@ -1,0 +1,151 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewFeed
+
+/// What `tileview feed` does: scrolls a feed through a list of container offsets and writes one PNG frame per
+/// offset, `OUTDIR/frame-0000.png` onward, with the record of each.
+///
+/// Rendering runs on the calling thread (thumbnails on up to `decodeThreads` threads); each rendered frame is
+/// handed to a `FeedFrameWriter`, which encodes and writes up to `writeThreads` frames at once while the next
+/// ones are rendered.
+///
+/// Every section is resolved first (image headers read, grid folders listed) and the output folder made, so a
+/// wrong path or an unwritable folder fails before any frame is written. Frames are then rendered in order
+/// (`FeedRenderer` over the steps of a `FeedScroller`) and written atomically with the default PNG options. A
+/// grid image that cannot be decoded when its cell first becomes resident stops the run (strict mode) with an
+/// error naming it; the frames written before it stay, each complete.
+public struct FeedJob: Sendable {
+    public var sections: [FeedSectionSpec]
+    public var viewportSize: PixelSize
+    public var offsets: OffsetRange
+    public var outputDirectory: String
+    public var background: RGBA8
+    public var options: DecodeOptions
+    /// Threads rendering thumbnails at once.
+    public var decodeThreads: Int
+    /// Frames encoded and written at once, on threads besides the one rendering; 0 writes each frame on the
+    /// rendering thread before the next is rendered.
+    public var writeThreads: Int
+    /// How frames are encoded (the encoder's defaults unless asked otherwise).
+    public var pngOptions: PNGEncodeOptions
+    /// Whether the report keeps one record per frame (`--json`); without them a long run holds nothing per frame.
+    public var keepsFrameRecords = true
+
+    public init(
+        sections: [FeedSectionSpec], viewportSize: PixelSize, offsets: OffsetRange, outputDirectory: String,
+        background: RGBA8 = .black, options: DecodeOptions = DecodeOptions(), decodeThreads: Int = 2,
+        writeThreads: Int = 2, pngOptions: PNGEncodeOptions = PNGEncodeOptions()
+    ) {
+        self.sections = sections
+        self.viewportSize = viewportSize
+        self.offsets = offsets
+        self.outputDirectory = outputDirectory
+        self.background = background
+        self.options = options
+        self.decodeThreads = decodeThreads
+        self.writeThreads = writeThreads
+        self.pngOptions = pngOptions
+    }
+
+    /// The file name of frame `index`: `frame-0000.png`, `frame-0001.png`, ... (more digits past 9999).
+    public static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
+    }
+
+    /// Runs the job; `progress(done, total)` is called after each frame is rendered. Returns the report, the
+    /// decoders' warnings (lenient mode) and where the time went.
+    public func run(progress: (Int, Int) -> Void = { _, _ in }) throws(TileViewError) -> FeedJobResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let renderer = try FeedRenderer(
+            specs: sections, viewportSize: viewportSize, background: background, options: options,
+            decodeThreads: decodeThreads)
+        try AtomicFile.makeDirectory(outputDirectory)
+        let folder = outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/"
+        let writer = FeedFrameWriter(options: pngOptions, maxInFlight: writeThreads)
+        var scroller = FeedScroller(layout: renderer.layout, offsets: offsets)
+        var records: [FeedFrameReport] = []
+        var frameCount = 0
+        var peakResidentBytes = 0
+        var maxResidentCells = 0
+        var renderDuration = Duration.zero
+        do throws(TileViewError) {
+            while let step = scroller.next() {
+                let renderStart = clock.now
+                let frame = try renderer.render(step)
+                renderDuration += clock.now - renderStart
+                let name = Self.frameName(step.step)
+                try writer.submit(frame, index: step.step, to: folder + name)
+                let resident = renderer.residentBytes
+                peakResidentBytes = max(peakResidentBytes, resident)
+                maxResidentCells = max(maxResidentCells, renderer.cells.count)
+                if keepsFrameRecords {
+                    records.append(
+                        FeedFrameReport(
+                            layout: step.record, requestedOffset: step.requestedOffset, frame: name,
+                            residentBytes: resident, rssBytes: ProcessMemory.residentBytes))
+                }
+                frameCount += 1
+                progress(frameCount, offsets.count)
+            }
+        } catch {
+            try? writer.finish()  // let the frames in flight land (each whole) before reporting
+            throw error
+        }
+        try writer.finish()
+        let summary = FeedSummary(
+            contentHeight: renderer.layout.contentHeight, maxResidentCells: maxResidentCells,
+            peakResidentBytes: peakResidentBytes, peakRSSBytes: ProcessMemory.peakResidentBytes ?? 0,
+            residentCellBound: renderer.layout.maxResidentCells, frames: frameCount,
+            thumbnailsRendered: renderer.cells.thumbnailsRendered, cellBuffersReused: renderer.cells.buffersReused)
+        return FeedJobResult(
+            report: FeedReport(frames: records, summary: summary),
+            warnings: renderer.warnings + imageWarnings(renderer),
+            timing: FeedJobTiming(
+                frames: frameCount, total: clock.now - start, rendering: renderDuration,
+                encoding: writer.totalEncodeDuration))
+    }
+
+    private func imageWarnings(_ renderer: FeedRenderer) -> [String] {
+        renderer.sources.flatMap { source -> [String] in
+            guard case .image(let section) = source else { return [] }
+            return section.image.warnings.map { "\(section.image.path): \($0)" }
+        }
+    }
+}
+
+/// What `FeedJob.run` gives back.
+public struct FeedJobResult: Sendable {
+    /// The `--json` object.
+    public var report: FeedReport
+    /// Decoder warnings (lenient mode, and libpng's notes on ancillary chunks), each naming its file.
+    public var warnings: [String]
+    public var timing: FeedJobTiming
+}
+
+/// Where a run's time went: wall time of the whole run, time spent rendering frames (thumbnails, tiles and
+/// composition, on the calling thread), and time spent encoding and writing PNGs (summed over writer threads).
+public struct FeedJobTiming: Sendable, CustomStringConvertible {
+    public var frames: Int
+    public var total: Duration
+    public var rendering: Duration
+    public var encoding: Duration
+
+    /// Frames per second of wall time, start to end (resolving sections and writing included).
+    public var framesPerSecond: Double { Double(frames) / max(Self.seconds(total), 1e-9) }
+    /// Frames per second of rendering alone (no PNG encoding).
+    public var renderedFramesPerSecond: Double { Double(frames) / max(Self.seconds(rendering), 1e-9) }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+
+    public var description: String {
+        func ms(_ d: Duration) -> String { String(Int((Self.seconds(d) * 1000).rounded())) }
+        let fps = Int(framesPerSecond.rounded())
+        let renderFPS = Int(renderedFramesPerSecond.rounded())
+        return "\(frames) frames in \(ms(total)) ms (\(fps) fps); rendering \(ms(rendering)) ms (\(renderFPS) fps); "
+            + "PNG encoding and writing \(ms(encoding)) ms, summed over the writer threads"
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TileView
+import TileViewTestSupport
+
+/// Natural order of names and the listing of a grid folder.
+@Suite("Feed folder")
+struct FeedFolderTests {
+    @Test(
+        "natural order: numbers by value, letters without case, digits before other characters",
+        arguments: [
+            ("img2", "img10"), ("img9.png", "img10.png"), ("a", "b"), ("A", "b"), ("a", "B"), ("x1y2", "x1y10"),
+            ("img", "img1"), ("img1", "imga"), ("page-2.jpg", "page-10.jpg"), ("2", "10"),
+            ("99999999999999999999999", "100000000000000000000000"), ("a01", "a1"), ("A", "a"),
+        ])
+    func pairs(pair: (String, String)) {
+        #expect(FeedNaturalOrder.areInIncreasingOrder(pair.0, pair.1), "\(pair.0) before \(pair.1)")
+        #expect(!FeedNaturalOrder.areInIncreasingOrder(pair.1, pair.0), "\(pair.1) not before \(pair.0)")
+    }
+
+    @Test("natural order is a strict total order: irreflexive, antisymmetric, transitive, seeded sweep")
+    func totalOrder() {
+        let seed: UInt64 = 0x5EED_F01D
+        print("natural order sweep seed \(seed)")
+        var rng = SplitMix64(seed: seed)
+        let alphabet = Array("aAbB0129.-_")
+        let names = (0..<60).map { _ in
+            String((0..<(1 + rng.int(below: 6))).map { _ in alphabet[rng.int(below: alphabet.count)] })
+        }
+        let less = FeedNaturalOrder.areInIncreasingOrder
+        for a in names {
+            #expect(!less(a, a), "\(a)")
+            for b in names where a != b {
+                #expect(less(a, b) != less(b, a), "exactly one of \(a), \(b) comes first")
+                for c in names where less(a, b) && less(b, c) {
+                    #expect(less(a, c), "\(a) < \(b) < \(c)")
+                }
+            }
+        }
+    }
+
+    @Test("a folder lists its .png, .jpg and .jpeg files (any case) in natural order, skipping the rest")
+    func listing() throws {
+        let dir = try Fixtures.temporaryDirectory("feed-folder")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["img10.png", "img2.JPG", "img1.jpeg", "notes.txt", ".hidden.png", "img3.gif", "img20.PNG"] {
+            try Data([1]).write(to: dir.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("img5.png"), withIntermediateDirectories: false)
+        let folder = try FeedFolder(path: dir.path)
+        #expect(folder.names == ["img1.jpeg", "img2.JPG", "img10.png", "img20.PNG"])
+        #expect(folder.count == 4)
+        #expect(folder.filePath(ofItem: 2) == dir.path + "/img10.png")
+    }
+
+    @Test("a missing folder and a folder without images fail, naming the folder")
+    func failures() throws {
+        let missing = "/nonexistent-feed-folder"
+        #expect(
+            throws: TileViewError(
+                .read, path: missing, reason: "cannot open the grid folder: No such file or directory")
+        ) {
+            _ = try FeedFolder(path: missing)
+        }
+        let dir = try Fixtures.temporaryDirectory("feed-folder-empty")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data([1]).write(to: dir.appendingPathComponent("readme.txt"))
+        do {
+            _ = try FeedFolder(path: dir.path)
+            Issue.record("an empty folder must fail")
+        } catch {
+            #expect(error.path == dir.path)
+            #expect(error.kind == .input)
+        }
+    }
+}
