@@ -10,7 +10,7 @@ let fuzzLinker: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])]
 
 let package = Package(
     name: "tileview",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tileview", targets: ["tileview"]),
         .library(name: "TileView", targets: ["TileView"]),

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Synchronization
 import TileViewCodecs
 import TileViewCore
 
@@ -19,10 +19,12 @@ public final class FeedFrameWriter: @unchecked Sendable {
     private let slots: DispatchSemaphore
     private let group = DispatchGroup()
     private let queue = DispatchQueue(label: "tileview.feed.frame-writer", attributes: .concurrent)
-    private let lock = NSLock()
-    /// Guarded by `lock`.
-    private var failure: (index: Int, error: TileViewError)?
-    private var encodeDuration: Duration = .zero
+    /// The earliest failure and the time spent encoding, shared by the writing threads.
+    private struct Shared {
+        var failure: (index: Int, error: TileViewError)?
+        var encodeDuration: Duration = .zero
+    }
+    private let shared = Mutex(Shared())
 
     public init(options: PNGEncodeOptions = PNGEncodeOptions(), maxInFlight: Int = 2) {
         self.options = options
@@ -55,7 +57,7 @@ public final class FeedFrameWriter: @unchecked Sendable {
             record(error, index: index)
         }
         let elapsed = clock.now - start
-        lock.withLock { encodeDuration += elapsed }
+        shared.withLock { $0.encodeDuration += elapsed }
     }
 
     /// Waits for every queued frame; throws the failure of the earliest frame that failed.
@@ -65,13 +67,13 @@ public final class FeedFrameWriter: @unchecked Sendable {
     }
 
     /// Time spent encoding and writing, summed over the threads.
-    public var totalEncodeDuration: Duration { lock.withLock { encodeDuration } }
+    public var totalEncodeDuration: Duration { shared.withLock { $0.encodeDuration } }
 
-    private var currentFailure: TileViewError? { lock.withLock { failure?.error } }
+    private var currentFailure: TileViewError? { shared.withLock { $0.failure?.error } }
 
     private func record(_ error: TileViewError, index: Int) {
-        lock.withLock {
-            if failure == nil || index < failure!.index { failure = (index, error) }
+        shared.withLock { state in
+            if state.failure == nil || index < state.failure!.index { state.failure = (index, error) }
         }
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 import TileView
 import TileViewCodecs
 import TileViewCore
@@ -104,14 +108,14 @@ struct FeedCommand: ParsableCommand {
         try Report.failures {
             var progressShown = false
             func endProgressLine() {
-                if progressShown { FileHandle.standardError.write(Data("\n".utf8)) }
+                if progressShown { Report.standardError("\n") }
                 progressShown = false
             }
             let result: FeedJobResult
             do {
                 result = try job.run { done, total in
                     guard showsProgress else { return }
-                    FileHandle.standardError.write(Data("\rtileview: feed frame \(done)/\(total)".utf8))
+                    Report.standardError("\rtileview: feed frame \(done)/\(total)")
                     progressShown = true
                 }
             } catch {
