@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the large benchmark images (not committed) into bench-images/ (or $1):
+#   photo-6000x4000.jpg            baseline JPEG, quality 90, 4:2:0
+#   photo-6000x4000-progressive.jpg  its progressive twin
+#   photo-12000x8000.jpg           96 MP baseline JPEG, quality 90, 4:2:0
+#   photo-6000x4000.png            RGB PNG
+#   photo-6000x4000-rgba.png       RGBA PNG (alpha ramp)
+#   gallery/page-01.jpg ... page-50.jpg   4000x3000 JPEGs, quality 90, 4:2:0
+# The pixels are mosaics of the photographs in Debian's plasma-workspace-wallpapers package,
+# assembled with libvips (libvips-tools). Existing files are kept; delete the folder to rebuild.
+set -euo pipefail
+export VIPS_WARNING=0
+cd "$(dirname "$0")/.."
+out=${1:-bench-images}
+gallery_count=${GALLERY_COUNT:-50}
+mkdir -p "$out/gallery"
+
+need=()
+command -v vips >/dev/null || need+=(libvips-tools)
+[ -d /usr/share/wallpapers/Autumn ] || need+=(plasma-workspace-wallpapers)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}"
+fi
+
+# The 2560x1600 colour photographs of the package, in a fixed order.
+mapfile -t photos < <(for d in /usr/share/wallpapers/*/contents/images; do
+  f="$d/2560x1600.jpg"
+  [ -f "$f" ] && [ "$(vipsheader -f bands "$f")" = 3 ] && echo "$f"
+done | sort)
+[ ${#photos[@]} -ge 4 ] || { echo "found only ${#photos[@]} wallpaper photos" >&2; exit 1; }
+echo "using ${#photos[@]} photographs from plasma-workspace-wallpapers" >&2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# mosaic WIDTH HEIGHT ACROSS FIRST OUT.v: tiles ACROSS x ACROSS photos starting at index FIRST,
+# crops the top-left WIDTH x HEIGHT.
+mosaic() {
+  local w=$1 h=$2 across=$3 first=$4 dest=$5 list=() i
+  for ((i = 0; i < across * across; i++)); do list+=("${photos[$(((first + i) % ${#photos[@]}))]}"); done
+  vips arrayjoin "${list[*]}" "$tmp/join.v" --across "$across"
+  vips crop "$tmp/join.v" "$dest" 0 0 "$w" "$h"
+}
+
+make() { [ -s "$1" ] && { echo "kept $1" >&2; return 1; }; echo "making $1" >&2; }
+
+if make "$out/photo-6000x4000.jpg"; then
+  mosaic 6000 4000 3 0 "$tmp/m24.v"
+  vips jpegsave "$tmp/m24.v" "$out/photo-6000x4000.jpg" --Q 90 --subsample-mode on --strip
+fi
+if make "$out/photo-6000x4000-progressive.jpg"; then
+  vips jpegsave "$out/photo-6000x4000.jpg" "$out/photo-6000x4000-progressive.jpg" \
+    --Q 90 --subsample-mode on --interlace --strip
+fi
+if make "$out/photo-12000x8000.jpg"; then
+  mosaic 12000 8000 5 3 "$tmp/m96.v"
+  vips jpegsave "$tmp/m96.v" "$out/photo-12000x8000.jpg" --Q 90 --subsample-mode on --strip
+fi
+if make "$out/photo-6000x4000.png"; then
+  vips copy "$out/photo-6000x4000.jpg" "$out/photo-6000x4000.png[compression=6]"
+fi
+if make "$out/photo-6000x4000-rgba.png"; then
+  # Alpha: a horizontal ramp from 32 to 255, so filters must handle premultiplication.
+  vips xyz "$tmp/xy.v" 6000 4000
+  vips extract_band "$tmp/xy.v" "$tmp/x.v" 0
+  vips linear "$tmp/x.v" "$tmp/ramp.v" 0.03717 32 --uchar
+  vips bandjoin "$out/photo-6000x4000.jpg $tmp/ramp.v" "$out/photo-6000x4000-rgba.png[compression=6]"
+fi
+for ((n = 1; n <= gallery_count; n++)); do
+  f=$(printf '%s/gallery/page-%02d.jpg' "$out" "$n")
+  if make "$f"; then
+    mosaic 4000 3000 2 "$n" "$tmp/g.v"
+    vips jpegsave "$tmp/g.v" "$f" --Q 90 --subsample-mode on --strip
+  fi
+done
+ls -l "$out" >&2
