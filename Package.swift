@@ -7,6 +7,9 @@ let fuzzing = Context.environment["TILEVIEW_FUZZ"] != nil
 let fuzzSettings: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"]), .define("FUZZING")] : []
 let fuzzCSettings: [CSetting] = fuzzing ? [.unsafeFlags(["-fsanitize=fuzzer-no-link"])] : []
 let fuzzLinker: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
+// Coverage for the Swift code under test (the Exif parser, band reading, orientation), so that
+// libFuzzer is guided by it and not only by the C shim and the harness.
+let fuzzCoverage: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
 
 let package = Package(
     name: "tileview",
@@ -21,7 +24,9 @@ let package = Package(
     targets: [
         // Pure modules: no Foundation, no C. The standard library's rounding calls libm, which
         // nothing else links on Linux when Foundation is absent.
-        .target(name: "TileViewCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(
+            name: "TileViewCore", swiftSettings: fuzzCoverage,
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "TileViewZoom", dependencies: ["TileViewCore"]),
         .target(name: "TileViewPaging", dependencies: ["TileViewCore"]),
         .target(name: "TileViewFeed", dependencies: ["TileViewCore"]),
@@ -36,7 +41,7 @@ let package = Package(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
         .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"], cSettings: fuzzCSettings),
-        .target(name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"]),
+        .target(name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"], swiftSettings: fuzzCoverage),
 
         // Integration and the command.
         .target(

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "shim_internal.h"
 
@@ -25,6 +26,7 @@ struct tv_png_decoder {
     const uint8_t *data;
     size_t length;
     size_t position;
+    long file_size;       /* of a file source; -1 when unknown */
     int hit_end;          /* the read function ran out of data */
     int read_failed;      /* the file could not be read */
     int broken;
@@ -58,6 +60,44 @@ static void tv_png_error_fn(png_structp png, png_const_charp message) {
     }
     tv_copy_message(d->failure_message, message);
     png_longjmp(png, 1);
+}
+
+/* Bytes of the whole input, or SIZE_MAX when that is unknown. */
+static size_t tv_png_input_size(const struct tv_png_decoder *d) {
+    if (d->file == NULL) return d->length;
+    return d->file_size >= 0 ? (size_t)d->file_size : SIZE_MAX;
+}
+
+/* libpng 1.6 only warns ("chunk data is too large") when a chunk is longer than the
+ * png_set_chunk_malloc_max limit, then allocates and zeroes a buffer of the declared length
+ * anyway: a 57-byte file that declares a 1 GB tEXt chunk costs 1 GB of memory. A block larger
+ * than that limit, than a few image rows and than the whole input can only be for a chunk whose
+ * bytes are not there (chunk data and its copies are never longer than the input; decompressed
+ * text and profiles stay under the limit): stop at once with a truncation error, as reading the
+ * chunk would. A real chunk over the limit is still read, at a cost bounded by the input size. */
+static png_voidp tv_png_malloc_fn(png_structp png, png_alloc_size_t size) {
+    struct tv_png_decoder *d = png_get_mem_ptr(png);
+    if (d != NULL && size > TV_PNG_CHUNK_MALLOC_MAX) {
+        png_alloc_size_t rows = 0;
+        if (d->info != NULL) {
+            /* libpng's row buffers hold up to 8 bytes per pixel (16-bit RGBA) plus padding; twice that. */
+            rows = ((png_alloc_size_t)png_get_image_width(png, d->info) + 8) * 16 + 1024;
+        }
+        size_t input = tv_png_input_size(d);
+        if (size > rows && input != SIZE_MAX && size > input + 1024) {
+            char message[TV_MESSAGE_LEN];
+            snprintf(message, sizeof message, "a chunk declares %zu bytes, more than the %zu bytes of the whole data",
+                     (size_t)size, input);
+            d->hit_end = 1;
+            png_error(png, message);
+        }
+    }
+    return malloc(size);
+}
+
+static void tv_png_free_fn(png_structp png, png_voidp pointer) {
+    (void)png;
+    free(pointer);
 }
 
 static void tv_png_warning_fn(png_structp png, png_const_charp message) {
@@ -110,9 +150,13 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_
         return tv_fail(err, TV_ERR_NOMEM, "out of memory");
     }
     d->file = file;
+    d->file_size = -1;
+    struct stat status;
+    if (file != NULL && fstat(fileno(file), &status) == 0 && S_ISREG(status.st_mode)) d->file_size = status.st_size;
     d->data = data;
     d->length = length;
-    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, tv_png_error_fn, tv_png_warning_fn);
+    d->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, d, tv_png_error_fn, tv_png_warning_fn, d,
+                                      tv_png_malloc_fn, tv_png_free_fn);
     if (d->png != NULL) d->info = png_create_info_struct(d->png);
     if (d->png == NULL || d->info == NULL) {
         tv_png_close(d);

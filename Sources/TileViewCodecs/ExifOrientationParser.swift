@@ -92,6 +92,13 @@ public enum ExifOrientationParser {
             }
             guard i <= count - 2 else { return nil }
             let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
+            if length < 2 && ((0xE0...0xEF).contains(marker) || marker == 0xFE || marker == 0xDC) {
+                // libjpeg reads an APPn, COM or DNL length under 2 as an empty segment and goes
+                // on after the length bytes (it keeps no APP1 from it); so must the walk, or it
+                // misses an Exif segment that libjpeg, and so `ImageHeader`, sees.
+                i += 2
+                continue
+            }
             guard length >= 2, length <= count - i else { return nil }
             let data = (i + 2)..<(i + length)
             if marker == 0xE1 && data.count >= 6

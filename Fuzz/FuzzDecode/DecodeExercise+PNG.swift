@@ -1,0 +1,72 @@
+import TileViewCodecs
+import TileViewCore
+
+extension DecodeExercise {
+    /// Row streaming with skips, a region and a band of rows, each checked against the whole
+    /// stored image when the strict decode vouches for it.
+    mutating func exercisePNG(header: ImageHeader, fullStored: ImageBuffer?, strictSucceeded: Bool) {
+        let stored = header.storedSize
+        streamPNGRows(stored: stored, fullStored: fullStored, strictSucceeded: strictSucceeded)
+
+        let asked = choices.region(in: stored)
+        if let decoded = try? PNGDecoder.decodeRegion(source, region: asked, options: Self.storedOptions) {
+            let clipped = asked.intersection(PixelRect(size: stored)) ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            law(decoded.region == clipped, "region \(asked) gave \(decoded.region), not \(clipped)")
+            law(decoded.image.size == clipped.size, "region \(clipped) came back as \(decoded.image.size) pixels")
+            if let fullStored, !clipped.isEmpty {
+                law(fullStored.cropped(to: clipped) == decoded.image, "region \(clipped) differs from the whole image")
+            }
+        }
+
+        let first = choices.pick(-1...stored.height)
+        let band = first..<(first + choices.pick(0...stored.height + 1))
+        if let decoded = try? PNGDecoder.decodeRows(source, rows: band, options: Self.lenientStoredOptions) {
+            law(
+                decoded.image.size == decoded.region.size, "rows \(band) as \(decoded.image.size) for \(decoded.region)"
+            )
+            law(
+                decoded.region.isEmpty || (decoded.region.x == 0 && decoded.region.width == stored.width),
+                "rows \(band) gave region \(decoded.region) of a \(stored) image")
+        }
+    }
+
+    /// `PNGRowReader` driven directly, strict: reads and skips of derived sizes to the bottom,
+    /// then finish. Whatever rows it delivers equal the whole decode's, and it succeeds exactly
+    /// when the whole strict decode does (both decode every row and read to the end).
+    private mutating func streamPNGRows(stored: PixelSize, fullStored: ImageBuffer?, strictSucceeded: Bool) {
+        var delivered: [Int] = []
+        var image = ImageBuffer(width: 0, height: 0)
+        var succeeded = false
+        do throws(CodecError) {
+            let reader = try PNGRowReader(.bytes(bytes), options: Self.storedOptions)
+            image = ImageBuffer(width: stored.width, height: stored.height)
+            while reader.remainingRows > 0 {
+                let chunk = choices.rowChunk()
+                let before = reader.nextRow
+                if choices.next() % 3 == 0 {
+                    try reader.skipRows(chunk)
+                } else {
+                    let got = try reader.readRows(chunk, into: &image, atRow: before)
+                    law(
+                        got <= chunk && reader.nextRow == before + got,
+                        "asked for \(chunk) rows at \(before), got \(got)")
+                    delivered.append(contentsOf: before..<(before + got))
+                }
+                if reader.nextRow == before { break }
+            }
+            try reader.finish()
+            succeeded = true
+        } catch {
+            // Strict streaming fails exactly when the strict decode does; checked below.
+        }
+        law(
+            succeeded == strictSucceeded,
+            "strict row streaming \(succeeded ? "succeeds" : "fails"), the decode does not")
+        guard succeeded, let fullStored else { return }
+        let rowBytes = stored.width * 4
+        for row in delivered {
+            let range = (row * rowBytes)..<((row + 1) * rowBytes)
+            law(image.pixels[range] == fullStored.pixels[range], "streamed row \(row) differs from the whole decode's")
+        }
+    }
+}
