@@ -94,7 +94,7 @@ struct DecodeExercise {
         let starts = [0, choices.pick(0...bytes.count)]
         for start in starts where start <= bytes.count {
             let tiff = bytes[start...]
-            let value = ExifOrientationParser.exifValue(inTIFF: tiff)
+            let value = ExifOrientationParser.exifValue(inTIFF: Array(tiff))
             law((value ?? 0) >= 0 && (value ?? 0) <= 0xFFFF, "an Exif SHORT read as \(value ?? 0)")
             let orientation = ExifOrientationParser.orientation(inTIFF: Array(tiff))
             law(
