@@ -36,10 +36,9 @@ public struct GalleryFramePlan: Hashable, Sendable {
     public let transition: GalleryTransition?
     /// The current page: the page nearest the content offset (DESIGN: floor((2x + pw) / (2pw)) on each axis).
     public let position: Cell
-    /// The pager's resident set, in page order.
+    /// The resident set, in page order: the pager's set around `position` (so every page shown is resident).
     public let resident: [Cell]
-    /// Pages that entered (loaded) and left (evicted) the resident set with this frame: set on the first frame
-    /// of a step, empty on the frames that follow within it.
+    /// Pages that entered (loaded) and left (evicted) the resident set since the frame before.
     public let loaded: [Cell]
     public let evicted: [Cell]
     /// The visible pages, in slot order.

@@ -11,16 +11,19 @@ import TileViewZoom
 ///
 /// Rules (DESIGN section 4 and the paging module's doc comments):
 /// - The initial view is frame 0: the start page at rest, every resident page loaded.
-/// - A move applies `Pager.apply`; with N transition frames and a move that moved, N eased frames
-///   (`TransitionPlan`, gap-aware with peeking) come before the frame at rest on the new page.
+/// - A move applies `Pager.apply`; with N transition frames and a move to a neighbouring slot, N eased frames
+///   (`TransitionPlan`, gap-aware with peeking) come before the frame at rest on the new page. A jump that is
+///   not to a neighbour (`next` from the end of a map row) is not animated.
 /// - A zoom gesture applies to the current page's zoom state; its points are in viewport pixels and are moved
 ///   into the page's frame (they differ when neighbours peek). One frame.
 /// - A drag locks to its dominant axis (on a map the pager turns to it first, `Pager.orient`), moves the
 ///   content offset within the accessible run (`DragSession`), and on release settles on the flung neighbour
 ///   or the nearest page (`Pager.move(to:)`). With N transition frames, N eased frames run from the offset
 ///   where the finger lifted to the settled page's offset; then the frame at rest. Zoom states stay as they are.
-/// - Evicted pages forget their zoom state (`PageZoomStates`).
-/// - `loaded`/`evicted` are reported on the first frame of each step.
+/// - Each frame's resident set is the pager's set around the frame's current page (the page nearest the content
+///   offset, so during a transition it changes where the nearest page does, halfway): every page a frame shows
+///   is resident, since with P <= L/4 only the nearest page and its two neighbours can show. `loaded` and
+///   `evicted` are the differences from the frame before. Evicted pages forget their zoom state.
 public struct GalleryPlanner {
     public typealias Cell = PageMap.Cell
     /// Reads the size of a page's image (after orientation), e.g. from its file's header.
@@ -49,9 +52,7 @@ public struct GalleryPlanner {
         self.pager = pager
         zoomStates = PageZoomStates(maximumScale: settings.maximumScale, doubleTapStep: settings.doubleTapStep)
         readImageSize = imageSize
-        let step = pager.initialStep
-        try touch(step.plan.resident)
-        try appendRestFrame(action: nil, loaded: step.plan.load, evicted: [])
+        try appendRestFrame(action: nil)
     }
 
     /// Plans the frames of a whole script.
@@ -90,15 +91,13 @@ public struct GalleryPlanner {
 
     private mutating func applyMove(_ move: PageMove, _ action: GalleryAction) throws(TileViewError) {
         let step = pager.apply(move)
-        zoomStates.forget(step.plan.evict)
-        try touch(step.plan.resident)
         let peek = self.peek(along: step.axis)
-        var diff = (loaded: step.plan.load, evicted: step.plan.evict)
-        if step.moved && settings.transitionFrames > 0 {
+        let distance = abs(step.targetSlot.column - step.from.column) + abs(step.targetSlot.row - step.from.row)
+        if step.moved && distance == 1 && settings.transitionFrames > 0 {
             let transition = TransitionPlan(step: step, peek: peek.layout, frames: settings.transitionFrames)
-            try appendTransition(transition, from: step.from, to: step.position, peek: peek, action: action, diff: &diff)
+            try appendTransition(transition, from: step.from, to: step.position, axis: step.axis, peek: peek, action: action)
         }
-        try appendRestFrame(action: action, loaded: diff.loaded, evicted: diff.evicted)
+        try appendRestFrame(action: action)
     }
 
     private mutating func applyGesture(_ gesture: ZoomGesture, _ action: GalleryAction) throws(TileViewError) {
@@ -109,13 +108,12 @@ public struct GalleryPlanner {
             at: position, imageSize: try imageSize(at: position), frameSize: peek.pageFrameSize.asSize)
         state.apply(gesture.movedIntoFrame(at: Point(x: Double(frame.x), y: Double(frame.y))))
         zoomStates.set(state, at: position)
-        try appendRestFrame(action: action, loaded: [], evicted: [])
+        try appendRestFrame(action: action)
     }
 
     private mutating func applyDrag(_ translation: Point, _ velocity: Point, _ action: GalleryAction)
         throws(TileViewError)
     {
-        let before = pager.resident
         let axis = Self.dragAxis(translation: translation, velocity: velocity)
         if layout.isMap && axis != pager.axis { _ = pager.orient(axis) }
         let peek = self.peek(along: axis)
@@ -124,16 +122,12 @@ public struct GalleryPlanner {
         let release = session.release(velocity: (velocity.x, velocity.y))
         let from = pager.position
         _ = pager.move(to: release.position)
-        let plan = ResidentPlan(from: before, to: pager.resident)
-        zoomStates.forget(plan.evict)
-        try touch(plan.resident)
-        var diff = (loaded: plan.load, evicted: plan.evict)
         if settings.transitionFrames > 0 && session.contentOffset != release.contentOffset {
             let transition = TransitionPlan(
                 from: session.contentOffset, to: release.contentOffset, frames: settings.transitionFrames)
-            try appendTransition(transition, from: from, to: pager.position, peek: peek, action: action, diff: &diff)
+            try appendTransition(transition, from: from, to: pager.position, axis: axis, peek: peek, action: action)
         }
-        try appendRestFrame(action: action, loaded: diff.loaded, evicted: diff.evicted)
+        try appendRestFrame(action: action)
     }
 
     /// The axis a drag locks to, as `DragSession` decides it: the motion's dominant axis (ties horizontal), or
@@ -144,33 +138,32 @@ public struct GalleryPlanner {
     }
 
     private mutating func appendTransition(
-        _ transition: TransitionPlan, from: Cell, to: Cell, peek: GalleryPeek, action: GalleryAction,
-        diff: inout (loaded: [Cell], evicted: [Cell])
+        _ transition: TransitionPlan, from: Cell, to: Cell, axis: PageAxis, peek: GalleryPeek, action: GalleryAction
     ) throws(TileViewError) {
         let count = transition.fractions.count
         for (k, (fraction, offset)) in zip(transition.fractions, transition.offsets).enumerated() {
             let info = GalleryTransition(index: k + 1, count: count, fraction: fraction, from: from, to: to)
             let nearest = nearestPage(at: offset, peek: peek) ?? (fraction < 0.5 ? from : to)
             try appendFrame(
-                action: action, transition: info, position: nearest, loaded: diff.loaded, evicted: diff.evicted,
-                offset: offset, peek: peek)
-            diff = ([], [])
+                action: action, transition: info, position: nearest,
+                resident: layout.residentSet(around: nearest, axis: axis), offset: offset, peek: peek)
         }
     }
 
-    private mutating func appendRestFrame(action: GalleryAction?, loaded: [Cell], evicted: [Cell])
-        throws(TileViewError)
-    {
+    private mutating func appendRestFrame(action: GalleryAction?) throws(TileViewError) {
         let peek = self.peek(along: pager.axis)
         try appendFrame(
-            action: action, transition: nil, position: pager.position, loaded: loaded, evicted: evicted,
+            action: action, transition: nil, position: pager.position, resident: pager.resident,
             offset: peek.contentOffset(ofSlot: pager.position), peek: peek)
     }
 
     private mutating func appendFrame(
-        action: GalleryAction?, transition: GalleryTransition?, position: Cell, loaded: [Cell], evicted: [Cell],
-        offset: Point, peek: GalleryPeek
+        action: GalleryAction?, transition: GalleryTransition?, position: Cell, resident: [Cell], offset: Point,
+        peek: GalleryPeek
     ) throws(TileViewError) {
+        let diff = ResidentPlan(from: frames.last?.resident ?? [], to: resident)
+        zoomStates.forget(diff.evict)
+        try touch(diff.resident)
         var placements: [PagePlacement] = []
         for (page, frame) in peek.visiblePages(atContentOffset: offset, in: layout) {
             let zoom = zoomStates.state(
@@ -182,7 +175,7 @@ public struct GalleryPlanner {
         frames.append(
             GalleryFramePlan(
                 index: frames.count, action: action, transition: transition, position: position,
-                resident: pager.resident, loaded: loaded, evicted: evicted, placements: placements, zoom: zoom))
+                resident: diff.resident, loaded: diff.load, evicted: diff.evict, placements: placements, zoom: zoom))
     }
 
     /// The page nearest a content offset: on each axis floor((2x + pw) / (2pw)).
