@@ -87,7 +87,7 @@ public enum ChartMemoryPlot {
     }
 
     /// 1, 2 or 5 times a power of ten, at least `raw` (and at least 1).
-    static func niceStep(_ raw: Double) -> Double {
+    public static func niceStep(_ raw: Double) -> Double {
         guard raw.isFinite, raw > 1 else { return 1 }
         var power = 1.0
         while power * 10 <= raw { power *= 10 }

@@ -12,6 +12,14 @@ public struct MemoryBenchReport: Encodable, Sendable {
         public let residentBytes: Int
         /// The process's resident set size (VmRSS) then; nil where the system does not report it.
         public let rssBytes: Int?
+
+        public init(step: Int, page: String, resident: [String], residentBytes: Int, rssBytes: Int?) {
+            self.step = step
+            self.page = page
+            self.resident = resident
+            self.residentBytes = residentBytes
+            self.rssBytes = rssBytes
+        }
     }
 
     /// The peaks over the run.
@@ -24,10 +32,28 @@ public struct MemoryBenchReport: Encodable, Sendable {
         public let peakRSSBytes: Int?
         public let decodePasses: Int
         public let bytesDecoded: Int
+
+        public init(
+            frames: Int, pages: Int, maxResident: Int, peakResidentBytes: Int, peakRSSBytes: Int?, decodePasses: Int,
+            bytesDecoded: Int
+        ) {
+            self.frames = frames
+            self.pages = pages
+            self.maxResident = maxResident
+            self.peakResidentBytes = peakResidentBytes
+            self.peakRSSBytes = peakRSSBytes
+            self.decodePasses = decodePasses
+            self.bytesDecoded = bytesDecoded
+        }
     }
 
     public let steps: [Step]
     public let summary: Summary
+
+    public init(steps: [Step], summary: Summary) {
+        self.steps = steps
+        self.summary = summary
+    }
 
     /// Whether the peak RSS is at most `bytes` (false when it is not known).
     public func isWithin(budgetBytes bytes: Int) -> Bool {
