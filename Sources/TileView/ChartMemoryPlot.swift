@@ -64,7 +64,9 @@ public enum ChartMemoryPlot {
         canvas.line(from: (left, bottom), to: (right, bottom), axisColour)
 
         // Series.
-        if let budget { canvas.line(from: (left, py(budget)), to: (right, py(budget)), budgetColour, thickness: 2, dash: 6) }
+        if let budget {
+            canvas.line(from: (left, py(budget)), to: (right, py(budget)), budgetColour, thickness: 2, dash: 6)
+        }
         for (series, colour) in [(decoded, decodedColour), (rss, rssColour)] where !series.isEmpty {
             if series.count == 1 {
                 canvas.fill(x: px(0) - 2, y: py(series[0]) - 2, width: 5, height: 5, colour)

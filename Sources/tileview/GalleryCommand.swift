@@ -47,7 +47,8 @@ struct GalleryCommand: ParsableCommand {
     @Flag(help: "Wrap around: next from the last page goes to the first (lists only).")
     var circular = false
 
-    @Option(help: ArgumentHelp("The first page: a page as written in the list or map, or an index from 0.", valueName: "P"))
+    @Option(
+        help: ArgumentHelp("The first page: a page as written in the list or map, or an index from 0.", valueName: "P"))
     var start: String?
 
     @Option(help: ArgumentHelp("Pixels of each neighbour that show at the sides.", valueName: "P"))
@@ -56,7 +57,8 @@ struct GalleryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Pixels between neighbouring pages.", valueName: "G"))
     var gap: Int = 0
 
-    @Option(name: .customLong("transition-frames"), help: ArgumentHelp("Eased frames between two pages.", valueName: "N"))
+    @Option(
+        name: .customLong("transition-frames"), help: ArgumentHelp("Eased frames between two pages.", valueName: "N"))
     var transitionFrames: Int = 0
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The folder the frames are written to.", valueName: "OUTDIR"))
@@ -122,11 +124,13 @@ struct GalleryCommand: ParsableCommand {
                     // A usage error (exit 64) that needed the pages to be read; nothing is written yet.
                     Self.exit(
                         withError: ValidationError(
-                            "--start '\(start)' is neither a page as written nor an index from 0 to \(pages.count - 1)"))
+                            "--start '\(start)' is neither a page as written nor an index from 0 to \(pages.count - 1)")
+                    )
                 }
                 startPosition = position
             }
-            let steps = try script.map { try GalleryScript.reading(file: $0) } ?? moveList() ?? GalleryScript(actions: [])
+            let steps =
+                try script.map { try GalleryScript.reading(file: $0) } ?? moveList() ?? GalleryScript(actions: [])
             let job = GalleryJob(
                 pages: pages,
                 settings: GallerySettings(
@@ -144,9 +148,11 @@ struct GalleryCommand: ParsableCommand {
             for warning in loader.warnings { Report.warning("\(warning.path): \(warning.message)") }
             if json {
                 let steps = frames.filter { shard.contains(frame: $0.index) }.map {
-                    GalleryStepRecord($0, pages: pages, framePath: GalleryRun.framePath(folder: output, index: $0.index))
+                    GalleryStepRecord(
+                        $0, pages: pages, framePath: GalleryRun.framePath(folder: output, index: $0.index))
                 }
-                print(try Report.json(GalleryReport(steps: steps, summary: GallerySummaryRecord(summary, shard: shard))))
+                print(
+                    try Report.json(GalleryReport(steps: steps, summary: GallerySummaryRecord(summary, shard: shard))))
             } else {
                 print("\(output): \(summary.frames) frame\(summary.frames == 1 ? "" : "s")")
             }

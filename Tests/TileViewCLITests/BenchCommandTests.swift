@@ -34,14 +34,20 @@ struct BenchCommandTests {
     func memoryReport() throws {
         let dir = try Fixtures.temporaryDirectory("bench-memory")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try GalleryTestPages.write(["b1.png", "b2.png", "b10.png"], into: dir.appendingPathComponent(".").standardized, width: 60, height: 40)
+        try GalleryTestPages.write(
+            ["b1.png", "b2.png", "b10.png"], into: dir.appendingPathComponent(".").standardized, width: 60, height: 40)
         let result = try CommandRunner.run(
-            ["bench", "memory", "--dir", ".", "--viewport", "30x20", "--steps", "5", "--budget-mb", "4096", "--json",
-                "--plot", "chart.png"], in: dir)
+            [
+                "bench", "memory", "--dir", ".", "--viewport", "30x20", "--steps", "5", "--budget-mb", "4096", "--json",
+                "--plot", "chart.png",
+            ], in: dir)
         #expect(result.status == 0, "\(result)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         #expect(report.steps.map(\.page) == ["b1.png", "b2.png", "b10.png", "b1.png", "b2.png", "b10.png"])
-        #expect(report.steps.allSatisfy { $0.resident.count == 3 && $0.residentBytes == 60 * 40 * 4 && ($0.rssBytes ?? 0) > 0 })
+        #expect(
+            report.steps.allSatisfy {
+                $0.resident.count == 3 && $0.residentBytes == 60 * 40 * 4 && ($0.rssBytes ?? 0) > 0
+            })
         #expect(report.summary.frames == 6 && report.summary.pages == 3 && report.summary.maxResident == 3)
         #expect(report.budgetBytes == 4096 << 20 && report.withinBudget == true)
         let chart = try ImageDecoder.decode(.file(path: dir.appendingPathComponent("chart.png").path)).image
@@ -53,7 +59,8 @@ struct BenchCommandTests {
         let dir = try Fixtures.temporaryDirectory("bench-budget")
         defer { try? FileManager.default.removeItem(at: dir) }
         try GalleryTestPages.write(["a.png", "b.png"], into: dir)
-        let result = try CommandRunner.run(["bench", "memory", "--dir", ".", "--steps", "2", "--budget-mb", "1"], in: dir)
+        let result = try CommandRunner.run(
+            ["bench", "memory", "--dir", ".", "--steps", "2", "--budget-mb", "1"], in: dir)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("over the budget of 1.0 MiB"), "\(result.stderr)")
         #expect(result.stdout.contains("peak RSS"), "the table is printed before the verdict")

@@ -21,7 +21,10 @@ struct GalleryCommandTests {
         try "# the classic map\n1 . 2\n3 4 5\n. 6 7\n. . 8\n".write(
             to: maps.appendingPathComponent("classic.map"), atomically: true, encoding: .utf8)
         let result = try Self.run(
-            ["--map", "maps/classic.map", "--start", "6", "--moves", "left,right,down,down", "--viewport", "32x24", "-o", "out", "--json"],
+            [
+                "--map", "maps/classic.map", "--start", "6", "--moves", "left,right,down,down", "--viewport", "32x24",
+                "-o", "out", "--json",
+            ],
             in: dir)
         #expect(result.status == 0, "\(result)")
         let json = try GalleryJSON.parse(result.stdout)
@@ -50,15 +53,23 @@ struct GalleryCommandTests {
         try GalleryTestPages.write(["img10.png", "img2.PNG", "img1.png"], into: pages)
         try "not a page".write(to: pages.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: pages.appendingPathComponent("img3.jpg"))
+            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: pages.appendingPathComponent("img3.jpg")
+        )
         let result = try Self.run(
-            ["--dir", "pages", "--moves", "prev,next,next,next,next,prev", "--viewport", "24x16", "-o", "out", "--json"], in: dir)
+            [
+                "--dir", "pages", "--moves", "prev,next,next,next,next,prev", "--viewport", "24x16", "-o", "out",
+                "--json",
+            ], in: dir)
         #expect(result.status == 0, "\(result)")
         let json = try GalleryJSON.parse(result.stdout)
-        #expect(json.steps.map(\.page) == ["img1.png", "img1.png", "img2.PNG", "img3.jpg", "img10.png", "img10.png", "img3.jpg"])
+        #expect(
+            json.steps.map(\.page) == [
+                "img1.png", "img1.png", "img2.PNG", "img3.jpg", "img10.png", "img10.png", "img3.jpg",
+            ])
         #expect(json.steps.allSatisfy { $0.cell == nil })
         #expect(json.steps[1].loaded.isEmpty && json.steps[5].loaded.isEmpty && json.steps[5].evicted.isEmpty)
-        let started = try Self.run(["--dir", "pages", "--start", "img3.jpg", "--viewport", "24x16", "-o", "out2", "--json"], in: dir)
+        let started = try Self.run(
+            ["--dir", "pages", "--start", "img3.jpg", "--viewport", "24x16", "-o", "out2", "--json"], in: dir)
         #expect(try GalleryJSON.parse(started.stdout).steps.map(\.resident) == [["img2.PNG", "img3.jpg", "img10.png"]])
     }
 
@@ -70,7 +81,8 @@ struct GalleryCommandTests {
         try GalleryTestPages.write(names, into: dir, width: 8, height: 6)
         for (word, step) in [("next", 1), ("prev", -1)] {
             let moves = Array(repeating: word, count: count + 1).joined(separator: ",")
-            let result = try Self.run(names + ["--circular", "--moves", moves, "--viewport", "8x6", "-o", "out-\(word)", "--json"], in: dir)
+            let result = try Self.run(
+                names + ["--circular", "--moves", moves, "--viewport", "8x6", "-o", "out-\(word)", "--json"], in: dir)
             #expect(result.status == 0, "\(result)")
             let json = try GalleryJSON.parse(result.stdout)
             let expected = (0...count + 1).map { names[(($0 * step) % count + count) % count] }
@@ -88,8 +100,10 @@ struct GalleryCommandTests {
             Fixtures.sampleImages.appendingPathComponent($0).path
         }
         let result = try Self.run(
-            files + ["--viewport", "240x160", "--peek", "24", "--gap", "8", "--transition-frames", "1", "--moves", "next",
-                "--background", "202020", "-o", "out"], in: dir)
+            files + [
+                "--viewport", "240x160", "--peek", "24", "--gap", "8", "--transition-frames", "1", "--moves", "next",
+                "--background", "202020", "-o", "out",
+            ], in: dir)
         #expect(result.status == 0, "\(result)")
         // The first page with its right neighbour peeking, the transition frame, the middle page at rest.
         let frames = GalleryTestPages.frames(in: dir.appendingPathComponent("out"))
@@ -110,7 +124,8 @@ struct GalleryCommandTests {
             }
             let pixels = try GalleryTestPages.pixels(produced.path)
             #expect(pixels.size == PixelSize(width: 240, height: 160))
-            #expect(pixels == (try GalleryTestPages.pixels(golden.path)), "\(name) changed; RECORD_GOLDENS=1 rewrites it")
+            #expect(
+                pixels == (try GalleryTestPages.pixels(golden.path)), "\(name) changed; RECORD_GOLDENS=1 rewrites it")
         }
     }
 
@@ -120,10 +135,15 @@ struct GalleryCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let red = RGBA8(r: 230, g: 10, b: 10)
         let blue = RGBA8(r: 10, g: 10, b: 230)
-        try GalleryTestPages.write(ImageBuffer(width: 48, height: 32, fill: red), to: dir.appendingPathComponent("red.png"))
-        try GalleryTestPages.write(ImageBuffer(width: 48, height: 32, fill: blue), to: dir.appendingPathComponent("blue.png"))
+        try GalleryTestPages.write(
+            ImageBuffer(width: 48, height: 32, fill: red), to: dir.appendingPathComponent("red.png"))
+        try GalleryTestPages.write(
+            ImageBuffer(width: 48, height: 32, fill: blue), to: dir.appendingPathComponent("blue.png"))
         let result = try Self.run(
-            ["red.png", "blue.png", "--viewport", "48x32", "--transition-frames", "3", "--moves", "next,prev", "-o", "out", "--json"],
+            [
+                "red.png", "blue.png", "--viewport", "48x32", "--transition-frames", "3", "--moves", "next,prev", "-o",
+                "out", "--json",
+            ],
             in: dir)
         #expect(result.status == 0, "\(result)")
         let json = try GalleryJSON.parse(result.stdout)
@@ -156,7 +176,8 @@ struct GalleryCommandTests {
             drag -90,0 velocity 1,0
             """
         try script.write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
-        let result = try Self.run(names + ["--script", "walk.txt", "--viewport", "100x60", "-o", "out", "--json"], in: dir)
+        let result = try Self.run(
+            names + ["--script", "walk.txt", "--viewport", "100x60", "-o", "out", "--json"], in: dir)
         #expect(result.status == 0, "\(result)")
         let json = try GalleryJSON.parse(result.stdout)
         #expect(json.steps.map(\.page) == ["a.png", "b.png", "b.png", "c.png", "b.png", "b.png", "c.png"])
@@ -172,7 +193,8 @@ struct GalleryCommandTests {
         try GalleryTestPages.write(names, into: dir, width: 120, height: 90)
         try "double-tap 20,15\nnext\nprev\nnext\nnext\nprev\nprev\n".write(
             to: dir.appendingPathComponent("zoom.txt"), atomically: true, encoding: .utf8)
-        let result = try Self.run(names + ["--script", "zoom.txt", "--viewport", "40x30", "-o", "out", "--json"], in: dir)
+        let result = try Self.run(
+            names + ["--script", "zoom.txt", "--viewport", "40x30", "-o", "out", "--json"], in: dir)
         #expect(result.status == 0, "\(result)")
         let scales = try GalleryJSON.parse(result.stdout).steps.map(\.zoomScale)
         #expect(scales[1] > scales[0])
@@ -203,7 +225,10 @@ struct GalleryCommandTests {
         try GalleryTestPages.write(names, into: dir, width: 90, height: 60)
         try "next\ndouble-tap 10,10\nnext\ndrag -30,0 velocity 0.4,0\nprev\npan 5,0\nprev\nprev\n".write(
             to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
-        let common = names + ["--script", "walk.txt", "--viewport", "48x32", "--peek", "6", "--transition-frames", "2", "--json"]
+        let common =
+            names + [
+                "--script", "walk.txt", "--viewport", "48x32", "--peek", "6", "--transition-frames", "2", "--json",
+            ]
         let whole = try Self.run(common + ["-o", "whole"], in: dir)
         #expect(whole.status == 0, "\(whole)")
         let wholeSteps = try GalleryJSON.parse(whole.stdout).steps
@@ -264,14 +289,17 @@ struct GalleryCommandTests {
         try "next\n".write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
         try ". .\n. .\n".write(to: dir.appendingPathComponent("holes.map"), atomically: true, encoding: .utf8)
         try "p0.png p1.png\n".write(to: dir.appendingPathComponent("grid.map"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
         for (k, failure) in Self.failures.enumerated() {
             let out = "out-\(k)"
             let result = try Self.run(failure.arguments + ["-o", out], in: dir)
             #expect(result.status == failure.status, "\(failure.arguments): \(result)")
             #expect(result.stderr.contains(failure.message), "\(failure.arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(failure.arguments)")
-            #expect(GalleryTestPages.frames(in: dir.appendingPathComponent(out)).isEmpty, "\(failure.arguments) wrote frames")
+            #expect(
+                GalleryTestPages.frames(in: dir.appendingPathComponent(out)).isEmpty,
+                "\(failure.arguments) wrote frames")
         }
     }
 
@@ -286,9 +314,12 @@ struct GalleryCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("b.png"), "\(result.stderr)")
         for name in GalleryTestPages.frames(in: dir.appendingPathComponent("out")) {
-            #expect(try GalleryTestPages.pixels(dir.appendingPathComponent("out").appendingPathComponent(name).path).width == 50)
+            #expect(
+                try GalleryTestPages.pixels(dir.appendingPathComponent("out").appendingPathComponent(name).path).width
+                    == 50)
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path)
-        #expect(leftovers.allSatisfy { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }, "no temporary files: \(leftovers)")
+        #expect(
+            leftovers.allSatisfy { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }, "no temporary files: \(leftovers)")
     }
 }

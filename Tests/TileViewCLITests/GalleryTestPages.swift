@@ -11,7 +11,8 @@ enum GalleryTestPages {
         for y in 0..<height {
             for x in 0..<width {
                 image[x, y] = RGBA8(
-                    r: UInt8((k * 67 + 40 + x) % 256), g: UInt8((k * 131 + 90 + y) % 256), b: UInt8((k * 29 + 150) % 256))
+                    r: UInt8((k * 67 + 40 + x) % 256), g: UInt8((k * 131 + 90 + y) % 256),
+                    b: UInt8((k * 29 + 150) % 256))
             }
         }
         return image
@@ -39,7 +40,8 @@ enum GalleryTestPages {
 
     /// Files in `dir` named like frames, sorted.
     static func frames(in dir: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix("frame-") }
+            .sorted()
     }
 }
 

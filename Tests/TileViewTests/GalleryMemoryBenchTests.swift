@@ -49,11 +49,15 @@ struct GalleryMemoryBenchTests {
         let orange = (0..<image.height).first { image[x, $0] == ChartMemoryPlot.decodedColour }
         #expect(blue != nil && orange != nil && blue! < orange!)
         let plain = ChartMemoryPlot.draw(report)
-        #expect(!(0..<plain.height).contains { y in (0..<plain.width).contains { plain[$0, y] == ChartMemoryPlot.budgetColour } })
+        #expect(
+            !(0..<plain.height).contains { y in
+                (0..<plain.width).contains { plain[$0, y] == ChartMemoryPlot.budgetColour }
+            })
     }
 
     @Test("chart steps are 1, 2 or 5 times a power of ten")
     func niceSteps() {
-        #expect([0.3, 1, 1.5, 3, 7, 12, 49, 51, 180].map(ChartMemoryPlot.niceStep) == [1, 1, 2, 5, 10, 20, 50, 100, 200])
+        #expect(
+            [0.3, 1, 1.5, 3, 7, 12, 49, 51, 180].map(ChartMemoryPlot.niceStep) == [1, 1, 2, 5, 10, 20, 50, 100, 200])
     }
 }

@@ -11,7 +11,8 @@ struct GalleryPlannerTests {
     static func cell(_ column: Int, _ row: Int = 0) -> Cell { Cell(column: column, row: row) }
 
     static func plan(
-        _ layout: PageLayout, _ script: String, start: Cell? = nil, viewport: PixelSize = PixelSize(width: 240, height: 160),
+        _ layout: PageLayout, _ script: String, start: Cell? = nil,
+        viewport: PixelSize = PixelSize(width: 240, height: 160),
         peek: Int = 0, gap: Int = 0, transitions: Int = 0, sizes: FakePageSizes = FakePageSizes()
     ) throws -> [GalleryFramePlan] {
         try GalleryPlanner.plan(
@@ -37,7 +38,8 @@ struct GalleryPlannerTests {
     func circularWrap(count: Int) throws {
         let forward = try Self.plan(.circular(count), Array(repeating: "next", count: count + 1).joined(separator: ","))
         #expect(forward.map(\.position.column) == (0...count + 1).map { $0 % count })
-        let backward = try Self.plan(.circular(count), Array(repeating: "prev", count: count + 1).joined(separator: ","))
+        let backward = try Self.plan(
+            .circular(count), Array(repeating: "prev", count: count + 1).joined(separator: ","))
         #expect(backward.map(\.position.column) == (0...count + 1).map { ((-$0 % count) + count) % count })
         for frame in forward + backward {
             let i = frame.position.column
@@ -130,7 +132,8 @@ struct GalleryPlannerTests {
         let map = try PageMap(parsing: "1 . 2\n3 4 5\n. 6 7\n. . 8")
         let frames = try Self.plan(.map(map), "left,right,down,down", start: map.cell(ofPage: "6"))
         #expect(frames.map { map.page(at: $0.position) } == ["6", "6", "7", "8", "8"])
-        #expect(frames[3].evicted.map { map.page(at: $0) } == ["6"] && frames[3].loaded.map { map.page(at: $0) } == ["8"])
+        #expect(
+            frames[3].evicted.map { map.page(at: $0) } == ["6"] && frames[3].loaded.map { map.page(at: $0) } == ["8"])
     }
 
     @Test("planning reads the sizes of resident pages only, and a failing read stops the plan")
@@ -156,7 +159,9 @@ struct GalleryPlannerTests {
         var rng = SplitMix64(seed: seed)
         let map = try PageMap(parsing: "1 . 2\n3 4 5\n. 6 7\n. . 8")
         let layouts: [PageLayout] = [.linear(1), .linear(4), .circular(2), .circular(5), .map(map)]
-        let words = ["next", "prev", "left", "right", "up", "down", "drag -90,0 velocity 0.3,0", "drag 0,70", "pan 5,5"]
+        let words = [
+            "next", "prev", "left", "right", "up", "down", "drag -90,0 velocity 0.3,0", "drag 0,70", "pan 5,5",
+        ]
         for (k, layout) in layouts.enumerated() {
             let script = (0..<25).map { _ in words[rng.int(below: words.count)] }.joined(separator: "\n")
             let frames = try GalleryPlanner.plan(
@@ -169,7 +174,9 @@ struct GalleryPlannerTests {
             for frame in frames {
                 #expect(frame.resident.count <= 3, "layout \(k) frame \(frame.index)")
                 #expect(frame.resident.contains(frame.position), "layout \(k) frame \(frame.index)")
-                #expect(frame.placements.allSatisfy { frame.resident.contains($0.position) }, "layout \(k) frame \(frame.index)")
+                #expect(
+                    frame.placements.allSatisfy { frame.resident.contains($0.position) },
+                    "layout \(k) frame \(frame.index)")
                 let allowed = Set(layout.neighbours(of: frame.position) + [frame.position])
                 #expect(frame.resident.allSatisfy { allowed.contains($0) }, "layout \(k) frame \(frame.index)")
                 #expect(frame.loaded == Array(Set(frame.resident).subtracting(previous)).sorted())

@@ -58,7 +58,9 @@ struct GalleryScriptTests {
     @Test("natural order puts img2 before img10 and breaks ties deterministically")
     func naturalOrder() {
         #expect(
-            GalleryNaturalOrder.sorted(["img10.png", "img2.png", "IMG1.png", "img02.png", "img1.png", "a.jpg", "img.png"])
+            GalleryNaturalOrder.sorted([
+                "img10.png", "img2.png", "IMG1.png", "img02.png", "img1.png", "a.jpg", "img.png",
+            ])
                 == ["a.jpg", "img.png", "IMG1.png", "img1.png", "img02.png", "img2.png", "img10.png"])
         #expect(GalleryNaturalOrder.sorted(["p-100", "p-99", "p-0100", "p-9"]) == ["p-9", "p-99", "p-0100", "p-100"])
         // Numbers longer than any integer type compare by their digits.
@@ -71,7 +73,9 @@ struct GalleryScriptTests {
         print("natural order sweep seed \(seed)")
         var rng = SplitMix64(seed: seed)
         let alphabet = Array("ab0129.-A")
-        let names = (0..<60).map { _ in String((0..<(1 + rng.int(below: 6))).map { _ in alphabet[rng.int(below: alphabet.count)] }) }
+        let names = (0..<60).map { _ in
+            String((0..<(1 + rng.int(below: 6))).map { _ in alphabet[rng.int(below: alphabet.count)] })
+        }
         let less = GalleryNaturalOrder.areInIncreasingOrder
         for a in names {
             #expect(!less(a, a))
@@ -103,7 +107,9 @@ struct GalleryScriptTests {
     @Test("shards K/N count K from 0 and split every frame index exactly once")
     func shards() {
         #expect(GalleryShard(parsing: "0/3") != nil)
-        for bad in ["3/3", "-1/3", "1/0", "1", "a/b", " 1/2", "1/2/3", ""] { #expect(GalleryShard(parsing: bad) == nil, "\(bad)") }
+        for bad in ["3/3", "-1/3", "1/0", "1", "a/b", " 1/2", "1/2/3", ""] {
+            #expect(GalleryShard(parsing: bad) == nil, "\(bad)")
+        }
         for n in 1...5 {
             let shards = (0..<n).map { GalleryShard(index: $0, count: n)! }
             for frame in 0..<40 { #expect(shards.filter { $0.contains(frame: frame) }.count == 1) }

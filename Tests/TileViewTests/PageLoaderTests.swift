@@ -29,7 +29,9 @@ struct PageLoaderTests {
         let seed: UInt64 = 0x10AD_E5
         print("loader walk seed \(seed)")
         var rng = SplitMix64(seed: seed)
-        let words = ["next", "prev", "next", "double-tap 20,16", "drag -30,0 velocity 0.4,0", "drag 10,0", "pinch 2 5,5"]
+        let words = [
+            "next", "prev", "next", "double-tap 20,16", "drag -30,0 velocity 0.4,0", "drag 10,0", "pinch 2 5,5",
+        ]
         for layout in [PageLayout.linear(6), .circular(6)] {
             let script = (0..<30).map { _ in words[rng.int(below: words.count)] }.joined(separator: "\n")
             let job = try Self.job(paths, layout: layout, script: script, peek: rng.int(below: 10), transitions: 1)
@@ -55,7 +57,8 @@ struct PageLoaderTests {
                 let image = try compositor.render(frame, loader: loader)
                 #expect(image.size == PixelSize(width: 48, height: 32))
                 for position in loader.residentPositions where loader.residentBytes(at: position) > 0 {
-                    #expect(shown.contains(position) && shownNext.contains(position), "only pages shown next keep tiles")
+                    #expect(
+                        shown.contains(position) && shownNext.contains(position), "only pages shown next keep tiles")
                 }
             }
             loader.evictAll()
@@ -126,12 +129,16 @@ struct PageLoaderTests {
         let red = RGBA8(r: 220, g: 20, b: 20)
         let blue = RGBA8(r: 20, g: 20, b: 220)
         let (dir, paths) = try GalleryTestImages.folder(
-            [GalleryTestImages.solid(red, width: 60, height: 40), GalleryTestImages.solid(blue, width: 60, height: 40)],
+            [
+                GalleryTestImages.solid(red, width: 60, height: 40),
+                GalleryTestImages.solid(blue, width: 60, height: 40),
+            ],
             label: "loader-transition")
         defer { try? FileManager.default.removeItem(at: dir) }
         for (peek, gap) in [(0, 0), (8, 6), (4, 20)] {
             let job = try Self.job(
-                paths, layout: .linear(2), script: "next", viewport: PixelSize(width: 60, height: 40), peek: peek, gap: gap,
+                paths, layout: .linear(2), script: "next", viewport: PixelSize(width: 60, height: 40), peek: peek,
+                gap: gap,
                 transitions: 4)
             let frames = try job.plan()
             let loader = job.makeLoader()
@@ -152,7 +159,8 @@ struct PageLoaderTests {
             colours.map { GalleryTestImages.solid($0, width: 64, height: 48) }, label: "loader-peek")
         defer { try? FileManager.default.removeItem(at: dir) }
         let white = RGBA8(r: 255, g: 255, b: 255)
-        let base = try Self.job(paths, layout: .linear(3), script: "next", viewport: PixelSize(width: 120, height: 80), peek: 20, gap: 10)
+        let base = try Self.job(
+            paths, layout: .linear(3), script: "next", viewport: PixelSize(width: 120, height: 80), peek: 20, gap: 10)
         let job = GalleryJob(pages: base.pages, settings: base.settings, script: base.script, background: white)
         let frames = try job.plan()
         let loader = job.makeLoader()

@@ -49,7 +49,9 @@ public enum GalleryAction: Hashable, Sendable, CustomStringConvertible {
     private static func parseDrag(_ text: String, _ arguments: [Substring]) throws(GalleryActionParseError)
         -> GalleryAction
     {
-        func fail(_ problem: String) -> GalleryActionParseError { GalleryActionParseError(input: text, problem: problem) }
+        func fail(_ problem: String) -> GalleryActionParseError {
+            GalleryActionParseError(input: text, problem: problem)
+        }
         guard arguments.count == 1 || (arguments.count == 3 && arguments[1] == "velocity") else {
             throw fail("a drag is written \"drag DX,DY\" or \"drag DX,DY velocity VX,VY\"")
         }

@@ -47,7 +47,8 @@ public struct GalleryJob: Sendable {
     /// A loader for this job's pages with the per-page budget of its viewport.
     public func makeLoader() -> PageLoader {
         PageLoader(
-            pages: pages, pageCacheBudgetBytes: PageLoader.pageCacheBudget(viewport: settings.viewport, tileSize: tileSize),
+            pages: pages,
+            pageCacheBudgetBytes: PageLoader.pageCacheBudget(viewport: settings.viewport, tileSize: tileSize),
             tileSize: tileSize, options: options)
     }
 

@@ -46,8 +46,11 @@ public struct GalleryPeek: Hashable, Sendable {
 
     /// The pages visible at a content offset with their snapped frames; pages whose snapped frame misses the
     /// viewport are left out.
-    public func visiblePages(atContentOffset offset: Point, in pages: PageLayout) -> [(page: VisiblePage, frame: PixelRect)] {
-        let viewport = PixelRect(size: PixelSize(width: Int(layout.viewportSize.width), height: Int(layout.viewportSize.height)))
+    public func visiblePages(atContentOffset offset: Point, in pages: PageLayout) -> [(
+        page: VisiblePage, frame: PixelRect
+    )] {
+        let viewport = PixelRect(
+            size: PixelSize(width: Int(layout.viewportSize.width), height: Int(layout.viewportSize.height)))
         return layout.visiblePages(atContentOffset: offset, in: pages).compactMap { page in
             let frame = snapped(page.frame)
             return frame.intersection(viewport) == nil ? nil : (page, frame)

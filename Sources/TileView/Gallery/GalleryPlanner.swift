@@ -95,7 +95,8 @@ public struct GalleryPlanner {
         let distance = abs(step.targetSlot.column - step.from.column) + abs(step.targetSlot.row - step.from.row)
         if step.moved && distance == 1 && settings.transitionFrames > 0 {
             let transition = TransitionPlan(step: step, peek: peek.layout, frames: settings.transitionFrames)
-            try appendTransition(transition, from: step.from, to: step.position, axis: step.axis, peek: peek, action: action)
+            try appendTransition(
+                transition, from: step.from, to: step.position, axis: step.axis, peek: peek, action: action)
         }
         try appendRestFrame(action: action)
     }

@@ -85,7 +85,9 @@ public enum GalleryRun {
                 if n + 1 < selected.count { draws = try prepare(n + 1) }
                 let image = compositor.render(frameDraws, regions: regions)
                 onFrame(frame, FrameSample(residentBytes: heldBytes, rssBytes: ProcessMemory.residentBytes))
-                if let writer, let folder { try writer.submit(image, to: framePath(folder: folder, index: frame.index)) }
+                if let writer, let folder {
+                    try writer.submit(image, to: framePath(folder: folder, index: frame.index))
+                }
             }
             try writer?.finish()
         } catch {

@@ -26,7 +26,8 @@ public struct GalleryShard: Hashable, Sendable, CustomStringConvertible {
     /// Reads `K/N` (white space around the numbers is not allowed; K from 0).
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+        guard parts.count == 2,
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let k = Int(parts[0]), let n = Int(parts[1])
         else { return nil }
         self.init(index: k, count: n)

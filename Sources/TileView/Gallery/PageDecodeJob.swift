@@ -37,7 +37,8 @@ final class PageDecodeJob: @unchecked Sendable {
             }
             do {
                 let region = try image.region(request.rect, level: request.level)
-                results.append(region.map { DecodedPageRegion(buffer: $0.buffer, originX: $0.origin.x, originY: $0.origin.y) })
+                results.append(
+                    region.map { DecodedPageRegion(buffer: $0.buffer, originX: $0.origin.x, originY: $0.origin.y) })
             } catch {
                 failure = error
                 return

@@ -195,7 +195,8 @@ public final class PageLoader {
 
     private func open(_ position: Cell, keepingTiles: Bool) throws(TileViewError) -> TiledImage {
         try TiledImage(
-            path: pages.path(at: position), tileSize: tileSize, cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0,
+            path: pages.path(at: position), tileSize: tileSize,
+            cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0,
             options: options)
     }
 
