@@ -2,10 +2,11 @@ import TileViewCore
 
 /// The chart `tileview bench memory --plot` writes: resident decoded bytes and RSS over the steps.
 ///
-/// Layout: a white canvas; a legend of coloured swatches across the top (RSS blue, DECODED orange, BUDGET red
-/// when a budget is given); the plot area below with the y axis in MiB (0 at the bottom, grid lines at round
-/// steps, labelled) and the x axis in steps (labelled at round steps); one thick line per series, the budget as
-/// a dashed line. No fonts: labels are drawn with `ChartFont`'s 5 x 7 pixel digits and capitals.
+/// Layout: a white canvas; a legend of coloured swatches across the top (RSS blue, PEAK RSS blue dashes,
+/// DECODED orange, BUDGET red when a budget is given); the plot area below with the y axis in MiB (0 at the
+/// bottom, grid lines at round steps, labelled) and the x axis in steps (labelled at round steps); one thick
+/// line per sampled series, the process's peak RSS (VmHWM, which also covers the moments between samples) and
+/// the budget as dashed lines. No fonts: labels are drawn with `ChartFont`'s 5 x 7 pixel digits and capitals.
 public enum ChartMemoryPlot {
     public static let rssColour = RGBA8(r: 31, g: 119, b: 180)
     public static let decodedColour = RGBA8(r: 255, g: 127, b: 14)
@@ -67,6 +68,8 @@ public enum ChartMemoryPlot {
         if let budget {
             canvas.line(from: (left, py(budget)), to: (right, py(budget)), budgetColour, thickness: 2, dash: 6)
         }
+        let peak = report.summary.peakRSSBytes.map { Double($0) / mib }
+        if let peak { canvas.line(from: (left, py(peak)), to: (right, py(peak)), rssColour, thickness: 1, dash: 3) }
         for (series, colour) in [(decoded, decodedColour), (rss, rssColour)] where !series.isEmpty {
             if series.count == 1 {
                 canvas.fill(x: px(0) - 2, y: py(series[0]) - 2, width: 5, height: 5, colour)
@@ -77,13 +80,19 @@ public enum ChartMemoryPlot {
         }
 
         // Legend: swatches and names.
-        var legend: [(String, RGBA8)] = [("RSS", rssColour), ("DECODED", decodedColour)]
-        if budget != nil { legend.append(("BUDGET", budgetColour)) }
+        var legend: [(String, RGBA8, dashed: Bool)] = [("RSS", rssColour, false)]
+        if peak != nil { legend.append(("PEAK RSS", rssColour, true)) }
+        legend.append(("DECODED", decodedColour, false))
+        if budget != nil { legend.append(("BUDGET", budgetColour, true)) }
         var x = left
-        for (name, colour) in legend {
-            canvas.fill(x: x, y: 12, width: 18, height: 14, colour)
+        for (name, colour, dashed) in legend {
+            if dashed {
+                canvas.line(from: (x, 19), to: (x + 17, 19), colour, thickness: 2, dash: 3)
+            } else {
+                canvas.fill(x: x, y: 12, width: 18, height: 14, colour)
+            }
             canvas.text(name, x: x + 24, y: 12, axisColour, scale: 2)
-            x += 24 + ChartFont.textWidth(name, scale: 2) + 24
+            x += 24 + ChartFont.textWidth(name, scale: 2) + 20
         }
         return canvas.image
     }
