@@ -2,27 +2,6 @@ import TileViewCore
 import TileViewPaging
 import TileViewZoom
 
-/// One page drawn in a planned frame: which page, which slot of the content plane, its frame and its zoom.
-public struct PagePlacement: Hashable, Sendable {
-    public let position: PageMap.Cell
-    public let slot: PageMap.Cell
-    /// The page's frame in viewport pixels (it may reach past the viewport's edges; drawing clips it).
-    public let frame: PixelRect
-    /// The page's zoom state; its viewport is the frame's size.
-    public let zoom: ZoomState
-}
-
-/// A frame between two pages of an animated move or a drag's settling: frame `index` of `count`, at `fraction`
-/// of the way (eased).
-public struct GalleryTransition: Hashable, Sendable {
-    public let index: Int
-    public let count: Int
-    public let fraction: Double
-    /// The page the transition leaves and the page it arrives at.
-    public let from: PageMap.Cell
-    public let to: PageMap.Cell
-}
-
 /// Everything about one output frame that is known without decoding a pixel: the step that made it, the pager's
 /// resident set and its diff, and where each visible page is drawn at which zoom.
 public struct GalleryFramePlan: Hashable, Sendable {

@@ -37,15 +37,6 @@ public struct GalleryScript: Hashable, Sendable {
     }
 }
 
-/// A script line that is not a step.
-public struct GalleryScriptError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The 1-based line number.
-    public let line: Int
-    public let error: GalleryActionParseError
-
-    public var description: String { "line \(line): \(error)" }
-}
-
 extension GalleryScript {
     /// Reads a script file; an unreadable file is a `.read` error and a bad line an `.input` error, both naming
     /// the file (and the line).

@@ -219,26 +219,3 @@ public final class PageLoader {
         _ = try? job?.wait()
     }
 }
-
-/// Level pixels of one page that a frame needs: the tiles that meet `rect` at `level`.
-public struct PageRegionRequest: Hashable, Sendable {
-    public let position: PageMap.Cell
-    public let level: Int
-    public let rect: PixelRect
-
-    public init(position: PageMap.Cell, level: Int, rect: PixelRect) {
-        self.position = position
-        self.level = level
-        self.rect = rect
-    }
-}
-
-/// Decoded level pixels of one page: `buffer` holds at least the requested rect, its top left being level pixel
-/// (`originX`, `originY`).
-public struct DecodedPageRegion: Sendable {
-    public let buffer: ImageBuffer
-    public let originX: Int
-    public let originY: Int
-
-    public var byteCount: Int { buffer.byteCount }
-}
