@@ -12,6 +12,9 @@ struct TileViewCommand: ParsableCommand {
             standard error names the file and the reason); 64 a usage error.
             """,
         version: "0.1.0",
-        subcommands: [InfoCommand.self, DecodeCommand.self, ZoomCommand.self, FeedCommand.self]
+        subcommands: [
+            InfoCommand.self, DecodeCommand.self, ZoomCommand.self, GalleryCommand.self, FeedCommand.self,
+            BenchCommand.self,
+        ]
     )
 }

@@ -1,0 +1,59 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewPaging
+import TileViewTiling
+
+/// A whole gallery job: the pages, how they are shown, where to start and the steps, planned and rendered.
+///
+/// `plan()` reads only headers (one per page that becomes resident), so every usage and file error that does
+/// not need pixels comes before any frame; `render` then draws the planned frames (see `GalleryRun`).
+public struct GalleryJob: Sendable {
+    public typealias Cell = PageMap.Cell
+
+    public let pages: GalleryPages
+    public let settings: GallerySettings
+    /// The first page; nil for the first page in page order.
+    public let start: Cell?
+    public let script: GalleryScript
+    public let options: DecodeOptions
+    public let background: RGBA8
+    public let tileSize: Int
+
+    public init(
+        pages: GalleryPages, settings: GallerySettings, start: Cell? = nil, script: GalleryScript,
+        options: DecodeOptions = DecodeOptions(), background: RGBA8 = .black, tileSize: Int = TileGrid.defaultTileSize
+    ) {
+        self.pages = pages
+        self.settings = settings
+        self.start = start
+        self.script = script
+        self.options = options
+        self.background = background
+        self.tileSize = tileSize
+    }
+
+    /// Every frame of the walk, planned; reads the header of each page that becomes resident.
+    public func plan() throws(TileViewError) -> [GalleryFramePlan] {
+        let pages = self.pages
+        let options = self.options
+        return try GalleryPlanner.plan(
+            layout: pages.layout, start: start, settings: settings, script: script
+        ) { (position: Cell) throws(TileViewError) -> Size in
+            // Opening reads the header and applies the pixel limit, exactly as the loader will.
+            try TiledImage(path: pages.path(at: position), cacheBudgetBytes: 0, options: options).imageSize.asSize
+        }
+    }
+
+    /// A loader for this job's pages with the per-page budget of its viewport.
+    public func makeLoader() -> PageLoader {
+        PageLoader(
+            pages: pages,
+            pageCacheBudgetBytes: PageLoader.pageCacheBudget(viewport: settings.viewport, tileSize: tileSize),
+            tileSize: tileSize, options: options)
+    }
+
+    /// The compositor for this job's viewport and background.
+    public var compositor: GalleryCompositor {
+        GalleryCompositor(viewport: settings.viewport, background: background)
+    }
+}

@@ -1,0 +1,105 @@
+import TileViewCore
+import TileViewPaging
+
+/// Renders planned gallery frames: loads and evicts pages as each frame's resident set says, decodes the next
+/// frame's pages on a worker while the current frame is rendered, encodes and writes frames on other workers,
+/// and measures memory.
+///
+/// Pipeline, for frame i: take the regions decoded for frame i; move the loader on to frame i+1 (evict the
+/// pages leaving, open those entering, keep tiles only of pages frame i+2 shows too, release the rest) and start
+/// decoding frame i+1's regions on a worker; render frame i from its regions; hand it to the writer, whose
+/// workers encode and write up to `writerConcurrency` frames at once (`submit` waits while that many are in
+/// flight). So decoding, resampling and encoding overlap on two cores, while the decoded pixels in memory are
+/// those of two frames' pages at most, and at most `writerConcurrency` + 1 frames. With a shard, only its
+/// frames are rendered and the loader moves straight from one rendered frame's resident set to the next.
+public enum GalleryRun {
+    /// Measurements of one rendered frame, taken right after it was rendered.
+    public struct FrameSample: Hashable, Sendable {
+        /// Decoded bytes held for the resident pages when the frame's regions were ready: their tile caches
+        /// plus the regions the frame is rendered from.
+        public let residentBytes: Int
+        /// The process's resident set size (VmRSS), when the system reports it.
+        public let rssBytes: Int?
+    }
+
+    /// What a run measured.
+    public struct Summary: Hashable, Sendable {
+        /// Frames rendered (and written, with an output folder).
+        public let frames: Int
+        /// The largest resident set among the rendered frames.
+        public let maxResident: Int
+        /// The largest `FrameSample.residentBytes`.
+        public let peakResidentBytes: Int
+        /// The process's peak resident set size (VmHWM) at the end of the run.
+        public let peakRSSBytes: Int?
+        /// Decoding passes over page files and bytes of tiles decoded.
+        public let decodePasses: Int
+        public let bytesDecoded: Int
+        /// Pages opened and evicted.
+        public let loads: Int
+        public let evictions: Int
+    }
+
+    /// Frames encoded at once: two where the machine has two processors (one core encodes while the other
+    /// decodes, renders and encodes), one on a single processor.
+    public static var defaultWriterConcurrency: Int { min(2, GalleryFrameWriter.availableProcessors) }
+
+    /// `folder/frame-0007.png` for frame 7 (at least four digits).
+    public static func framePath(folder: String, index: Int) -> String {
+        let digits = String(index)
+        let name = "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// Renders the frames of `shard` (all by default) with `loader`; writes them into `folder` when given
+    /// (created if missing); calls `onFrame` after each render, in frame order.
+    public static func render(
+        _ frames: [GalleryFramePlan], shard: GalleryShard = .whole, loader: PageLoader, compositor: GalleryCompositor,
+        folder: String?, writerConcurrency: Int = GalleryRun.defaultWriterConcurrency,
+        onFrame: (GalleryFramePlan, FrameSample) -> Void = { _, _ in }
+    ) throws(TileViewError) -> Summary {
+        let selected = frames.filter { shard.contains(frame: $0.index) }
+        if let folder { try AtomicFile.makeDirectory(folder) }
+        let writer = folder.map { _ in GalleryFrameWriter(concurrency: writerConcurrency) }
+        var peakBytes = 0
+
+        /// Moves the loader on to selected frame `n` and starts decoding its regions; returns its draws.
+        func prepare(_ n: Int) throws(TileViewError) -> [GalleryCompositor.Draw] {
+            let frame = selected[n]
+            let shown = Set(frame.placements.map(\.position))
+            let shownNext = n + 1 < selected.count ? Set(selected[n + 1].placements.map(\.position)) : []
+            try loader.makeResident(frame.resident, keepingTiles: shown.intersection(shownNext))
+            loader.trim(keeping: shown)
+            let draws = compositor.draws(for: frame, loader: loader)
+            loader.startDecoding(compositor.requests(for: draws))
+            return draws
+        }
+
+        do {
+            var draws = selected.isEmpty ? [] : try prepare(0)
+            for (n, frame) in selected.enumerated() {
+                let regions = try loader.finishDecoding()
+                let heldBytes = loader.residentBytes + regions.reduce(0) { $0 + ($1?.byteCount ?? 0) }
+                peakBytes = max(peakBytes, heldBytes)
+                let frameDraws = draws
+                if n + 1 < selected.count { draws = try prepare(n + 1) }
+                let image = compositor.render(frameDraws, regions: regions)
+                onFrame(frame, FrameSample(residentBytes: heldBytes, rssBytes: ProcessMemory.residentBytes))
+                if let writer, let folder {
+                    try writer.submit(image, to: framePath(folder: folder, index: frame.index))
+                }
+            }
+            try writer?.finish()
+        } catch {
+            _ = try? loader.finishDecoding()
+            try? writer?.finish()
+            throw error
+        }
+        loader.evictAll()
+        return Summary(
+            frames: selected.count, maxResident: selected.map(\.resident.count).max() ?? 0,
+            peakResidentBytes: peakBytes, peakRSSBytes: ProcessMemory.peakResidentBytes,
+            decodePasses: loader.decodePasses, bytesDecoded: loader.bytesDecoded, loads: loader.loadCount,
+            evictions: loader.evictionCount)
+    }
+}

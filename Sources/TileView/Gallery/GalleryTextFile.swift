@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reading the small text files a gallery is described by (page maps, scripts), with errors that name the file.
+enum GalleryTextFile {
+    /// The largest text file read: a script or a map is far smaller; anything larger is the wrong file.
+    static let largestBytes = 16 << 20
+
+    /// The whole file as UTF-8 text (invalid sequences become U+FFFD).
+    static func read(_ path: String) throws(TileViewError) -> String {
+        guard let file = fopen(path, "rb") else {
+            throw TileViewError(.read, path: path, reason: "cannot open: \(errnoText())")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if n > 0 { bytes += chunk[0..<n] }
+            if n < chunk.count {
+                if ferror(file) != 0 { throw TileViewError(.read, path: path, reason: "cannot read: \(errnoText())") }
+                break
+            }
+            if bytes.count > largestBytes {
+                throw TileViewError(.input, path: path, reason: "is over \(largestBytes >> 20) MiB: not a text file")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

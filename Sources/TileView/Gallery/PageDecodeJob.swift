@@ -1,0 +1,59 @@
+import Dispatch
+
+/// Decodes the regions of one frame on a worker thread, for `PageLoader.startDecoding`.
+///
+/// The images are handed over: from `start` until `wait` returns only the worker touches them (the loader
+/// refuses to be used meanwhile), and the semaphore orders the worker's writes before the caller's reads.
+/// That hand-over is what makes the unchecked `Sendable` sound.
+final class PageDecodeJob: @unchecked Sendable {
+    private let work: [(TiledImage?, PageRegionRequest)]
+    private let done = DispatchSemaphore(value: 0)
+    private var results: [DecodedPageRegion?] = []
+    private var failure: TileViewError?
+    private var started = false
+    private var finished = false
+
+    init(work: [(TiledImage?, PageRegionRequest)]) {
+        self.work = work
+    }
+
+    func start() {
+        started = true
+        guard !work.isEmpty else {
+            done.signal()
+            return
+        }
+        DispatchQueue.global(qos: .userInitiated).async {
+            self.run()
+            self.done.signal()
+        }
+    }
+
+    private func run() {
+        for (image, request) in work {
+            guard let image else {
+                results.append(nil)
+                continue
+            }
+            do {
+                let region = try image.region(request.rect, level: request.level)
+                results.append(
+                    region.map { DecodedPageRegion(buffer: $0.buffer, originX: $0.origin.x, originY: $0.origin.y) })
+            } catch {
+                failure = error
+                return
+            }
+        }
+    }
+
+    /// Waits for the worker; returns one region per request or rethrows the first error.
+    func wait() throws(TileViewError) -> [DecodedPageRegion?] {
+        guard started, !finished else { return [] }
+        done.wait()
+        finished = true
+        if let failure { throw failure }
+        let results = self.results
+        self.results = []
+        return results
+    }
+}

@@ -1,0 +1,221 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewPaging
+import TileViewTiling
+
+/// Owns the tiled images of a gallery's resident pages: opens pages entering the resident set, evicts pages
+/// leaving it (every decoded byte freed), and decodes, on a worker thread, the level pixels a frame needs.
+///
+/// Model: at most three pages are resident (the pager's plan, `makeResident`). A resident page is an open
+/// `TiledImage` (its header read). Decoded pixels are held only for frames being made:
+/// - `startDecoding` decodes the regions one frame draws (`PageRegionRequest`) on a worker and
+///   `finishDecoding` hands them over as `DecodedPageRegion`s, which the renderer reads directly;
+/// - a page the frame after shows too keeps its tiles in its cache (`keepingTiles`, budget
+///   `pageCacheBudgetBytes`), so a transition, a peek or a zoom gesture does not decode it again; any other page
+///   keeps none (its decoded block is the region itself, with no tile copies), and `trim(keeping:)` releases
+///   the tiles of pages the next frame does not show.
+/// So the decoded bytes at any time are those of at most two frames' pages (the frame being rendered and the one
+/// being decoded) plus the cached tiles of pages both show, whatever the gallery's length; a page outside the
+/// resident set holds none. Zoom states live in the plan (`PageZoomStates`), which forgets an evicted page's
+/// state, so a page that comes back starts at fit.
+///
+/// Between `startDecoding` and `finishDecoding` the worker owns the images and the loader must not be used
+/// (the decoded regions of the frame before, being plain buffers, may be rendered meanwhile). Not thread-safe
+/// otherwise: one loader is used from one thread.
+public final class PageLoader {
+    public typealias Cell = PageMap.Cell
+
+    /// The most pages a gallery keeps resident: current, previous and next.
+    public static let maximumResident = 3
+
+    /// What `makeResident` did: pages opened, pages evicted and the decoded bytes that eviction freed.
+    public struct Change: Hashable, Sendable {
+        public let loaded: [Cell]
+        public let evicted: [Cell]
+        public let freedBytes: Int
+    }
+
+    private struct Entry {
+        let image: TiledImage
+        /// Whether its tile cache has a budget (the next frame shows the page too).
+        let keepsTiles: Bool
+    }
+
+    public let pages: GalleryPages
+    public let options: DecodeOptions
+    public let tileSize: Int
+    /// The tile cache budget of a page that keeps its tiles (see `pageCacheBudget(viewport:tileSize:)`).
+    public let pageCacheBudgetBytes: Int
+    private var entries: [Cell: Entry] = [:]
+    private var job: PageDecodeJob?
+    /// Decoder warnings of pages (lenient mode; libpng's benign ones), by file, each once.
+    public private(set) var warnings: [(path: String, message: String)] = []
+    /// Pages opened and evicted so far.
+    public private(set) var loadCount = 0
+    public private(set) var evictionCount = 0
+    /// Decoding passes and decoded bytes of images this loader no longer holds.
+    private var retiredPasses = 0
+    private var retiredBytesDecoded = 0
+
+    public init(
+        pages: GalleryPages, pageCacheBudgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize,
+        options: DecodeOptions = DecodeOptions()
+    ) {
+        self.pages = pages
+        self.pageCacheBudgetBytes = pageCacheBudgetBytes
+        self.tileSize = tileSize
+        self.options = options
+    }
+
+    /// A page cache budget that holds every tile any single view of a page needs in a frame of `viewport`, so a
+    /// frame never decodes a tile twice: the level drawn at scale s has 2^L <= 1/s, so the visible part of it is
+    /// under twice the frame on each axis; with the resampling filter's reach and tile rounding that is at most
+    /// (2w + 2T + 8) x (2h + 2T + 8) pixels of 4 bytes (T the tile size). 21 MB for 1024x768 and 256-pixel tiles.
+    public static func pageCacheBudget(viewport: PixelSize, tileSize: Int = TileGrid.defaultTileSize) -> Int {
+        let t = max(1, tileSize)
+        return (2 * max(1, viewport.width) + 2 * t + 8) * (2 * max(1, viewport.height) + 2 * t + 8) * 4
+    }
+
+    /// The resident pages, in page order.
+    public var residentPositions: [Cell] {
+        checkIdle()
+        return entries.keys.sorted()
+    }
+
+    /// The open image of a resident page.
+    public func image(at position: Cell) -> TiledImage? {
+        checkIdle()
+        return entries[position]?.image
+    }
+
+    /// Whether a resident page keeps its decoded tiles between frames.
+    public func keepsTiles(at position: Cell) -> Bool {
+        checkIdle()
+        return entries[position]?.keepsTiles ?? false
+    }
+
+    /// Decoded bytes held in the resident pages' tile caches (the regions handed out are counted by their holder).
+    public var residentBytes: Int {
+        checkIdle()
+        return entries.values.reduce(0) { $0 + $1.image.residentBytes }
+    }
+
+    /// Decoded bytes held in one page's tile cache (0 when it is not resident).
+    public func residentBytes(at position: Cell) -> Int {
+        image(at: position)?.residentBytes ?? 0
+    }
+
+    /// Decoding passes over page files so far, evicted pages included.
+    public var decodePasses: Int {
+        checkIdle()
+        return retiredPasses + entries.values.reduce(0) { $0 + $1.image.decodePasses }
+    }
+
+    /// Bytes of level pixels decoded so far, evicted pages included.
+    public var bytesDecoded: Int {
+        checkIdle()
+        return retiredBytesDecoded + entries.values.reduce(0) { $0 + $1.image.statistics.bytesDecoded }
+    }
+
+    /// Makes `positions` (at most three pages) the resident set: evicts the others first, freeing every byte
+    /// they decoded, then opens the entering pages (header only). Pages in `keepingTiles` get a tile cache of
+    /// `pageCacheBudgetBytes`, the others none (a resident page whose need changed is reopened, keeping its
+    /// place; that is not a load). Throws, naming the file, when a page cannot be opened.
+    @discardableResult
+    public func makeResident(_ positions: [Cell], keepingTiles: Set<Cell> = []) throws(TileViewError) -> Change {
+        checkIdle()
+        let wanted = Set(positions)
+        precondition(wanted.count <= Self.maximumResident, "\(wanted.count) pages asked to be resident")
+        var evicted: [Cell] = []
+        var freed = 0
+        for (position, entry) in entries where !wanted.contains(position) {
+            freed += entry.image.residentBytes
+            retire(entry.image)
+            entries[position] = nil
+            evicted.append(position)
+        }
+        var loaded: [Cell] = []
+        for position in wanted.sorted() {
+            let keeps = keepingTiles.contains(position)
+            if let entry = entries[position] {
+                guard entry.keepsTiles != keeps else { continue }
+                retire(entry.image)
+            } else {
+                loaded.append(position)
+            }
+            entries[position] = Entry(image: try open(position, keepingTiles: keeps), keepsTiles: keeps)
+        }
+        loadCount += loaded.count
+        evictionCount += evicted.count
+        return Change(loaded: loaded, evicted: evicted.sorted(), freedBytes: freed)
+    }
+
+    /// Releases the decoded tiles of resident pages outside `visible` (they stay open with their headers).
+    /// Returns the bytes freed.
+    @discardableResult
+    public func trim(keeping visible: Set<Cell>) -> Int {
+        checkIdle()
+        var freed = 0
+        for (position, entry) in entries where !visible.contains(position) && entry.image.residentBytes > 0 {
+            freed += entry.image.residentBytes
+            entry.image.releaseAll()
+        }
+        return freed
+    }
+
+    /// Decodes `requests` now; one result per request, nil for a page that is not resident or a rect that
+    /// misses its level.
+    public func decode(_ requests: [PageRegionRequest]) throws(TileViewError) -> [DecodedPageRegion?] {
+        startDecoding(requests)
+        return try finishDecoding()
+    }
+
+    /// Starts decoding `requests` on a worker thread. Until `finishDecoding` returns, the worker owns the
+    /// images and the loader must not be used.
+    public func startDecoding(_ requests: [PageRegionRequest]) {
+        checkIdle()
+        let job = PageDecodeJob(work: requests.map { request in (entries[request.position]?.image, request) })
+        self.job = job
+        job.start()
+    }
+
+    /// Waits for the decoding `startDecoding` began and returns its regions (one per request); rethrows its
+    /// first error, which names the file. Returns no regions when nothing was started.
+    public func finishDecoding() throws(TileViewError) -> [DecodedPageRegion?] {
+        guard let job else { return [] }
+        self.job = nil
+        return try job.wait()
+    }
+
+    /// Evicts every page (at the end of a run), keeping the counters and warnings.
+    public func evictAll() {
+        _ = try? finishDecoding()
+        _ = try? makeResident([])
+    }
+
+    private func open(_ position: Cell, keepingTiles: Bool) throws(TileViewError) -> TiledImage {
+        try TiledImage(
+            path: pages.path(at: position), tileSize: tileSize,
+            cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0,
+            options: options)
+    }
+
+    /// Frees an image's tiles and keeps its counters and warnings.
+    private func retire(_ image: TiledImage) {
+        image.releaseAll()
+        retiredPasses += image.decodePasses
+        retiredBytesDecoded += image.statistics.bytesDecoded
+        // A page decoded again after a trim repeats its warnings: keep each once.
+        for message in image.warnings where !warnings.contains(where: { $0 == (image.path, message) }) {
+            warnings.append((image.path, message))
+        }
+    }
+
+    private func checkIdle() {
+        precondition(job == nil, "the loader is decoding in the background; call finishDecoding() first")
+    }
+
+    deinit {
+        _ = try? job?.wait()
+    }
+}
