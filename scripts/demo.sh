@@ -27,6 +27,23 @@ echo "== tileview zoom --frames: fit, double tap, pinch, pan, two-finger tap, on
 echo "frames: $out/hubble-frames/"
 
 echo
+echo "== tileview gallery: page through the sample photos with peeking and eased transitions"
+"$tv" gallery --dir SampleImages --viewport 480x320 --moves next,next,next,prev --peek 32 --gap 8 \
+  --transition-frames 3 -o "$out/gallery" --json > "$out/gallery.json"
+echo "frames: $out/gallery/ ($(ls "$out/gallery" | wc -l) frames), records: $out/gallery.json"
+
+echo
+echo "== tileview feed: a header, a grid of the sample photos and a photo, scrolled"
+"$tv" feed header:60:1E90FF grid:SampleImages:3 image:SampleImages/retina.jpg --viewport 300x400 \
+  --offsets 0:900:150 -o "$out/feed" --json > "$out/feed.json"
+echo "frames: $out/feed/ ($(ls "$out/feed" | wc -l) frames), records: $out/feed.json"
+
+echo
+echo "== tileview bench memory: resident pages, decoded bytes and RSS while paging (budget 64 MiB)"
+"$tv" bench memory --dir SampleImages --viewport 1024x768 --steps 24 --budget-mb 64 --plot "$out/memory.png" | tail -4
+echo "chart: $out/memory.png"
+
+echo
 echo "== tileview decode: the whole image as PNG"
 "$tv" decode SampleImages/rocket.jpg -o "$out/rocket.png"
 echo "decoded: $out/rocket.png"
