@@ -13,7 +13,7 @@
 public struct FeedFolder: Sendable {
     /// The folder as written on the command line.
     public let path: String
-    /// The image file names (not paths) in natural order (`FeedNaturalOrder`).
+    /// The image file names (not paths) in natural order (`NaturalOrder`).
     public let names: [String]
 
     /// Lists `path`. Fails with a `.read` error naming the folder when it cannot be opened, and with an
@@ -38,7 +38,7 @@ public struct FeedFolder: Sendable {
                 .input, path: path, reason: "the grid folder holds no PNG or JPEG file (.png, .jpg, .jpeg)")
         }
         self.path = path
-        self.names = FeedNaturalOrder.sorted(found)
+        self.names = NaturalOrder.sorted(found)
     }
 
     /// The number of images: the grid's item count.

@@ -14,8 +14,8 @@ struct FeedFolderTests {
             ("99999999999999999999999", "100000000000000000000000"), ("a01", "a1"), ("A", "a"),
         ])
     func pairs(pair: (String, String)) {
-        #expect(FeedNaturalOrder.areInIncreasingOrder(pair.0, pair.1), "\(pair.0) before \(pair.1)")
-        #expect(!FeedNaturalOrder.areInIncreasingOrder(pair.1, pair.0), "\(pair.1) not before \(pair.0)")
+        #expect(NaturalOrder.areInIncreasingOrder(pair.0, pair.1), "\(pair.0) before \(pair.1)")
+        #expect(!NaturalOrder.areInIncreasingOrder(pair.1, pair.0), "\(pair.1) not before \(pair.0)")
     }
 
     @Test("natural order is a strict total order: irreflexive, antisymmetric, transitive, seeded sweep")
@@ -27,7 +27,7 @@ struct FeedFolderTests {
         let names = (0..<60).map { _ in
             String((0..<(1 + rng.int(below: 6))).map { _ in alphabet[rng.int(below: alphabet.count)] })
         }
-        let less = FeedNaturalOrder.areInIncreasingOrder
+        let less = NaturalOrder.areInIncreasingOrder
         for a in names {
             #expect(!less(a, a), "\(a)")
             for b in names where a != b {

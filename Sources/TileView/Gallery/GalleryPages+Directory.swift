@@ -31,7 +31,7 @@ extension GalleryPages {
         guard !names.isEmpty else {
             throw TileViewError(.input, path: path, reason: "the folder has no PNG or JPEG files (.png, .jpg, .jpeg)")
         }
-        let sorted = GalleryNaturalOrder.sorted(names)
+        let sorted = NaturalOrder.sorted(names)
         return GalleryPages(
             layout: circular ? .circular(sorted.count) : .linear(sorted.count), names: sorted,
             paths: sorted.map { joined(path, $0) })

@@ -4,7 +4,7 @@
 /// value (any length: leading zeros are ignored, so no overflow); other runs compare by their Unicode scalars,
 /// ignoring ASCII letter case. When two names tie that way (`img02` and `img2`, `A.png` and `a.png`), the plain
 /// scalar order decides, so the order is total and the same on every machine.
-public enum GalleryNaturalOrder {
+public enum NaturalOrder {
     /// Whether `a` sorts before `b`.
     public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
         switch compare(a, b) {
