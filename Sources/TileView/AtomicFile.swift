@@ -15,7 +15,9 @@ public enum AtomicFile {
         guard !name.isEmpty else { throw TileViewError(.write, path: path, reason: "not a file name") }
         var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw TileViewError(.write, path: path, reason: "cannot create a file in \(folder): \(errnoText())") }
+        guard fd >= 0 else {
+            throw TileViewError(.write, path: path, reason: "cannot create a file in \(folder): \(errnoText())")
+        }
         let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: String? = nil
         bytes.withUnsafeBytes { raw in

@@ -112,7 +112,8 @@ final class DecoderRowSource: LevelRowSource {
         if factor == 1 {
             current = base + (wantedColumns.lowerBound - bandColumns.lowerBound) * 4
         } else if got > 0 {
-            let columns = (wantedColumns.lowerBound - bandColumns.lowerBound)..<(wantedColumns.upperBound - bandColumns.lowerBound)
+            let first = wantedColumns.lowerBound - bandColumns.lowerBound
+            let columns = first..<(first + wantedColumns.count)
             BoxReducer.reduceBand(
                 base, rowBytes: bandRowBytes, rows: got, columns: columns, factor: factor, into: levelRow)
             current = UnsafePointer(levelRow)

@@ -42,7 +42,8 @@ extension TiledImage {
         }
         guard let rect = renderer.sourceRect, let source = try region(rect, level: level) else {
             let empty = ImageBuffer(width: 0, height: 0)
-            return RenderedFrame(image: renderer.render(source: empty, sourceOrigin: (0, 0)), level: level, sourceRect: nil)
+            return RenderedFrame(
+                image: renderer.render(source: empty, sourceOrigin: (0, 0)), level: level, sourceRect: nil)
         }
         return RenderedFrame(
             image: renderer.render(source: source.buffer, sourceOrigin: source.origin), level: level, sourceRect: rect)

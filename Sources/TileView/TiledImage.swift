@@ -37,21 +37,24 @@ public final class TiledImage {
 
     /// Opens `path`, reading only its header; refuses images over the pixel limit.
     public init(
-        path: String, tileSize: Int = TileGrid.defaultTileSize, cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
+        path: String, tileSize: Int = TileGrid.defaultTileSize,
+        cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
         options: DecodeOptions = DecodeOptions()
     ) throws(TileViewError) {
         let header = try ImageFiles.header(ofFile: path)
         guard header.storedSize.pixelCount <= options.maxPixels else {
             throw TileViewError(
                 .decode, path: path,
-                reason: "image of \(header.storedSize) has \(header.storedSize.pixelCount) pixels, over the limit of \(options.maxPixels)"
+                reason:
+                    "image of \(header.storedSize) has \(header.storedSize.pixelCount) pixels, over the limit of \(options.maxPixels)"
             )
         }
         self.path = path
         self.header = header
         self.options = options
         self.orientation = options.applyOrientation ? header.orientation : .up
-        pyramid = LevelPyramid(imageSize: orientation.orientedSize(forStoredSize: header.storedSize), tileSize: tileSize)
+        pyramid = LevelPyramid(
+            imageSize: orientation.orientedSize(forStoredSize: header.storedSize), tileSize: tileSize)
         cache = TileCache(budgetBytes: cacheBudgetBytes)
     }
 
@@ -88,7 +91,9 @@ public final class TiledImage {
     /// Level pixels covering `rect` (clipped to the level) at `level`, and the level pixel at the
     /// buffer's top left; nil when the rect misses the level. The buffer holds at least the rect:
     /// when no tile was cached it is the whole block of tiles decoded for it, as decoded.
-    public func region(_ rect: PixelRect, level: Int) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
+    public func region(_ rect: PixelRect, level: Int) throws(TileViewError) -> (
+        buffer: ImageBuffer, origin: (x: Int, y: Int)
+    )? {
         let grid = pyramid.grid(ofLevel: level)
         guard let clipped = rect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
         let ids = grid.tiles(intersecting: clipped)
@@ -115,7 +120,9 @@ extension TiledImage {
     /// Decodes the block of level pixels covering `tiles` (their bounding rect) in one pass and
     /// turns it upright; counts the tiles as decoded.
     fileprivate func decodeBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (ImageBuffer, PixelRect) {
-        let union = tiles.map { grid.pixelRect(of: $0) }.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
+        let union = tiles.map { grid.pixelRect(of: $0) }.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+            $0.union($1)
+        }
         let storedLevelSize = orientation.storedSize(forOrientedSize: grid.levelSize)
         let storedRect = orientation.storedRect(forOrientedRect: union, storedSize: storedLevelSize)
         let stored = try decodeStored(storedRect, level: grid.level, storedLevelSize: storedLevelSize)
@@ -127,10 +134,13 @@ extension TiledImage {
     }
 
     /// Copies `tiles` out of a decoded block into the cache.
-    fileprivate func store(_ block: ImageBuffer, covering blockRect: PixelRect, tiles: [TileID], grid: TileGrid, pinned: Bool) {
+    fileprivate func store(
+        _ block: ImageBuffer, covering blockRect: PixelRect, tiles: [TileID], grid: TileGrid, pinned: Bool
+    ) {
         for id in tiles {
             let r = grid.pixelRect(of: id)
-            let tile = block.cropped(to: PixelRect(x: r.x - blockRect.x, y: r.y - blockRect.y, width: r.width, height: r.height))
+            let tile = block.cropped(
+                to: PixelRect(x: r.x - blockRect.x, y: r.y - blockRect.y, width: r.width, height: r.height))
             _ = cache.insert(tile, forKey: id, pinned: pinned)
         }
     }

@@ -1,13 +1,13 @@
 import ArgumentParser
 import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 import TileView
 import TileViewCodecs
 import TileViewCore
 import TileViewFeed
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `tileview feed SECTION... --viewport WxH --offsets FROM:TO:STEP -o OUTDIR [--json]`: a vertical feed of
 /// headers, thumbnail grids and images, one frame per container offset.

@@ -171,11 +171,11 @@ extension Report {
     static func statistics(of image: TiledImage) {
         let s = image.statistics
         standardError(
-                """
-                tileview: stats: \(image.path): \(image.decodePasses) decode passes, \(s.tilesDecoded) tiles decoded, \
-                \(image.bytesDecoded) bytes of level pixels decoded (\(image.streamedBytes) streamed without tiles), cache \(s.hits) hits / \(s.misses) misses, peak \(s.peakBytes) bytes, \
-                resident \(image.residentBytes) bytes
+            """
+            tileview: stats: \(image.path): \(image.decodePasses) decode passes, \(s.tilesDecoded) tiles decoded, \
+            \(image.bytesDecoded) bytes of level pixels decoded (\(image.streamedBytes) streamed without tiles), cache \(s.hits) hits / \(s.misses) misses, peak \(s.peakBytes) bytes, \
+            resident \(image.residentBytes) bytes
 
-                """)
+            """)
     }
 }

@@ -6,7 +6,9 @@ import TileViewTestSupport
 /// `tileview decode` end to end, over every file of the shared corpus.
 @Suite("tileview decode")
 struct DecodeCommandTests {
-    @Test("decode writes the reference pixels for valid files and nothing for invalid ones", arguments: CorpusManifest.records)
+    @Test(
+        "decode writes the reference pixels for valid files and nothing for invalid ones",
+        arguments: CorpusManifest.records)
     func decodeCorpusFile(record: CorpusRecord) throws {
         let dir = try Fixtures.temporaryDirectory("decode")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -82,15 +84,19 @@ struct DecodeCommandTests {
     func missingInput() throws {
         let dir = try Fixtures.temporaryDirectory("decode")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CommandRunner.run(["decode", "no-such-file.jpg", "-o", dir.appendingPathComponent("x.png").path])
+        let result = try CommandRunner.run([
+            "decode", "no-such-file.jpg", "-o", dir.appendingPathComponent("x.png").path,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no-such-file.jpg"))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        ["decode"], ["decode", "a.jpg"], ["decode", "a.jpg", "-o", "b.png", "--compression", "12"],
-        ["decode", "a.jpg", "-o", "b.png", "--max-pixels", "0"], ["no-such-command"], ["info"],
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            ["decode"], ["decode", "a.jpg"], ["decode", "a.jpg", "-o", "b.png", "--compression", "12"],
+            ["decode", "a.jpg", "-o", "b.png", "--max-pixels", "0"], ["no-such-command"], ["info"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try CommandRunner.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result)")

@@ -39,7 +39,9 @@ struct InfoCommandTests {
 
     @Test("levels halve down to one 256-pixel tile and the tiles add up")
     func levelsAndTiles() throws {
-        let result = try CommandRunner.run(["info", "--json", Fixtures.sampleImages.appendingPathComponent("retina.jpg").path])
+        let result = try CommandRunner.run([
+            "info", "--json", Fixtures.sampleImages.appendingPathComponent("retina.jpg").path,
+        ])
         let info = try #require(try JSONDecoder().decode([Info].self, from: Data(result.stdout.utf8)).first)
         // 1411 -> 706 -> 353 -> 177: four levels; tiles 6x6 + 3x3 + 2x2 + 1.
         #expect(info.levels == 4)

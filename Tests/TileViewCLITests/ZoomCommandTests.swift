@@ -11,7 +11,9 @@ struct ZoomCommandTests {
     /// A PNG that has only a header (no pixel data): enough for `--json` without `-o`, which reads
     /// only the header. CRCs are computed so any PNG reader accepts the chunks.
     static func headerOnlyPNG(width: UInt32, height: UInt32, at url: URL) throws {
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+        func be(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
+        }
         func crc(_ bytes: [UInt8]) -> UInt32 {
             var c: UInt32 = 0xffff_ffff
             for b in bytes {
@@ -25,7 +27,8 @@ struct ZoomCommandTests {
             return be(UInt32(data.count)) + body + be(crc(body))
         }
         let ihdr = be(width) + be(height) + [8, 2, 0, 0, 0]
-        let png: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", ihdr) + chunk("IDAT", [])
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", ihdr) + chunk("IDAT", [])
             + chunk("IEND", [])
         try Data(png).write(to: url)
     }
@@ -40,7 +43,8 @@ struct ZoomCommandTests {
         #expect(result.status == 0, "\(result)")
         let state = try JSONDecoder().decode(ZoomSnapshot.self, from: Data(result.stdout.utf8))
         let golden = try JSONDecoder().decode(
-            ZoomSnapshot.self, from: Data(contentsOf: Fixtures.goldens.appendingPathComponent("zoom/worked-example.json")))
+            ZoomSnapshot.self,
+            from: Data(contentsOf: Fixtures.goldens.appendingPathComponent("zoom/worked-example.json")))
         #expect(state == golden)
         let extra = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(extra?["tilesDecoded"] as? Int == 0, "nothing is decoded for --json without -o")
@@ -65,15 +69,23 @@ struct ZoomCommandTests {
     @Test("taps and gestures apply in command-line order")
     func gestureOrder() throws {
         let photo = Fixtures.sampleImages.appendingPathComponent("coffee.png").path
-        let a = try CommandRunner.run(["zoom", photo, "--viewport", "300x200", "--json",
-            "--gesture", "pinch 1.5 10,10", "--tap", "250,150", "--gesture", "pan 30,-20"])
-        let b = try CommandRunner.run(["zoom", photo, "--viewport", "300x200", "--json",
-            "--tap", "250,150", "--gesture", "pinch 1.5 10,10", "--gesture", "pan 30,-20"])
+        let a = try CommandRunner.run([
+            "zoom", photo, "--viewport", "300x200", "--json",
+            "--gesture", "pinch 1.5 10,10", "--tap", "250,150", "--gesture", "pan 30,-20",
+        ])
+        let b = try CommandRunner.run([
+            "zoom", photo, "--viewport", "300x200", "--json",
+            "--tap", "250,150", "--gesture", "pinch 1.5 10,10", "--gesture", "pan 30,-20",
+        ])
         #expect(a.status == 0 && b.status == 0)
         var expectedA = ZoomState(imageSize: Size(width: 600, height: 400), viewportSize: Size(width: 300, height: 200))
         var expectedB = expectedA
-        for text in ["pinch 1.5 10,10", "double-tap 250,150", "pan 30,-20"] { expectedA.apply(try ZoomGesture(parsing: text)) }
-        for text in ["double-tap 250,150", "pinch 1.5 10,10", "pan 30,-20"] { expectedB.apply(try ZoomGesture(parsing: text)) }
+        for text in ["pinch 1.5 10,10", "double-tap 250,150", "pan 30,-20"] {
+            expectedA.apply(try ZoomGesture(parsing: text))
+        }
+        for text in ["double-tap 250,150", "pinch 1.5 10,10", "pan 30,-20"] {
+            expectedB.apply(try ZoomGesture(parsing: text))
+        }
         #expect(try JSONDecoder().decode(ZoomSnapshot.self, from: Data(a.stdout.utf8)) == expectedA.snapshot)
         #expect(try JSONDecoder().decode(ZoomSnapshot.self, from: Data(b.stdout.utf8)) == expectedB.snapshot)
         #expect(expectedA.snapshot != expectedB.snapshot, "the two orders must differ for this test to mean anything")
@@ -102,21 +114,27 @@ struct ZoomCommandTests {
         #expect(first != second, "a double tap changes the view")
     }
 
-    @Test("usage errors exit 64 before anything is read", arguments: [
-        ["--viewport", "0x100"], ["--viewport", "100"], ["--gesture", "spin 3"], ["--tap", "1,2,3"],
-        ["--max-scale", "-1"], ["--background", "red"], ["--gesture", "pinch 0 1,1"],
-    ])
+    @Test(
+        "usage errors exit 64 before anything is read",
+        arguments: [
+            ["--viewport", "0x100"], ["--viewport", "100"], ["--gesture", "spin 3"], ["--tap", "1,2,3"],
+            ["--max-scale", "-1"], ["--background", "red"], ["--gesture", "pinch 0 1,1"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try CommandRunner.run(["zoom", "does-not-matter.jpg"] + arguments)
         #expect(result.status == 64, "\(arguments): \(result)")
     }
 
-    @Test("every corpus file zooms (valid) or fails with exit 1 and no frame (invalid)", arguments: CorpusManifest.records)
+    @Test(
+        "every corpus file zooms (valid) or fails with exit 1 and no frame (invalid)", arguments: CorpusManifest.records
+    )
     func zoomCorpusFile(record: CorpusRecord) throws {
         let dir = try Fixtures.temporaryDirectory("zoom")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("z.png")
-        let result = try CommandRunner.run(["zoom", record.url.path, "--viewport", "61x47", "--tap", "20,20", "-o", out.path])
+        let result = try CommandRunner.run([
+            "zoom", record.url.path, "--viewport", "61x47", "--tap", "20,20", "-o", out.path,
+        ])
         if record.isValid {
             #expect(result.status == 0, "\(record.file): \(result)")
             #expect(try ImageDecoder.decode(.file(path: out.path)).image.size == PixelSize(width: 61, height: 47))
@@ -148,17 +166,30 @@ struct ZoomCommandTests {
     static let goldenCases: [(name: String, file: String, arguments: [String])] = [
         ("retina-fit", "SampleImages/retina.jpg", ["--viewport", "160x120"]),
         ("retina-tap", "SampleImages/retina.jpg", ["--viewport", "160x120", "--tap", "40,30"]),
-        ("rocket-4x", "SampleImages/rocket.jpg", ["--viewport", "160x120", "--max-scale", "4", "--gesture", "zoom-to 300,200,20,15"]),
-        ("coffee-pinch-pan", "SampleImages/coffee.png", ["--viewport", "160x120", "--gesture", "pinch 2.5 40,90", "--gesture", "pan -30,15"]),
+        (
+            "rocket-4x", "SampleImages/rocket.jpg",
+            ["--viewport", "160x120", "--max-scale", "4", "--gesture", "zoom-to 300,200,20,15"]
+        ),
+        (
+            "coffee-pinch-pan", "SampleImages/coffee.png",
+            ["--viewport", "160x120", "--gesture", "pinch 2.5 40,90", "--gesture", "pan -30,15"]
+        ),
         ("landscape6-fit", "corpus/jpeg/exif_Landscape_6.jpg", ["--viewport", "160x120"]),
-        ("alpha-on-magenta", "corpus/png/basi6a08.png", ["--viewport", "96x64", "--background", "FF00FF", "--max-scale", "2"]),
-        ("astronaut-two-finger", "SampleImages/astronaut.png", ["--viewport", "120x160", "--tap", "60,40", "--tap", "60,40", "--gesture", "two-finger-tap"]),
+        (
+            "alpha-on-magenta", "corpus/png/basi6a08.png",
+            ["--viewport", "96x64", "--background", "FF00FF", "--max-scale", "2"]
+        ),
+        (
+            "astronaut-two-finger", "SampleImages/astronaut.png",
+            ["--viewport", "120x160", "--tap", "60,40", "--tap", "60,40", "--gesture", "two-finger-tap"]
+        ),
     ]
 
     @Test("golden frames stay byte for byte the same", arguments: goldenCases.map(\.name))
     func goldenFrames(name: String) throws {
         let spec = try #require(Self.goldenCases.first { $0.name == name })
-        let input = spec.file.hasPrefix("corpus/")
+        let input =
+            spec.file.hasPrefix("corpus/")
             ? Fixtures.corpusRoot.appendingPathComponent(String(spec.file.dropFirst("corpus/".count))).path
             : Fixtures.packageRoot.appendingPathComponent(spec.file).path
         let dir = try Fixtures.temporaryDirectory("zoom")
@@ -168,13 +199,15 @@ struct ZoomCommandTests {
         #expect(result.status == 0, "\(result)")
         let golden = Fixtures.goldens.appendingPathComponent("zoom-frames/\(name).png")
         if Fixtures.recordGoldens {
-            try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = try? FileManager.default.removeItem(at: golden)
             try FileManager.default.copyItem(at: out, to: golden)
         }
         let frame = try ImageDecoder.decode(.file(path: out.path)).image
         let expected = try ImageDecoder.decode(.file(path: golden.path)).image
         let identical = frame == expected
-        #expect(identical, "\(name) differs from \(golden.path); RECORD_GOLDENS=1 rewrites it after a deliberate change")
+        #expect(
+            identical, "\(name) differs from \(golden.path); RECORD_GOLDENS=1 rewrites it after a deliberate change")
     }
 }

@@ -15,14 +15,18 @@ struct GeometryTests {
     func touchingRectsDoNotIntersect() {
         let a = PixelRect(x: 0, y: 0, width: 10, height: 10)
         #expect(a.intersection(PixelRect(x: 10, y: 0, width: 5, height: 5)) == nil)
-        #expect(a.intersection(PixelRect(x: 9, y: 9, width: 5, height: 5)) == PixelRect(x: 9, y: 9, width: 1, height: 1))
+        #expect(
+            a.intersection(PixelRect(x: 9, y: 9, width: 5, height: 5)) == PixelRect(x: 9, y: 9, width: 1, height: 1))
         #expect(Rect(x: 0, y: 0, width: 1, height: 1).intersection(Rect(x: 1, y: 0, width: 1, height: 1)) == nil)
     }
 
     @Test("covering rounds outward")
     func coveringRoundsOutward() {
-        #expect(PixelRect.covering(Rect(x: 0.5, y: 1.25, width: 2, height: 2)) == PixelRect(x: 0, y: 1, width: 3, height: 3))
-        #expect(PixelRect.covering(Rect(x: -0.5, y: 0, width: 1, height: 1)) == PixelRect(x: -1, y: 0, width: 2, height: 1))
+        #expect(
+            PixelRect.covering(Rect(x: 0.5, y: 1.25, width: 2, height: 2)) == PixelRect(x: 0, y: 1, width: 3, height: 3)
+        )
+        #expect(
+            PixelRect.covering(Rect(x: -0.5, y: 0, width: 1, height: 1)) == PixelRect(x: -1, y: 0, width: 2, height: 1))
     }
 
     @Test("pixel counts saturate instead of trapping")
@@ -31,11 +35,13 @@ struct GeometryTests {
         #expect(PixelSize(width: 6000, height: 4000).pixelCount == 24_000_000)
     }
 
-    @Test("hex colours parse with and without alpha", arguments: [
-        ("000000", RGBA8(r: 0, g: 0, b: 0, a: 255)),
-        ("#FF8000", RGBA8(r: 255, g: 128, b: 0, a: 255)),
-        ("11223344", RGBA8(r: 0x11, g: 0x22, b: 0x33, a: 0x44)),
-    ])
+    @Test(
+        "hex colours parse with and without alpha",
+        arguments: [
+            ("000000", RGBA8(r: 0, g: 0, b: 0, a: 255)),
+            ("#FF8000", RGBA8(r: 255, g: 128, b: 0, a: 255)),
+            ("11223344", RGBA8(r: 0x11, g: 0x22, b: 0x33, a: 0x44)),
+        ])
     func hexColours(text: String, colour: RGBA8) {
         #expect(RGBA8(hex: text) == colour)
     }
@@ -62,6 +68,6 @@ struct GeometryTests {
         #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(
             SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" )
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }

@@ -71,7 +71,8 @@ struct BoxReducerTests {
         for factor in [2, 4, 8, 64] {
             let reduced = BoxReducer.reduce(image, factor: factor)
             #expect(reduced.size == PixelSize(width: (37 + factor - 1) / factor, height: (23 + factor - 1) / factor))
-            #expect((0..<reduced.height).allSatisfy { y in (0..<reduced.width).allSatisfy { reduced[$0, y] == colour } })
+            #expect(
+                (0..<reduced.height).allSatisfy { y in (0..<reduced.width).allSatisfy { reduced[$0, y] == colour } })
         }
     }
 

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (The record fields keep the manifest's own key names.)
+
 import Foundation
 
 /// One record of `../shared/corpus/manifest.json` (see the corpus README for the fields).

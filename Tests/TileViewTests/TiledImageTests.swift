@@ -22,7 +22,8 @@ struct TiledImageTests {
             let scaled = try JPEGDecoder.decode(.file(path: path), scaleNumerator: 8 >> direct, options: stored).image
             buffer = BoxReducer.reduce(scaled, factor: 1 << (level - direct))
         case .png:
-            buffer = BoxReducer.reduce(try PNGDecoder.decode(.file(path: path), options: stored).image, factor: 1 << level)
+            buffer = BoxReducer.reduce(
+                try PNGDecoder.decode(.file(path: path), options: stored).image, factor: 1 << level)
         }
         return buffer.applying(header.orientation)
     }

@@ -26,7 +26,8 @@ struct ViewportRenderTests {
             for _ in 0..<rng.int(below: 4) {
                 state.doubleTap(
                     atViewportPoint: Point(
-                        x: Double(rng.int(below: Int(viewport.width))), y: Double(rng.int(below: Int(viewport.height)))))
+                        x: Double(rng.int(below: Int(viewport.width))), y: Double(rng.int(below: Int(viewport.height))))
+                )
             }
             let a = try streamed.render(state, background: RGBA8(r: 10, g: 20, b: 30))
             let b = try tiled.render(state, background: RGBA8(r: 10, g: 20, b: 30))
