@@ -20,11 +20,8 @@ public final class FeedImageSection {
 
     /// Opens `path` for a viewport of `viewportSize`; reads only the header (which gives the section height).
     public init(path: String, viewportSize: PixelSize, options: DecodeOptions) throws(TileViewError) {
-        let header = try ImageFiles.header(ofFile: path)
-        let orientation = options.applyOrientation ? header.orientation : .up
-        let size = orientation.orientedSize(forStoredSize: header.storedSize)
-        let budget = Self.cacheBudget(imageSize: size, viewportSize: viewportSize)
-        image = try TiledImage(path: path, cacheBudgetBytes: budget, options: options)
+        image = try TiledImage(path: path, cacheBudgetBytes: 0, options: options)
+        image.setCacheBudget(bytes: Self.cacheBudget(imageSize: image.imageSize, viewportSize: viewportSize))
         self.viewportSize = viewportSize
     }
 

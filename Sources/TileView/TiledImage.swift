@@ -55,8 +55,14 @@ public final class TiledImage {
         self.orientation = options.applyOrientation ? header.orientation : .up
         pyramid = LevelPyramid(
             imageSize: orientation.orientedSize(forStoredSize: header.storedSize), tileSize: tileSize)
-        cache = TileCache(budgetBytes: cacheBudgetBytes)
+        // A tile never costs more than tileSize^2 * 4 bytes: that cap stays valid whatever the budget
+        // becomes later (`setCacheBudget`).
+        cache = TileCache(budgetBytes: cacheBudgetBytes, entryCapBytes: max(1, tileSize) * max(1, tileSize) * 4)
     }
+
+    /// Changes the tile cache's budget. Lowering it evicts least recently used tiles at once; 0 frees
+    /// them all and renders frames straight from the decoder again (see `streamsFrames`).
+    public func setCacheBudget(bytes: Int) { cache.setBudget(bytes: bytes) }
 
     /// The orientation applied to the stored pixels (`.up` with `applyOrientation` off).
     public let orientation: ImageOrientation

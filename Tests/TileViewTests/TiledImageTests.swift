@@ -90,6 +90,23 @@ struct TiledImageTests {
         #expect(image.decodePasses == 2)
     }
 
+    @Test("changing the cache budget in place keeps tiles from then on, and 0 frees them all")
+    func cacheBudgetInPlace() throws {
+        let path = Fixtures.sampleImages.appendingPathComponent("retina.jpg").path
+        let image = try TiledImage(path: path, cacheBudgetBytes: 0)
+        let rect = PixelRect(x: 0, y: 0, width: 300, height: 300)
+        _ = try image.region(rect, level: 0)
+        #expect(image.residentBytes == 0)
+        image.setCacheBudget(bytes: 8 << 20)
+        _ = try image.region(rect, level: 0)
+        #expect(image.residentBytes > 0)
+        let passes = image.decodePasses
+        _ = try image.region(rect, level: 0)
+        #expect(image.decodePasses == passes, "served from the cache")
+        image.setCacheBudget(bytes: 0)
+        #expect(image.residentBytes == 0)
+    }
+
     @Test("a rect outside the level gives nil and decodes nothing")
     func outsideRect() throws {
         let path = Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path

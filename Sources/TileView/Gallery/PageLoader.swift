@@ -119,7 +119,7 @@ public final class PageLoader {
 
     /// Makes `positions` (at most three pages) the resident set: evicts the others first, freeing every byte
     /// they decoded, then opens the entering pages (header only). Pages in `keepingTiles` get a tile cache of
-    /// `pageCacheBudgetBytes`, the others none (a resident page whose need changed is reopened, keeping its
+    /// `pageCacheBudgetBytes`, the others none (a resident page whose need changed gets the other budget in
     /// place; that is not a load). Throws, naming the file, when a page cannot be opened.
     @discardableResult
     public func makeResident(_ positions: [Cell], keepingTiles: Set<Cell> = []) throws(TileViewError) -> Change {
@@ -139,11 +139,13 @@ public final class PageLoader {
             let keeps = keepingTiles.contains(position)
             if let entry = entries[position] {
                 guard entry.keepsTiles != keeps else { continue }
-                retire(entry.image)
+                // Same page, new need: change its cache budget in place (dropping to 0 frees its tiles).
+                entry.image.setCacheBudget(bytes: keeps ? pageCacheBudgetBytes : 0)
+                entries[position] = Entry(image: entry.image, keepsTiles: keeps)
             } else {
                 loaded.append(position)
+                entries[position] = Entry(image: try open(position, keepingTiles: keeps), keepsTiles: keeps)
             }
-            entries[position] = Entry(image: try open(position, keepingTiles: keeps), keepsTiles: keeps)
         }
         loadCount += loaded.count
         evictionCount += evicted.count
