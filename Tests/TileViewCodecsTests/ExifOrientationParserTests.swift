@@ -1,6 +1,7 @@
 import Testing
 import TileViewCodecs
 import TileViewCore
+import TileViewTestSupport
 
 @Suite("EXIF orientation parser")
 struct ExifOrientationParserTests {

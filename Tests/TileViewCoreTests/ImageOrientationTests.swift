@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 
 @Suite("Image orientation")
 struct ImageOrientationTests {

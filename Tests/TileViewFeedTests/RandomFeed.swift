@@ -1,5 +1,6 @@
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// A reproducible random feed: a mix of headers, grids of 0-900 items in 1-8 columns and images of odd sizes,
 /// in a random viewport, with offsets that include both ends, section edges and values far past the ends.

@@ -1,4 +1,5 @@
 import Testing
+import TileViewTestSupport
 
 /// Runs `cases` seeded cases of a law; a case returns nil when the law holds or a description of what broke.
 ///

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewPaging
+import TileViewTestSupport
 
 @Suite("Page math and accessibility")
 struct PageMathTests {

@@ -1,5 +1,6 @@
 import Testing
 import TileViewPaging
+import TileViewTestSupport
 
 /// Seeded sweeps over random layouts and move sequences; each failure names the seed of its case.
 @Suite("Pager laws")

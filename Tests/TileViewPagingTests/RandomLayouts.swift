@@ -1,5 +1,6 @@
 import TileViewCore
 import TileViewPaging
+import TileViewTestSupport
 
 /// Random layouts, moves and sizes for the seeded sweeps.
 enum RandomLayouts {

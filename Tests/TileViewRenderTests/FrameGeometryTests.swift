@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewRender
+import TileViewTestSupport
 
 @Suite("Frame geometry and source rect")
 struct FrameGeometryTests {

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewRender
+import TileViewTestSupport
 
 @Suite("Frame renderer")
 struct FrameRendererTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TileViewCore
+import TileViewTestSupport
 
 @testable import TileViewRender
 

@@ -1,5 +1,6 @@
 import TileViewCore
 import TileViewRender
+import TileViewTestSupport
 
 /// Deterministic test pictures, made from integers only so they are the same everywhere.
 enum TestImages {

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewRender
+import TileViewTestSupport
 import TileViewTiling
 
 @Suite("Tile mosaic")

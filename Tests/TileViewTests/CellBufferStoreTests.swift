@@ -2,6 +2,7 @@ import Testing
 import TileView
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// The pool of thumbnail buffers follows the cell pool's plans.
 @Suite("Cell buffer store")

@@ -2,6 +2,7 @@ import Testing
 import TileView
 import TileViewCore
 import TileViewPaging
+import TileViewTestSupport
 import TileViewZoom
 
 @Suite("Gallery planner")

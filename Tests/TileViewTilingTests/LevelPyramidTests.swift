@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewTiling
 
 @Suite("Level pyramid")

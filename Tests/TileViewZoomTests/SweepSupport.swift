@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Runs `cases` seeded cases of a law; a case returns nil when the law holds or a description of what broke.

@@ -1,4 +1,5 @@
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// A reproducible random situation: an image, a viewport, the settings and the gestures that led to the state.
