@@ -31,7 +31,8 @@ let package = Package(
         .target(name: "TileViewPaging", dependencies: ["TileViewCore"]),
         .target(name: "TileViewFeed", dependencies: ["TileViewCore"]),
         .target(name: "TileViewTiling", dependencies: ["TileViewCore"]),
-        .target(name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling", "TileViewZoom"]),
+        .target(name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling"]),
+        .target(name: "TileViewGallery", dependencies: ["TileViewCore", "TileViewPaging", "TileViewZoom"]),
 
         // The one C front door: system libraries and the setjmp shim.
         .systemLibrary(
@@ -47,8 +48,8 @@ let package = Package(
         .target(
             name: "TileView",
             dependencies: [
-                "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewFeed", "TileViewTiling", "TileViewRender",
-                "TileViewCodecs",
+                "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewGallery", "TileViewFeed", "TileViewTiling",
+                "TileViewRender", "TileViewCodecs",
             ]),
         .executableTarget(
             name: "tileview",
@@ -62,6 +63,7 @@ let package = Package(
         .testTarget(name: "TileViewCoreTests", dependencies: ["TileViewCore", "TileViewTestSupport"]),
         .testTarget(name: "TileViewZoomTests", dependencies: ["TileViewZoom", "TileViewTestSupport"]),
         .testTarget(name: "TileViewPagingTests", dependencies: ["TileViewPaging", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewGalleryTests", dependencies: ["TileViewGallery", "TileViewTestSupport"]),
         .testTarget(name: "TileViewFeedTests", dependencies: ["TileViewFeed", "TileViewTestSupport"]),
         .testTarget(name: "TileViewTilingTests", dependencies: ["TileViewTiling", "TileViewTestSupport"]),
         .testTarget(name: "TileViewRenderTests", dependencies: ["TileViewRender", "TileViewTestSupport"]),

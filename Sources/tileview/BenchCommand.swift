@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import TileViewGallery
 import TileView
 import TileViewCore
 
@@ -56,7 +57,7 @@ struct MemoryBenchCommand: ParsableCommand {
 
     func run() throws {
         let budgetBytes = budgetMB.map { Int(($0 * 1_048_576).rounded(.down)) }
-        GalleryAllocator.returnLargeBlocksToTheSystem()
+        Allocator.returnLargeBlocksToTheSystem()
         var report: MemoryBenchReport?
         try Report.failures {
             let pages = try GalleryPages.reading(folder: dir, circular: true)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import TileViewGallery
 import TileView
 import TileViewCore
 import TileViewPaging
@@ -108,7 +109,7 @@ struct GalleryCommand: ParsableCommand {
     }
 
     func run() throws {
-        GalleryAllocator.returnLargeBlocksToTheSystem()
+        Allocator.returnLargeBlocksToTheSystem()
         try Report.failures {
             let pages: GalleryPages
             if let dir {
@@ -152,7 +153,7 @@ struct GalleryCommand: ParsableCommand {
                         $0, pages: pages, framePath: GalleryRun.framePath(folder: output, index: $0.index))
                 }
                 print(
-                    try Report.json(GalleryReport(steps: steps, summary: GallerySummaryRecord(summary, shard: shard))))
+                    try Report.json(GalleryReport(steps: steps, summary: summary)))
             } else {
                 print("\(output): \(summary.frames) frame\(summary.frames == 1 ? "" : "s")")
             }

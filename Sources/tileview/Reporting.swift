@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import TileView
+import TileViewCore
 
 #if canImport(Glibc)
     import Glibc

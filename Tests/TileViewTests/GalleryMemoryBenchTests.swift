@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TileViewGallery
 import TileView
 import TileViewCore
 

@@ -1,4 +1,5 @@
 import Testing
+import TileViewGallery
 import TileView
 import TileViewCore
 import TileViewPaging

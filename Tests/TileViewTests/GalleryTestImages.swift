@@ -1,4 +1,5 @@
 import Foundation
+import TileViewGallery
 import TileView
 import TileViewCodecs
 import TileViewCore
@@ -43,22 +44,5 @@ enum GalleryTestImages {
         -> (URL, [String])
     {
         try folder((0..<count).map { page($0, width: width, height: height) }, label: label)
-    }
-}
-
-/// Planning without files: every page has the same size, and the reader counts the pages it was asked about.
-final class FakePageSizes: @unchecked Sendable {
-    let size: Size
-    private(set) var asked: Set<PageMap.Cell> = []
-
-    init(width: Double = 400, height: Double = 300) {
-        size = Size(width: width, height: height)
-    }
-
-    func reader() -> GalleryPlanner.ImageSizeReader {
-        { (position: PageMap.Cell) throws(TileViewError) -> Size in
-            self.asked.insert(position)
-            return self.size
-        }
     }
 }

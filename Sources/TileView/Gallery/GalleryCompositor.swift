@@ -1,3 +1,4 @@
+import TileViewGallery
 import TileViewCore
 import TileViewPaging
 import TileViewRender

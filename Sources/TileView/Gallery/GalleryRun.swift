@@ -1,3 +1,4 @@
+import TileViewGallery
 import TileViewCore
 import TileViewPaging
 
@@ -22,24 +23,6 @@ public enum GalleryRun {
         public let rssBytes: Int?
     }
 
-    /// What a run measured.
-    public struct Summary: Hashable, Sendable {
-        /// Frames rendered (and written, with an output folder).
-        public let frames: Int
-        /// The largest resident set among the rendered frames.
-        public let maxResident: Int
-        /// The largest `FrameSample.residentBytes`.
-        public let peakResidentBytes: Int
-        /// The process's peak resident set size (VmHWM) at the end of the run.
-        public let peakRSSBytes: Int?
-        /// Decoding passes over page files and bytes of tiles decoded.
-        public let decodePasses: Int
-        public let bytesDecoded: Int
-        /// Pages opened and evicted.
-        public let loads: Int
-        public let evictions: Int
-    }
-
     /// Frames encoded at once: two where the machine has two processors (one core encodes while the other
     /// decodes, renders and encodes), one on a single processor.
     public static var defaultWriterConcurrency: Int { min(2, GalleryFrameWriter.availableProcessors) }
@@ -57,7 +40,7 @@ public enum GalleryRun {
         _ frames: [GalleryFramePlan], shard: GalleryShard = .whole, loader: PageLoader, compositor: GalleryCompositor,
         folder: String?, writerConcurrency: Int = GalleryRun.defaultWriterConcurrency,
         onFrame: (GalleryFramePlan, FrameSample) -> Void = { _, _ in }
-    ) throws(TileViewError) -> Summary {
+    ) throws(TileViewError) -> GallerySummaryRecord {
         let selected = frames.filter { shard.contains(frame: $0.index) }
         if let folder { try AtomicFile.makeDirectory(folder) }
         let writer = folder.map { _ in GalleryFrameWriter(concurrency: writerConcurrency) }
@@ -96,10 +79,10 @@ public enum GalleryRun {
             throw error
         }
         loader.evictAll()
-        return Summary(
+        return GallerySummaryRecord(
             frames: selected.count, maxResident: selected.map(\.resident.count).max() ?? 0,
             peakResidentBytes: peakBytes, peakRSSBytes: ProcessMemory.peakResidentBytes,
             decodePasses: loader.decodePasses, bytesDecoded: loader.bytesDecoded, loads: loader.loadCount,
-            evictions: loader.evictionCount)
+            evictions: loader.evictionCount, shard: shard)
     }
 }

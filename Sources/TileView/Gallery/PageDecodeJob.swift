@@ -1,4 +1,6 @@
 import Dispatch
+import TileViewCore
+import TileViewGallery
 
 /// Decodes the regions of one frame on a worker thread, for `PageLoader.startDecoding`.
 ///

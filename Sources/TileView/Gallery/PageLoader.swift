@@ -1,3 +1,4 @@
+import TileViewGallery
 import TileViewCodecs
 import TileViewCore
 import TileViewPaging

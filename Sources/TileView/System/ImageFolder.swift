@@ -4,13 +4,16 @@
     import Darwin
 #endif
 
-/// The images of a grid section's folder: its PNG and JPEG files in natural order of their names.
+import TileViewCore
+
+/// The images of a folder: its PNG and JPEG files in natural order of their names (`img2` before `img10`),
+/// as a gallery's `--dir` and a feed's grid section list them.
 ///
-/// A file belongs to the grid when its name ends in `.png`, `.jpg` or `.jpeg` (any case), it does not start
+/// A file is listed when its name ends in `.png`, `.jpg` or `.jpeg` (any case), it does not start
 /// with `.`, and it is a regular file (symbolic links are followed). Only the names are read here; each file's
 /// header is read once, when its cell is first decoded (its format then comes from its content, as everywhere
 /// in tileview). Sub-folders are not entered.
-public struct FeedFolder: Sendable {
+public struct ImageFolder: Sendable {
     /// The folder as written on the command line.
     public let path: String
     /// The image file names (not paths) in natural order (`NaturalOrder`).
@@ -20,7 +23,7 @@ public struct FeedFolder: Sendable {
     /// `.input` error when it holds no PNG or JPEG file (a grid of nothing is almost always a wrong path).
     public init(path: String) throws(TileViewError) {
         guard let directory = opendir(path) else {
-            throw TileViewError(.read, path: path, reason: "cannot open the grid folder: \(errnoText())")
+            throw TileViewError(.read, path: path, reason: "cannot open folder: \(errnoText())")
         }
         defer { closedir(directory) }
         var found: [String] = []
@@ -35,13 +38,13 @@ public struct FeedFolder: Sendable {
         }
         guard !found.isEmpty else {
             throw TileViewError(
-                .input, path: path, reason: "the grid folder holds no PNG or JPEG file (.png, .jpg, .jpeg)")
+                .input, path: path, reason: "the folder has no PNG or JPEG files (.png, .jpg, .jpeg)")
         }
         self.path = path
         self.names = NaturalOrder.sorted(found)
     }
 
-    /// The number of images: the grid's item count.
+    /// The number of images.
     public var count: Int { names.count }
 
     /// The path of image `item` (in natural order), as the folder was written plus the name.
@@ -54,7 +57,7 @@ public struct FeedFolder: Sendable {
         return suffix == "png" || suffix == "jpg" || suffix == "jpeg"
     }
 
-    static func join(_ folder: String, _ name: String) -> String {
+    public static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

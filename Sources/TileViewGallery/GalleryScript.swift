@@ -1,3 +1,4 @@
+import TileViewCore
 import TileViewPaging
 
 /// The steps of a gallery walk, from `--moves` or from a script file.
@@ -34,18 +35,5 @@ public struct GalleryScript: Hashable, Sendable {
             }
         }
         self.actions = actions
-    }
-}
-
-extension GalleryScript {
-    /// Reads a script file; an unreadable file is a `.read` error and a bad line an `.input` error, both naming
-    /// the file (and the line).
-    public static func reading(file path: String) throws(TileViewError) -> GalleryScript {
-        let text = try GalleryTextFile.read(path)
-        do {
-            return try GalleryScript(parsing: text)
-        } catch {
-            throw TileViewError(.input, path: path, reason: error.description)
-        }
     }
 }

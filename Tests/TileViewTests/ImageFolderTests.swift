@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TileView
+import TileViewCore
 import TileViewTestSupport
 
-/// Natural order of names and the listing of a grid folder.
+/// Natural order of names and the listing of an image folder.
 @Suite("Feed folder")
-struct FeedFolderTests {
+struct ImageFolderTests {
     @Test(
         "natural order: numbers by value, letters without case, digits before other characters",
         arguments: [
@@ -48,7 +49,7 @@ struct FeedFolderTests {
         }
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("img5.png"), withIntermediateDirectories: false)
-        let folder = try FeedFolder(path: dir.path)
+        let folder = try ImageFolder(path: dir.path)
         #expect(folder.names == ["img1.jpeg", "img2.JPG", "img10.png", "img20.PNG"])
         #expect(folder.count == 4)
         #expect(folder.filePath(ofItem: 2) == dir.path + "/img10.png")
@@ -59,15 +60,15 @@ struct FeedFolderTests {
         let missing = "/nonexistent-feed-folder"
         #expect(
             throws: TileViewError(
-                .read, path: missing, reason: "cannot open the grid folder: No such file or directory")
+                .read, path: missing, reason: "cannot open folder: No such file or directory")
         ) {
-            _ = try FeedFolder(path: missing)
+            _ = try ImageFolder(path: missing)
         }
         let dir = try Fixtures.temporaryDirectory("feed-folder-empty")
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data([1]).write(to: dir.appendingPathComponent("readme.txt"))
         do {
-            _ = try FeedFolder(path: dir.path)
+            _ = try ImageFolder(path: dir.path)
             Issue.record("an empty folder must fail")
         } catch {
             #expect(error.path == dir.path)

@@ -1,7 +1,8 @@
-/// The run's `summary`: `frames` rendered, `maxResident` pages, `peakResidentBytes` of decoded pixels held at
+/// What a gallery run measured, and its `--json` `summary`: `frames` rendered, `maxResident` pages, `peakResidentBytes` of decoded pixels held at
 /// once, `peakRSSBytes` of the process (VmHWM; null where the system does not report it), then decoding
 /// counters and, for a shard, `shard` "K/N".
 public struct GallerySummaryRecord: Encodable, Equatable, Sendable {
+    /// Frames rendered (and written, with an output folder).
     public let frames: Int
     public let maxResident: Int
     public let peakResidentBytes: Int
@@ -12,15 +13,18 @@ public struct GallerySummaryRecord: Encodable, Equatable, Sendable {
     public let evictions: Int
     public let shard: String?
 
-    public init(_ summary: GalleryRun.Summary, shard: GalleryShard) {
-        frames = summary.frames
-        maxResident = summary.maxResident
-        peakResidentBytes = summary.peakResidentBytes
-        peakRSSBytes = summary.peakRSSBytes
-        decodePasses = summary.decodePasses
-        bytesDecoded = summary.bytesDecoded
-        loads = summary.loads
-        evictions = summary.evictions
+    public init(
+        frames: Int, maxResident: Int, peakResidentBytes: Int, peakRSSBytes: Int?, decodePasses: Int,
+        bytesDecoded: Int, loads: Int, evictions: Int, shard: GalleryShard
+    ) {
+        self.frames = frames
+        self.maxResident = maxResident
+        self.peakResidentBytes = peakResidentBytes
+        self.peakRSSBytes = peakRSSBytes
+        self.decodePasses = decodePasses
+        self.bytesDecoded = bytesDecoded
+        self.loads = loads
+        self.evictions = evictions
         self.shard = shard == .whole ? nil : shard.description
     }
 

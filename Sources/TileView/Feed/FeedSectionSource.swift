@@ -11,7 +11,7 @@ public enum FeedSectionSource {
     /// A band of one colour.
     case header(height: Int, colour: RGBA8)
     /// Thumbnails of the folder's images in natural order, `columns` per row.
-    case grid(FeedFolder, columns: Int)
+    case grid(ImageFolder, columns: Int)
     /// One image at the viewport width.
     case image(FeedImageSection)
 
@@ -21,7 +21,7 @@ public enum FeedSectionSource {
         case .header(let height, let colour):
             self = .header(height: height, colour: colour)
         case .grid(let columns):
-            self = .grid(try FeedFolder(path: spec.path ?? ""), columns: columns)
+            self = .grid(try ImageFolder(path: spec.path ?? ""), columns: columns)
         case .image:
             self = .image(try FeedImageSection(path: spec.path ?? "", viewportSize: viewportSize, options: options))
         }

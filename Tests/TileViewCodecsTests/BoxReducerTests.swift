@@ -1,6 +1,6 @@
 import Testing
 import TileViewCore
-import TileViewRender
+import TileViewCodecs
 
 @Suite("Box reducer")
 struct BoxReducerTests {

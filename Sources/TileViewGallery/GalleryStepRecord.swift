@@ -1,3 +1,4 @@
+import TileViewCore
 import TileViewPaging
 import TileViewZoom
 

@@ -4,6 +4,8 @@
     import Darwin
 #endif
 
+import TileViewCore
+
 /// Writes files atomically: a temporary file in the destination's folder, then `rename(2)`.
 ///
 /// A reader never sees a partial file, and a failure at any point leaves nothing behind (the
@@ -65,6 +67,3 @@ public enum AtomicFile {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 }
-
-/// The text of the current `errno`.
-func errnoText() -> String { String(cString: strerror(errno)) }

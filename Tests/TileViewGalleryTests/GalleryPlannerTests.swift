@@ -1,5 +1,5 @@
 import Testing
-import TileView
+import TileViewGallery
 import TileViewCore
 import TileViewPaging
 import TileViewTestSupport
@@ -184,6 +184,23 @@ struct GalleryPlannerTests {
                 #expect(frame.evicted == Array(Set(previous).subtracting(frame.resident)).sorted())
                 previous = frame.resident
             }
+        }
+    }
+}
+
+/// Planning without files: every page has the same size, and the reader counts the pages it was asked about.
+final class FakePageSizes: @unchecked Sendable {
+    let size: Size
+    private(set) var asked: Set<PageMap.Cell> = []
+
+    init(width: Double = 400, height: Double = 300) {
+        size = Size(width: width, height: height)
+    }
+
+    func reader() -> GalleryPlanner.ImageSizeReader {
+        { (position: PageMap.Cell) throws(TileViewError) -> Size in
+            self.asked.insert(position)
+            return self.size
         }
     }
 }

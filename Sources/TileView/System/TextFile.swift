@@ -4,13 +4,15 @@
     import Darwin
 #endif
 
-/// Reading the small text files a gallery is described by (page maps, scripts), with errors that name the file.
-enum GalleryTextFile {
+import TileViewCore
+
+/// Reading small text files (page maps, gallery scripts), with errors that name the file.
+public enum TextFile {
     /// The largest text file read: a script or a map is far smaller; anything larger is the wrong file.
-    static let largestBytes = 16 << 20
+    public static let largestBytes = 16 << 20
 
     /// The whole file as UTF-8 text (invalid sequences become U+FFFD).
-    static func read(_ path: String) throws(TileViewError) -> String {
+    public static func read(_ path: String) throws(TileViewError) -> String {
         guard let file = fopen(path, "rb") else {
             throw TileViewError(.read, path: path, reason: "cannot open: \(errnoText())")
         }

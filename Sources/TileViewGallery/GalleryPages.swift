@@ -1,9 +1,10 @@
+import TileViewCore
 import TileViewPaging
 
 /// The pages of a gallery: the layout they form, each page's name as the user wrote it, and its file.
 ///
 /// Three sources (DESIGN section 4): files listed on the command line (names and paths as written), a folder
-/// (its PNG and JPEG files in natural order, named by file name; see `GalleryPages+Directory.swift`), or a page
+/// (its PNG and JPEG files in natural order, named by file name; see `GalleryPages+Files.swift` in TileView), or a page
 /// map (names as written in the map, paths relative to the map file's folder). Pages are kept in page order;
 /// `position(ofPage:)` and `pageIndex(at:)` of the layout translate between the two.
 public struct GalleryPages: Sendable {
@@ -35,16 +36,6 @@ public struct GalleryPages: Sendable {
         let folder = mapPath.lastIndex(of: "/").map { String(mapPath[...$0]) } ?? ""
         let names = map.pageCells.map { map.page(at: $0) ?? "" }
         self.init(layout: .map(map), names: names, paths: names.map { $0.hasPrefix("/") ? $0 : folder + $0 })
-    }
-
-    /// Reads a page map file (DESIGN section 4): errors name the file, with line numbers for bad content.
-    public static func reading(mapFile path: String) throws(TileViewError) -> GalleryPages {
-        let text = try GalleryTextFile.read(path)
-        do {
-            return GalleryPages(map: try PageMap(parsing: text), mapPath: path)
-        } catch {
-            throw TileViewError(.input, path: path, reason: error.description)
-        }
     }
 
     public var count: Int { layout.count }

@@ -1,3 +1,4 @@
+import TileViewCore
 import TileViewPaging
 
 /// A frame between two pages of an animated move or a drag's settling: frame `index` of `count`, at `fraction`

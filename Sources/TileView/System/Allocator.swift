@@ -2,8 +2,8 @@
     import Glibc
 #endif
 
-/// Process-wide allocator settings for long gallery runs.
-public enum GalleryAllocator {
+/// Process-wide allocator settings for long runs (galleries, memory benchmarks).
+public enum Allocator {
     /// The block size from which the C allocator maps memory straight from the system: 128 KiB.
     public static let mappedBlockBytes: Int32 = 128 << 10
 
