@@ -6,7 +6,7 @@ public enum JPEGDecoder {
     /// treats the edges of libjpeg's crop window as image edges and replicates the chroma
     /// sample there, so the window's first and last columns may differ from a full decode;
     /// keeping the region one column inside the window makes region decodes exact.
-    static let cropMargin = 1
+    public static let cropMargin = 1
 
     /// The size libjpeg gives a W x H image at scale M/8: ceil(W * M / 8) x ceil(H * M / 8).
     public static func scaledSize(of size: PixelSize, scaleNumerator: Int) -> PixelSize {
@@ -39,25 +39,11 @@ public enum JPEGDecoder {
     public static func decodeRegion(
         _ source: ImageSource, scaleNumerator: Int = 8, region: PixelRect, options: DecodeOptions = DecodeOptions()
     ) throws(CodecError) -> DecodedRegion {
-        try source.withShimInput { (input) throws(CodecError) -> DecodedRegion in
-            let reader = try JPEGScanlineReader(input: input, owner: nil, options: options)
-            let scaled = scaledSize(of: reader.header.storedSize, scaleNumerator: scaleNumerator)
-            guard let clipped = region.intersection(PixelRect(size: scaled)) else {
-                return DecodedRegion(
-                    image: ImageBuffer(width: 0, height: 0), region: PixelRect(x: 0, y: 0, width: 0, height: 0),
-                    header: reader.header, warnings: [])
-            }
-            let window = try reader.start(
-                scaleNumerator: scaleNumerator,
-                cropColumns: (clipped.x - cropMargin)..<(clipped.maxX + cropMargin))
-            try reader.skipRows(clipped.y)
-            let first = clipped.x - window.columns.lowerBound
-            let band = try readBand(
-                from: reader, rows: clipped.height, rowWidth: window.columns.count,
-                columns: first..<(first + clipped.width), lenient: options.lenient)
-            return DecodedRegion(
-                image: band.image, region: clipped, header: reader.header,
-                warnings: reader.warnings + (band.failure.map { [$0] } ?? []))
-        }
+        let reader = try LevelReader(
+            source, format: .jpeg, scale: LevelScale(numerator: scaleNumerator), rect: region, options: options)
+        let (image, failure) = try reader.readAll()
+        return DecodedRegion(
+            image: image, region: reader.rect, header: reader.header,
+            warnings: reader.warnings + (failure.map { [$0] } ?? []))
     }
 }

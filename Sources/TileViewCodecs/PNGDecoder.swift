@@ -40,22 +40,11 @@ public enum PNGDecoder {
     public static func decodeRegion(
         _ source: ImageSource, region: PixelRect, options: DecodeOptions = DecodeOptions()
     ) throws(CodecError) -> DecodedRegion {
-        try source.withShimInput { (input) throws(CodecError) -> DecodedRegion in
-            let reader = try PNGRowReader(input: input, owner: nil, options: options)
-            let size = reader.header.storedSize
-            guard let clipped = region.intersection(PixelRect(size: size)) else {
-                return DecodedRegion(
-                    image: ImageBuffer(width: 0, height: 0), region: PixelRect(x: 0, y: 0, width: 0, height: 0),
-                    header: reader.header, warnings: [])
-            }
-            try reader.skipRows(clipped.y)
-            let band = try readBand(
-                from: reader, rows: clipped.height, rowWidth: size.width,
-                columns: clipped.x..<clipped.maxX, lenient: options.lenient)
-            return DecodedRegion(
-                image: band.image, region: clipped, header: reader.header,
-                warnings: reader.warnings + (band.failure.map { [$0] } ?? []))
-        }
+        let reader = try LevelReader(source, format: .png, scale: LevelScale(), rect: region, options: options)
+        let (image, failure) = try reader.readAll()
+        return DecodedRegion(
+            image: image, region: reader.rect, header: reader.header,
+            warnings: reader.warnings + (failure.map { [$0] } ?? []))
     }
 
     /// An Adam7 image, every pass decoded into the result. Lenient: after an error the passes

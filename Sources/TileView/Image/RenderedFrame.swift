@@ -1,6 +1,9 @@
+import TileViewCodecs
 import TileViewCore
 import TileViewRender
 import TileViewZoom
+
+extension LevelReader: LevelRowSource {}
 
 /// One frame of a viewport and how it was made.
 public struct RenderedFrame: Sendable {
@@ -27,17 +30,19 @@ extension TiledImage {
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
         if let rect = renderer.sourceRect, streamsFrames {
             // No cache to fill: render straight from the decoder's rows (one band in memory).
-            let rows: DecoderRowSource
-            do {
-                rows = try DecoderRowSource(path: path, header: header, level: level, rect: rect, options: options)
+            let rows: LevelReader
+            do throws(CodecError) {
+                rows = try LevelReader(
+                    .file(path: path), format: header.format, scale: .pyramidLevel(level, format: header.format),
+                    rect: rect, options: options)
             } catch {
                 throw TileViewError(error, path: path)
             }
             var source = rows
             let image = renderer.render(rows: &source)
             rows.finish()
-            noteStreamedPass(bytes: rect.pixelCount * 4, warnings: rows.warnings)
-            if let error = rows.error { throw TileViewError(error, path: path) }
+            noteStreamedPass(bytes: rect.pixelCount * 4, warnings: rows.lenientWarnings)
+            if let error = rows.failure, !rows.lenient { throw TileViewError(error, path: path) }
             return RenderedFrame(image: image, level: level, sourceRect: rect)
         }
         guard let rect = renderer.sourceRect, let source = try region(rect, level: level) else {

@@ -131,7 +131,7 @@ extension TiledImage {
         }
         let storedLevelSize = orientation.storedSize(forOrientedSize: grid.levelSize)
         let storedRect = orientation.storedRect(forOrientedRect: union, storedSize: storedLevelSize)
-        let stored = try decodeStored(storedRect, level: grid.level, storedLevelSize: storedLevelSize)
+        let stored = try decodeStored(storedRect, level: grid.level)
         decodePasses += 1
         let upright = orientation == .up ? stored : stored.applying(orientation)
         precondition(upright.size == union.size, "decoded \(upright.size) for tiles covering \(union.size)")
@@ -152,65 +152,16 @@ extension TiledImage {
     }
 
     /// The stored (un-oriented) pixels of `rect` at `level`.
-    fileprivate func decodeStored(_ rect: PixelRect, level: Int, storedLevelSize: PixelSize) throws(TileViewError)
-        -> ImageBuffer
-    {
-        var stored = options
-        stored.applyOrientation = false
-        do {
-            switch header.format {
-            case .jpeg:
-                return try decodeJPEG(rect, level: level, options: stored)
-            case .png:
-                return try decodePNG(rect, level: level, options: stored)
-            }
+    fileprivate func decodeStored(_ rect: PixelRect, level: Int) throws(TileViewError) -> ImageBuffer {
+        do throws(CodecError) {
+            let reader = try LevelReader(
+                .file(path: path), format: header.format, scale: .pyramidLevel(level, format: header.format),
+                rect: rect, options: options)
+            let (image, failure) = try reader.readAll()
+            warnings += reader.warnings + (failure.map { [$0] } ?? [])
+            return image
         } catch {
             throw TileViewError(error, path: path)
         }
-    }
-
-    private func decodeJPEG(_ rect: PixelRect, level: Int, options: DecodeOptions) throws(CodecError) -> ImageBuffer {
-        // libjpeg scales by M/8: levels 0-3 directly, deeper ones from the 1/8 decode.
-        let direct = min(level, 3)
-        let factor = 1 << (level - direct)
-        let scaled = JPEGDecoder.scaledSize(of: header.storedSize, scaleNumerator: 8 >> direct)
-        let sourceRect = PixelRect(
-            x: rect.x * factor, y: rect.y * factor, width: rect.width * factor, height: rect.height * factor
-        ).intersection(PixelRect(size: scaled))!
-        let decoded = try JPEGDecoder.decodeRegion(
-            .file(path: path), scaleNumerator: 8 >> direct, region: sourceRect, options: options)
-        warnings += decoded.warnings
-        return BoxReducer.reduce(decoded.image, factor: factor)
-    }
-
-    private func decodePNG(_ rect: PixelRect, level: Int, options: DecodeOptions) throws(CodecError) -> ImageBuffer {
-        let factor = 1 << level
-        let full = header.storedSize
-        let rows = (rect.y * factor)..<min(rect.maxY * factor, full.height)
-        let columns = (rect.x * factor)..<min(rect.maxX * factor, full.width)
-        if factor == 1 {
-            let decoded = try PNGDecoder.decodeRegion(.file(path: path), region: rect, options: options)
-            warnings += decoded.warnings
-            return decoded.image
-        }
-        let reader = try PNGRowReader(.file(path: path), options: options)
-        _ = try reader.skipRows(rows.lowerBound)
-        var out = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-        let rowBytes = reader.rowBytes
-        let band = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes * factor, alignment: 16)
-        defer { band.deallocate() }
-        for outRow in 0..<rect.height {
-            let wanted = min(factor, rows.upperBound - (rows.lowerBound + outRow * factor))
-            let got = try reader.readRows(wanted, into: band, rowBytes: rowBytes)
-            guard got == wanted else { throw CodecError(.truncated, "PNG image data ends early") }
-            out.withUnsafeMutableBufferPointer { dst in
-                BoxReducer.reduceBand(
-                    band.baseAddress!.assumingMemoryBound(to: UInt8.self), rowBytes: rowBytes, rows: got,
-                    columns: columns, factor: factor, into: dst.baseAddress! + outRow * rect.width * 4)
-            }
-        }
-        try reader.finish()
-        warnings += reader.warnings
-        return ImageBuffer(width: rect.width, height: rect.height, pixels: out)
     }
 }

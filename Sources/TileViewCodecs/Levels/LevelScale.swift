@@ -1,0 +1,45 @@
+import TileViewCore
+
+/// How a level of detail is made from an image file: libjpeg's DCT scaling by `numerator`/8 (JPEG only; 8 for
+/// PNG), then a box reduction by the whole `boxFactor` (`BoxReducer`).
+///
+/// Pyramid level L (DESIGN section 6) of a JPEG is 8/8, 4/8, 2/8 or 1/8 straight from the decoder for L <= 3 and
+/// box-reduced from the 1/8 decode beyond; every PNG level is box-reduced from full size. A feed thumbnail picks
+/// any M/8 (JPEG) or any whole factor (PNG) instead.
+public struct LevelScale: Hashable, Sendable, CustomStringConvertible {
+    /// libjpeg's scale numerator, 1...16 (eighths; 8 is full size); 8 for PNG.
+    public var numerator: Int
+    /// The whole box factor applied to the decoder's output, at least 1.
+    public var boxFactor: Int
+
+    public init(numerator: Int = 8, boxFactor: Int = 1) {
+        precondition((1...16).contains(numerator), "the scale numerator must be 1...16 (eighths)")
+        precondition(boxFactor >= 1, "the box factor must be at least 1")
+        self.numerator = numerator
+        self.boxFactor = boxFactor
+    }
+
+    /// Level `level` of the pyramid of an image in `format`.
+    public static func pyramidLevel(_ level: Int, format: ImageFormat) -> LevelScale {
+        precondition(level >= 0, "levels count from 0")
+        switch format {
+        case .jpeg:
+            let direct = min(level, 3)
+            return LevelScale(numerator: 8 >> direct, boxFactor: 1 << (level - direct))
+        case .png:
+            return LevelScale(numerator: 8, boxFactor: 1 << level)
+        }
+    }
+
+    /// The size of the decoder's output for a stored image of `storedSize`: ceil(W * M / 8) x ceil(H * M / 8).
+    public func decoderSize(ofStored storedSize: PixelSize) -> PixelSize {
+        JPEGDecoder.scaledSize(of: storedSize, scaleNumerator: numerator)
+    }
+
+    /// The size of the level for a stored image of `storedSize`.
+    public func levelSize(ofStored storedSize: PixelSize) -> PixelSize {
+        BoxReducer.reducedSize(of: decoderSize(ofStored: storedSize), factor: boxFactor)
+    }
+
+    public var description: String { "\(numerator)/8 then 1/\(boxFactor)" }
+}
