@@ -61,7 +61,7 @@ struct MemoryBenchCommand: ParsableCommand {
         var report: MemoryBenchReport?
         try Report.failures {
             let pages = try GalleryPages.reading(folder: dir, circular: true)
-            let progress = BenchProgress(total: steps + 1, label: "step")
+            let progress = ProgressLine(total: steps + 1, label: "step")
             let result = try MemoryBench.run(
                 pages: pages, viewport: viewport.pixelSize, steps: steps, options: decoding.decodeOptions
             ) { _ in progress.advance() }

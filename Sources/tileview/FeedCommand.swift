@@ -5,10 +5,6 @@ import TileViewCodecs
 import TileViewCore
 import TileViewFeed
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `tileview feed SECTION... --viewport WxH --offsets FROM:TO:STEP -o OUTDIR [--json]`: a vertical feed of
 /// headers, thumbnail grids and images, one frame per container offset.
 struct FeedCommand: ParsableCommand {
@@ -104,27 +100,17 @@ struct FeedCommand: ParsableCommand {
             outputDirectory: output, background: background, options: decoding.decodeOptions,
             writeThreads: writeThreads, pngOptions: png)
         job.keepsFrameRecords = json
-        let showsProgress = isatty(STDERR_FILENO) != 0
         try Report.failures {
-            var progressShown = false
-            func endProgressLine() {
-                if progressShown { Report.standardError("\n") }
-                progressShown = false
-            }
-            let result: FeedJobResult
-            do {
-                result = try job.run { done, total in
-                    guard showsProgress else { return }
-                    Report.standardError("\rtileview: feed frame \(done)/\(total)")
-                    progressShown = true
-                }
-            } catch {
-                endProgressLine()
-                throw error
-            }
-            endProgressLine()
+            let progress = ProgressLine(total: job.offsets.count, label: "feed frame")
+            defer { progress.finish() }
+            let result = try job.run { _, _ in progress.advance() }
+            progress.finish()
             for warning in result.warnings { Report.warning(warning) }
-            if json { print(try Report.json(result.report)) }
+            if json {
+                print(try Report.json(result.report))
+            } else {
+                Report.framesWritten(result.timing.frames, into: output)
+            }
             if stats { Report.error("stats: feed: \(result.timing)") }
         }
     }

@@ -141,7 +141,7 @@ struct GalleryCommand: ParsableCommand {
             let frames = try job.plan()
             let shard = self.shard.flatMap { GalleryShard(parsing: $0) } ?? .whole
             let loader = job.makeLoader()
-            let progress = BenchProgress(total: frames.filter { shard.contains(frame: $0.index) }.count, label: "frame")
+            let progress = ProgressLine(total: frames.filter { shard.contains(frame: $0.index) }.count, label: "frame")
             let summary = try GalleryRun.render(
                 frames, shard: shard, loader: loader, compositor: job.compositor, folder: output
             ) { _, _ in progress.advance() }
@@ -150,12 +150,12 @@ struct GalleryCommand: ParsableCommand {
             if json {
                 let steps = frames.filter { shard.contains(frame: $0.index) }.map {
                     GalleryStepRecord(
-                        $0, pages: pages, framePath: GalleryRun.framePath(folder: output, index: $0.index))
+                        $0, pages: pages, framePath: FrameWriter.framePath(folder: output, index: $0.index))
                 }
                 print(
                     try Report.json(GalleryReport(steps: steps, summary: summary)))
             } else {
-                print("\(output): \(summary.frames) frame\(summary.frames == 1 ? "" : "s")")
+                Report.framesWritten(summary.frames, into: output)
             }
         }
     }

@@ -3,9 +3,6 @@ import FoundationEssentials
 import TileView
 import TileViewCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Printing to standard error and turning library errors into exit status 1.
 enum Report {
@@ -18,14 +15,11 @@ enum Report {
     }
 
     /// Writes text to standard error unbuffered.
-    static func standardError(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { break }
-            offset += n
-        }
+    static func standardError(_ text: String) { StandardError.write(text) }
+
+    /// The summary line of a run that wrote frames into a folder: `out: 12 frames`.
+    static func framesWritten(_ count: Int, into folder: String) {
+        print("\(folder): \(count) frame\(count == 1 ? "" : "s")")
     }
 
     /// Runs `body`; a `TileViewError` is printed and becomes exit status 1.

@@ -24,11 +24,12 @@ struct ZoomCommand: ParsableCommand {
     @Option(help: "Viewport size in pixels, WxH.")
     var viewport = ViewportSize(width: 1024, height: 768)
 
-    @Option(name: .customLong("tap"), help: ArgumentHelp("A double tap at a viewport point.", valueName: "X,Y"))
-    var taps: [String] = []
-
-    @Option(name: .customLong("gesture"), help: ArgumentHelp("A gesture (see above).", valueName: "GESTURE"))
-    var gestures: [String] = []
+    @Option(
+        name: [.customLong("tap"), .customLong("gesture")],
+        help: ArgumentHelp(
+            "--tap X,Y: a double tap at a viewport point; --gesture GESTURE: a gesture (see above). Both keep the order given.",
+            valueName: "X,Y | GESTURE"))
+    var steps: [String] = []
 
     @Option(name: .customLong("max-scale"), help: "Maximum zoom scale (viewport pixels per image pixel).")
     var maxScale: Double = 1.0
@@ -61,25 +62,13 @@ struct ZoomCommand: ParsableCommand {
         _ = try orderedGestures()
     }
 
-    /// Taps and gestures in command-line order.
+    /// Taps and gestures in command-line order (`--tap` and `--gesture` fill one list, so their order is kept):
+    /// a value that starts with a number, what `--tap` takes, is a double tap there.
     func orderedGestures() throws -> [ZoomGesture] {
-        var texts: [String] = []
-        var tapIndex = 0
-        var gestureIndex = 0
-        for argument in CommandLine.arguments.dropFirst() {
-            if argument == "--tap" || argument.hasPrefix("--tap="), tapIndex < taps.count {
-                texts.append("double-tap \(taps[tapIndex])")
-                tapIndex += 1
-            } else if argument == "--gesture" || argument.hasPrefix("--gesture="), gestureIndex < gestures.count {
-                texts.append(gestures[gestureIndex])
-                gestureIndex += 1
-            }
-        }
-        // Anything not matched above (an unusual spelling) keeps its own order after the rest.
-        texts += taps[tapIndex...].map { "double-tap \($0)" } + gestures[gestureIndex...]
-        return try texts.map { text in
+        try steps.map { text in
+            let isPoint = text.first.map { $0.isNumber || "-+.".contains($0) } ?? false
             do {
-                return try ZoomGesture(parsing: text)
+                return try ZoomGesture(parsing: isPoint ? "double-tap \(text)" : text)
             } catch {
                 throw ValidationError("\(error)")
             }
@@ -88,82 +77,23 @@ struct ZoomCommand: ParsableCommand {
 
     func run() throws {
         try Report.failures {
-            let gestures = try orderedGestures()
-            // One frame needs no tile cache (its decoded block is rendered as it is); a frame
-            // sequence keeps tiles between gestures.
-            let image = try TiledImage(
-                path: file, cacheBudgetBytes: frames == nil ? 0 : TiledImage.defaultCacheBudgetBytes,
+            let job = ZoomJob(
+                file: file, viewport: viewport.pixelSize, gestures: try orderedGestures(), maximumScale: maxScale,
+                doubleTapStep: doubleTapStep, background: background,
+                output: output ?? (json ? nil : Self.defaultOutput(for: file)), framesFolder: frames,
                 options: decoding.decodeOptions)
-            var state = ZoomState(
-                imageSize: image.imageSize.asSize, viewportSize: viewport.size, maximumScaleSetting: maxScale,
-                doubleTapStep: doubleTapStep)
-            if let frames { try AtomicFile.makeDirectory(frames) }
-            var frameIndex = 0
-            func writeFrame(_ state: ZoomState) throws {
-                guard let frames else { return }
-                let frame = try image.render(state, background: background)
-                try ImageFiles.writePNG(frame.image, to: "\(frames)/" + Self.frameName(frameIndex))
-                frameIndex += 1
-            }
-            try writeFrame(state)
-            for gesture in gestures {
-                state.apply(gesture)
-                try writeFrame(state)
-            }
-            let destination = output ?? (json ? nil : Self.defaultOutput(for: file))
-            var level = image.pyramid.level(forZoomScale: state.zoomScale)
-            if let destination {
-                let frame = try image.render(state, background: background)
-                level = frame.level
-                try ImageFiles.writePNG(frame.image, to: destination)
-                if output == nil { print(destination) }
-            }
-            for warning in image.warnings { Report.warning("\(file): \(warning)") }
-            if json {
-                print(try Report.json(ZoomReport(state: state, level: level, image: image, output: destination)))
-            }
-            if stats { Report.statistics(of: image) }
+            let result = try job.run()
+            if output == nil, let written = result.output { print(written) }
+            for warning in result.image.warnings { Report.warning("\(file): \(warning)") }
+            if json { print(try Report.json(ZoomReport(result))) }
+            if stats { Report.statistics(of: result.image) }
         }
-    }
-
-    /// `frame-0007.png` for index 7.
-    static func frameName(_ index: Int) -> String {
-        let digits = String(index)
-        return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
     }
 
     /// `photo.zoom.png` in the current folder for `path/to/photo.jpg`.
     static func defaultOutput(for path: String) -> String {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return "\(name).zoom.png"
-    }
-}
-
-/// The `--json` of `tileview zoom`: the zoom state with DESIGN's keys, then how the frame was made.
-struct ZoomReport: Encodable {
-    let state: ZoomState
-    let level: Int
-    let image: TiledImage
-    let output: String?
-
-    enum CodingKeys: String, CodingKey {
-        case level, levelSize, tilesDecoded, bytesDecoded, decodePasses, cacheHits, cacheMisses, peakCacheBytes, output
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try state.snapshot.encode(to: encoder)
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        let size = image.pyramid.levelSize(ofLevel: level)
-        try c.encode(level, forKey: .level)
-        try c.encode(["width": size.width, "height": size.height], forKey: .levelSize)
-        let stats = image.statistics
-        try c.encode(stats.tilesDecoded, forKey: .tilesDecoded)
-        try c.encode(image.bytesDecoded, forKey: .bytesDecoded)
-        try c.encode(image.decodePasses, forKey: .decodePasses)
-        try c.encode(stats.hits, forKey: .cacheHits)
-        try c.encode(stats.misses, forKey: .cacheMisses)
-        try c.encode(stats.peakBytes, forKey: .peakCacheBytes)
-        try c.encodeIfPresent(output, forKey: .output)
     }
 }
 

@@ -64,7 +64,7 @@ struct FeedCommandTests {
         for (index, frame) in output.frames.enumerated() {
             let y = min(frame.requestedOffset, 3943 - h)
             #expect(frame.offset == y)
-            #expect(frame.frame == String(format: "frame-%04d.png", index))
+            #expect(frame.frame == String(format: "out/frame-%04d.png", index), "OUTDIR as given joined with the name")
             var covered = 0
             for section in frame.sections {
                 let top = tops[section.index]
@@ -78,7 +78,7 @@ struct FeedCommandTests {
             #expect(covered == h, "the visible frames fill the viewport")
             #expect(frame.residentCells <= output.summary.residentCellBound)
             #expect(frame.residentBytes >= frame.residentCells * 50 * 50 * 4, "every resident cell holds 50x50 RGBA")
-            let png = try PNGDecoder.decode(.file(path: dir.appendingPathComponent("out/" + frame.frame).path)).image
+            let png = try PNGDecoder.decode(.file(path: dir.appendingPathComponent(frame.frame).path)).image
             #expect(png.width == 200 && png.height == 300)
         }
         // Two screens (600 rows) of 50-pixel rows meet at most 13 rows of 4 cells.

@@ -45,7 +45,7 @@ struct FeedGoldenFrameTests {
         while let step = scroller.next() {
             let frame = try renderer.render(step)
             #expect(frame.size == Self.viewport)
-            let url = Self.folder.appendingPathComponent(FeedJob.frameName(step.step))
+            let url = Self.folder.appendingPathComponent(FrameWriter.frameName(step.step))
             if Fixtures.recordGoldens {
                 try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
                 try Data(try PNGEncoder.encode(frame, options: PNGEncodeOptions(compressionLevel: 9)))

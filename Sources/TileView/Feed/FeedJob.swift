@@ -3,10 +3,10 @@ import TileViewCore
 import TileViewFeed
 
 /// What `tileview feed` does: scrolls a feed through a list of container offsets and writes one PNG frame per
-/// offset, `OUTDIR/frame-0000.png` onward, with the record of each.
+/// offset, `OUTDIR/frame-0000.png` onward, with the record of each (whose `frame` is that path).
 ///
 /// Rendering runs on the calling thread (thumbnails on up to `decodeThreads` threads); each rendered frame is
-/// handed to a `FeedFrameWriter`, which encodes and writes up to `writeThreads` frames at once while the next
+/// handed to the `FrameWriter`, which encodes and writes up to `writeThreads` frames at once while the next
 /// ones are rendered.
 ///
 /// Every section is resolved first (image headers read, grid folders listed) and the output folder made, so a
@@ -47,12 +47,6 @@ public struct FeedJob: Sendable {
         self.pngOptions = pngOptions
     }
 
-    /// The file name of frame `index`: `frame-0000.png`, `frame-0001.png`, ... (more digits past 9999).
-    public static func frameName(_ index: Int) -> String {
-        let digits = String(index)
-        return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
-    }
-
     /// Runs the job; `progress(done, total)` is called after each frame is rendered. Returns the report, the
     /// decoders' warnings (lenient mode) and where the time went.
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws(TileViewError) -> FeedJobResult {
@@ -61,9 +55,7 @@ public struct FeedJob: Sendable {
         let renderer = try FeedRenderer(
             specs: sections, viewportSize: viewportSize, background: background, options: options,
             decodeThreads: decodeThreads)
-        try AtomicFile.makeDirectory(outputDirectory)
-        let folder = outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/"
-        let writer = FeedFrameWriter(options: pngOptions, maxInFlight: writeThreads)
+        let writer = try FrameWriter(folder: outputDirectory, options: pngOptions, maxInFlight: writeThreads)
         var scroller = FeedScroller(layout: renderer.layout, offsets: offsets)
         var records: [FeedFrameReport] = []
         var frameCount = 0
@@ -75,15 +67,14 @@ public struct FeedJob: Sendable {
                 let renderStart = clock.now
                 let frame = try renderer.render(step)
                 renderDuration += clock.now - renderStart
-                let name = Self.frameName(step.step)
-                try writer.submit(frame, index: step.step, to: folder + name)
+                try writer.submit(frame, index: step.step)
                 let resident = renderer.residentBytes
                 peakResidentBytes = max(peakResidentBytes, resident)
                 maxResidentCells = max(maxResidentCells, renderer.cells.count)
                 if keepsFrameRecords {
                     records.append(
                         FeedFrameReport(
-                            layout: step.record, requestedOffset: step.requestedOffset, frame: name,
+                            layout: step.record, requestedOffset: step.requestedOffset, frame: writer.path(ofFrame: step.step),
                             residentBytes: resident, rssBytes: ProcessMemory.residentBytes))
                 }
                 frameCount += 1

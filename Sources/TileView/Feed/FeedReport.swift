@@ -4,8 +4,8 @@ import TileViewFeed
 /// `residentCells`) and what rendering it held and wrote.
 ///
 /// Keys: `offset` (the container offset shown, after clamping), `requestedOffset` (as asked), `frame` (the
-/// file name inside the output folder), `sections` (each section's `index`, `frame` in viewport space, height 0
-/// when off screen, and `contentOffset`), `residentCells` (grid cells holding a thumbnail), `residentBytes`
+/// written file's path: the output folder as given joined with the file name), `sections` (each section's
+/// `index`, `frame` in viewport space, height 0 when off screen, and `contentOffset`), `residentCells` (grid cells holding a thumbnail), `residentBytes`
 /// (decoded bytes held after the frame: thumbnails plus image tiles) and `rssBytes` (the process's resident
 /// set after the frame, VmRSS; absent where /proc is not available).
 public struct FeedFrameReport: Codable, Hashable, Sendable {

@@ -23,27 +23,17 @@ public enum GalleryRun {
         public let rssBytes: Int?
     }
 
-    /// Frames encoded at once: two where the machine has two processors (one core encodes while the other
-    /// decodes, renders and encodes), one on a single processor.
-    public static var defaultWriterConcurrency: Int { min(2, GalleryFrameWriter.availableProcessors) }
-
-    /// `folder/frame-0007.png` for frame 7 (at least four digits).
-    public static func framePath(folder: String, index: Int) -> String {
-        let digits = String(index)
-        let name = "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
-        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-
     /// Renders the frames of `shard` (all by default) with `loader`; writes them into `folder` when given
     /// (created if missing); calls `onFrame` after each render, in frame order.
     public static func render(
         _ frames: [GalleryFramePlan], shard: GalleryShard = .whole, loader: PageLoader, compositor: GalleryCompositor,
-        folder: String?, writerConcurrency: Int = GalleryRun.defaultWriterConcurrency,
+        folder: String?, writerConcurrency: Int = FrameWriter.defaultMaxInFlight,
         onFrame: (GalleryFramePlan, FrameSample) -> Void = { _, _ in }
     ) throws(TileViewError) -> GallerySummaryRecord {
         let selected = frames.filter { shard.contains(frame: $0.index) }
-        if let folder { try AtomicFile.makeDirectory(folder) }
-        let writer = folder.map { _ in GalleryFrameWriter(concurrency: writerConcurrency) }
+        let writer = try folder.map { (folder) throws(TileViewError) in
+            try FrameWriter(folder: folder, maxInFlight: max(1, writerConcurrency))
+        }
         var peakBytes = 0
 
         /// Moves the loader on to selected frame `n` and starts decoding its regions; returns its draws.
@@ -68,9 +58,7 @@ public enum GalleryRun {
                 if n + 1 < selected.count { draws = try prepare(n + 1) }
                 let image = compositor.render(frameDraws, regions: regions)
                 onFrame(frame, FrameSample(residentBytes: heldBytes, rssBytes: ProcessMemory.residentBytes))
-                if let writer, let folder {
-                    try writer.submit(image, to: framePath(folder: folder, index: frame.index))
-                }
+                try writer?.submit(image, index: frame.index)
             }
             try writer?.finish()
         } catch {

@@ -33,7 +33,7 @@ public struct ImageFolder: Sendable {
             }
             guard Self.isImageName(name) else { continue }
             var info = stat()
-            guard stat(Self.join(path, name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard stat(Paths.join(path, name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             found.append(name)
         }
         guard !found.isEmpty else {
@@ -48,16 +48,12 @@ public struct ImageFolder: Sendable {
     public var count: Int { names.count }
 
     /// The path of image `item` (in natural order), as the folder was written plus the name.
-    public func filePath(ofItem item: Int) -> String { Self.join(path, names[item]) }
+    public func filePath(ofItem item: Int) -> String { Paths.join(path, names[item]) }
 
     /// Whether a name is listed: not hidden, and ending in `.png`, `.jpg` or `.jpeg` in any case.
     public static func isImageName(_ name: String) -> Bool {
         guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
         let suffix = name[name.index(after: dot)...].lowercased()
         return suffix == "png" || suffix == "jpg" || suffix == "jpeg"
-    }
-
-    public static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

@@ -1,0 +1,116 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewZoom
+
+/// What `tileview zoom` does: opens an image, starts at fit, applies gestures in order, and writes what the
+/// viewport shows.
+///
+/// With `framesFolder`, frame 0 (the fit view) and one frame after every gesture are written there
+/// (`FrameWriter`: `frame-0000.png` onward), through a tile cache so that later frames reuse tiles. The final
+/// frame goes to `output` when given; a single frame needs no tile cache and is rendered straight from the
+/// decoder's rows. Without `output` and frames only the header is read and nothing is decoded (the state alone).
+/// Missing folders of `output` and `framesFolder` are created; every file is written atomically.
+public struct ZoomJob: Sendable {
+    public var file: String
+    public var viewport: PixelSize
+    public var gestures: [ZoomGesture]
+    /// `--max-scale`: viewport pixels per image pixel at most (1: never past one image pixel per viewport pixel).
+    public var maximumScale: Double
+    /// The scale factor of a double tap and a two-finger tap.
+    public var doubleTapStep: Double
+    public var background: RGBA8
+    /// Where the final frame is written, if anywhere.
+    public var output: String?
+    /// Where a frame per step is written, if anywhere.
+    public var framesFolder: String?
+    public var options: DecodeOptions
+
+    public init(
+        file: String, viewport: PixelSize = PixelSize(width: 1024, height: 768), gestures: [ZoomGesture] = [],
+        maximumScale: Double = 1, doubleTapStep: Double = 1.5, background: RGBA8 = .black, output: String? = nil,
+        framesFolder: String? = nil, options: DecodeOptions = DecodeOptions()
+    ) {
+        self.file = file
+        self.viewport = viewport
+        self.gestures = gestures
+        self.maximumScale = maximumScale
+        self.doubleTapStep = doubleTapStep
+        self.background = background
+        self.output = output
+        self.framesFolder = framesFolder
+        self.options = options
+    }
+
+    /// Runs the job. Errors name the file (the image, or the output that could not be written).
+    public func run() throws(TileViewError) -> ZoomResult {
+        let image = try TiledImage(
+            path: file, cacheBudgetBytes: framesFolder == nil ? 0 : TiledImage.defaultCacheBudgetBytes,
+            options: options)
+        var state = ZoomState(
+            imageSize: image.imageSize.asSize, viewportSize: viewport.asSize, maximumScaleSetting: maximumScale,
+            doubleTapStep: doubleTapStep)
+        var framePaths: [String] = []
+        if let framesFolder {
+            let writer = try FrameWriter(folder: framesFolder)
+            do throws(TileViewError) {
+                for index in 0...gestures.count {
+                    if index > 0 { state.apply(gestures[index - 1]) }
+                    try writer.submit(try image.render(state, background: background).image, index: index)
+                    framePaths.append(writer.path(ofFrame: index))
+                }
+            } catch {
+                try? writer.finish()  // let the frames in flight land (each whole) before reporting
+                throw error
+            }
+            try writer.finish()
+        } else {
+            for gesture in gestures { state.apply(gesture) }
+        }
+        var level = image.pyramid.level(forZoomScale: state.zoomScale)
+        if let output {
+            let frame = try image.render(state, background: background)
+            level = frame.level
+            try AtomicFile.makeDirectory(AtomicFile.split(output).folder)
+            try ImageFiles.writePNG(frame.image, to: output)
+        }
+        return ZoomResult(state: state, level: level, image: image, output: output, framePaths: framePaths)
+    }
+}
+
+/// What a `ZoomJob` did: the final state, the level its frame is drawn from, the image with its decode and
+/// cache counters and warnings, and the files written.
+public struct ZoomResult {
+    public let state: ZoomState
+    public let level: Int
+    public let image: TiledImage
+    public let output: String?
+    public let framePaths: [String]
+}
+
+/// The `--json` of `tileview zoom`: the zoom state with DESIGN's keys (section 3), then how the frame was made.
+public struct ZoomReport: Encodable {
+    public let result: ZoomResult
+
+    public init(_ result: ZoomResult) { self.result = result }
+
+    enum CodingKeys: String, CodingKey {
+        case level, levelSize, tilesDecoded, bytesDecoded, decodePasses, cacheHits, cacheMisses, peakCacheBytes, output
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try result.state.snapshot.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        let image = result.image
+        let size = image.pyramid.levelSize(ofLevel: result.level)
+        try c.encode(result.level, forKey: .level)
+        try c.encode(["width": size.width, "height": size.height], forKey: .levelSize)
+        let stats = image.statistics
+        try c.encode(stats.tilesDecoded, forKey: .tilesDecoded)
+        try c.encode(image.bytesDecoded, forKey: .bytesDecoded)
+        try c.encode(image.decodePasses, forKey: .decodePasses)
+        try c.encode(stats.hits, forKey: .cacheHits)
+        try c.encode(stats.misses, forKey: .cacheMisses)
+        try c.encode(stats.peakBytes, forKey: .peakCacheBytes)
+        try c.encodeIfPresent(result.output, forKey: .output)
+    }
+}

@@ -1,0 +1,109 @@
+import Dispatch
+import Synchronization
+import TileViewCodecs
+import TileViewCore
+
+/// Writes the numbered frames of a run into a folder: `frame-0000.png` onward, each encoded as PNG and written
+/// atomically (`AtomicFile`), on background threads while the next frames are rendered.
+///
+/// This is the one frame writer and the one frame name scheme: `zoom --frames`, `gallery` and `feed` use it, and
+/// their `--json` records give `path(ofFrame:)`, the folder as written joined with the name (DESIGN section 9).
+///
+/// At most `maxInFlight` frames are being encoded at once: `submit` waits for a free slot, so the frames held
+/// besides the one being rendered never exceed that many. With `maxInFlight` 0 every frame is encoded and
+/// written inside `submit`, on the calling thread (nothing overlaps: rendering and encoding times are then each
+/// measured alone). After a failure no further frame is accepted (`submit` throws it); `finish()` waits for
+/// every frame in flight and throws the failure of the earliest frame that failed. Frames already written stay,
+/// each complete.
+public final class FrameWriter: @unchecked Sendable {
+    /// The output folder as given.
+    public let folder: String
+    /// PNG options of every frame.
+    public let options: PNGEncodeOptions
+    /// Frames encoded at once.
+    public let maxInFlight: Int
+    private let slots: DispatchSemaphore
+    private let group = DispatchGroup()
+    private let queue = DispatchQueue(label: "tileview.frame-writer", attributes: .concurrent)
+    /// The earliest failure and the time spent encoding, shared by the writing threads.
+    private struct Shared {
+        var failure: (index: Int, error: TileViewError)?
+        var encodeDuration: Duration = .zero
+    }
+    private let shared = Mutex(Shared())
+
+    /// Frames encoded at once by default: two where the machine has two processors (one core encodes while the
+    /// other decodes, renders and encodes), one on a single processor.
+    public static var defaultMaxInFlight: Int { min(2, SystemInfo.availableProcessors) }
+
+    /// A writer into `folder`, which is created (with its parents) when missing.
+    public init(
+        folder: String, options: PNGEncodeOptions = PNGEncodeOptions(), maxInFlight: Int = FrameWriter.defaultMaxInFlight
+    ) throws(TileViewError) {
+        try AtomicFile.makeDirectory(folder)
+        self.folder = folder
+        self.options = options
+        self.maxInFlight = max(0, maxInFlight)
+        slots = DispatchSemaphore(value: max(1, self.maxInFlight))
+    }
+
+    /// `frame-0007.png` for frame 7 (at least four digits).
+    public static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
+    }
+
+    /// `folder/frame-0007.png` for frame 7: the folder as given, joined with the frame's name.
+    public static func framePath(folder: String, index: Int) -> String {
+        Paths.join(folder, frameName(index))
+    }
+
+    /// Where frame `index` is written.
+    public func path(ofFrame index: Int) -> String { Self.framePath(folder: folder, index: index) }
+
+    /// Queues frame `index`; waits while `maxInFlight` frames are in flight. Throws the first failure so far, if
+    /// any (then nothing is queued).
+    public func submit(_ frame: ImageBuffer, index: Int) throws(TileViewError) {
+        if let failure = currentFailure { throw failure }
+        let path = path(ofFrame: index)
+        guard maxInFlight > 0 else {
+            write(frame, index: index, to: path)
+            if let failure = currentFailure { throw failure }
+            return
+        }
+        slots.wait()
+        queue.async(group: group) { [self] in
+            defer { slots.signal() }
+            write(frame, index: index, to: path)
+        }
+    }
+
+    private func write(_ frame: ImageBuffer, index: Int, to path: String) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do throws(TileViewError) {
+            try ImageFiles.writePNG(frame, to: path, options: options)
+        } catch {
+            record(error, index: index)
+        }
+        let elapsed = clock.now - start
+        shared.withLock { $0.encodeDuration += elapsed }
+    }
+
+    /// Waits for every queued frame; throws the failure of the earliest frame that failed.
+    public func finish() throws(TileViewError) {
+        group.wait()
+        if let failure = currentFailure { throw failure }
+    }
+
+    /// Time spent encoding and writing, summed over the threads.
+    public var totalEncodeDuration: Duration { shared.withLock { $0.encodeDuration } }
+
+    private var currentFailure: TileViewError? { shared.withLock { $0.failure?.error } }
+
+    private func record(_ error: TileViewError, index: Int) {
+        shared.withLock { state in
+            if state.failure == nil || index < state.failure!.index { state.failure = (index, error) }
+        }
+    }
+}
