@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "TileViewRenderTests", dependencies: ["TileViewRender", "TileViewTestSupport"]),
         .testTarget(name: "TileViewCodecsTests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
         .testTarget(name: "TileViewTests", dependencies: ["TileView", "TileViewTestSupport"]),
-        .testTarget(name: "TileViewCLITests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewCLITests", dependencies: ["TileViewCodecs", "TileViewZoom", "TileViewTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,7 +58,7 @@ struct FeedCommand: ParsableCommand {
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0 to 9") }
         guard (0...64).contains(writeThreads) else { throw ValidationError("--write-threads must be 0 to 64") }
         guard !sections.isEmpty else {
-            throw ValidationError("give at least one SECTION: \(FeedSectionSpecParseError.forms)")
+            throw ValidationError("give at least one SECTION: \(FeedSectionGrammar.forms)")
         }
         _ = try sectionSpecs()
         _ = try offsetRange()

@@ -103,7 +103,7 @@ struct FeedSectionSpecParsingTests {
         } catch {
             #expect(error.input == text)
             #expect(error.description.contains(fragment), "message for \"\(text)\": \(error.description)")
-            #expect(error.description.contains(FeedSectionSpecParseError.forms), "message lists the forms")
+            #expect(error.description.contains(FeedSectionGrammar.forms), "message lists the forms")
         }
     }
 }

@@ -80,7 +80,7 @@ struct OffsetRangeTests {
         } catch {
             #expect(error.input == text)
             #expect(error.description.contains(fragment), "message for \"\(text)\": \(error.description)")
-            #expect(error.description.contains(OffsetRangeParseError.form), "message gives the form")
+            #expect(error.description.contains(OffsetRangeGrammar.form), "message gives the form")
         }
     }
 }

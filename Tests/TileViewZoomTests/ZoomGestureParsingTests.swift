@@ -103,7 +103,7 @@ struct ZoomGestureParsingTests {
         } catch {
             #expect(error.input == text)
             #expect(error.description.contains(fragment), "message for \"\(text)\": \(error.description)")
-            #expect(error.description.contains(ZoomGestureParseError.forms), "message lists the forms")
+            #expect(error.description.contains(ZoomGestureGrammar.forms), "message lists the forms")
         }
     }
 }

@@ -1,0 +1,25 @@
+/// What a kind of command-line text is called in messages and what it accepts (a gesture, a feed section, a
+/// gallery step, an offset range).
+public protocol TextGrammar: Sendable {
+    /// The noun in messages: `gesture` gives `invalid gesture "…"`.
+    static var noun: String { get }
+    /// What follows the problem in messages: `expected one of: …`.
+    static var expectation: String { get }
+}
+
+/// Why a text could not be read: the input, what was wrong, and what the grammar accepts. The one parse error
+/// of the text forms; each form names its grammar (`ZoomGestureParseError` is `TextParseError<ZoomGestureGrammar>`).
+public struct TextParseError<Grammar: TextGrammar>: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text as given.
+    public let input: String
+    /// What was wrong, e.g. `the factor "x" is not a number`.
+    public let problem: String
+
+    public init(input: String, problem: String) {
+        self.input = input
+        self.problem = problem
+    }
+
+    /// `invalid NOUN "INPUT": PROBLEM; EXPECTATION`.
+    public var description: String { "invalid \(Grammar.noun) \"\(input)\": \(problem); \(Grammar.expectation)" }
+}
