@@ -97,6 +97,7 @@ struct FeedCommand: ParsableCommand {
     }
 
     func run() throws {
+        Report.verbose = decoding.verbose
         var png = PNGEncodeOptions()
         png.compressionLevel = compression
         var job = FeedJob(

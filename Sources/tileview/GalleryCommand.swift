@@ -109,6 +109,7 @@ struct GalleryCommand: ParsableCommand {
     }
 
     func run() throws {
+        Report.verbose = decoding.verbose
         Allocator.returnLargeBlocksToTheSystem()
         try Report.failures {
             let pages: GalleryPages

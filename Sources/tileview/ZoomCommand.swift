@@ -87,6 +87,7 @@ struct ZoomCommand: ParsableCommand {
     }
 
     func run() throws {
+        Report.verbose = decoding.verbose
         try Report.failures {
             let gestures = try orderedGestures()
             // One frame needs no tile cache (its decoded block is rendered as it is); a frame

@@ -23,4 +23,35 @@ struct DecodingOptionsTests {
                 "\(result.stderr)")
         }
     }
+
+    @Test("libpng's benign iCCP warning is silent by default and printed with --verbose")
+    func benignWarnings() throws {
+        let dir = try Fixtures.temporaryDirectory("benign-warnings")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = ["zoom", Self.iccpSample, "--viewport", "80x60", "-o", dir.appendingPathComponent("z.png").path]
+        let quiet = try CommandRunner.run(base)
+        #expect(quiet.status == 0, "\(quiet)")
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+        let verbose = try CommandRunner.run(base + ["--verbose"])
+        #expect(verbose.status == 0, "\(verbose)")
+        #expect(verbose.stderr.contains("chelsea.png: iCCP: known incorrect sRGB profile"), "\(verbose.stderr)")
+        let decodeQuiet = try CommandRunner.run([
+            "decode", Self.iccpSample, "-o", dir.appendingPathComponent("d.png").path,
+        ])
+        #expect(decodeQuiet.status == 0 && decodeQuiet.stderr.isEmpty, "\(decodeQuiet)")
+    }
+
+    @Test("a lenient JPEG's warning is not benign: it is printed without --verbose")
+    func lenientJPEGWarningStays() throws {
+        let dir = try Fixtures.temporaryDirectory("lenient-warning")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        let truncated = dir.appendingPathComponent("truncated.jpg")
+        try bytes.prefix(bytes.count / 2).write(to: truncated)
+        let result = try CommandRunner.run([
+            "decode", truncated.path, "-o", dir.appendingPathComponent("out.png").path, "--lenient",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("tileview: warning: \(truncated.path): Premature end of JPEG file"), "\(result)")
+    }
 }
