@@ -30,7 +30,7 @@ struct FeedCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Sections, top to bottom.", valueName: "SECTION"))
     var sections: [String]
 
-    @Option(help: "Viewport size in pixels, WxH.", transform: ViewportSize.parse)
+    @Option(help: "Viewport size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
     @Option(help: ArgumentHelp("Container offsets, one frame each.", valueName: "FROM:TO:STEP"))

@@ -36,7 +36,7 @@ struct GalleryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A page map file: a grid of page paths, '.' for a hole.", valueName: "FILE"))
     var map: String?
 
-    @Option(help: "Viewport (frame) size in pixels, WxH.", transform: ViewportSize.parse)
+    @Option(help: "Viewport (frame) size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
     @Option(help: ArgumentHelp("Moves separated by commas, e.g. \"next,next,prev\".", valueName: "MOVES"))

@@ -21,7 +21,7 @@ struct ZoomCommand: ParsableCommand {
     @Argument(help: "A PNG or JPEG file.")
     var file: String
 
-    @Option(help: "Viewport size in pixels, WxH.", transform: ViewportSize.parse)
+    @Option(help: "Viewport size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
     @Option(name: .customLong("tap"), help: ArgumentHelp("A double tap at a viewport point.", valueName: "X,Y"))
