@@ -31,7 +31,7 @@ struct MemoryBenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The folder of pages.", valueName: "DIR"))
     var dir: String
 
-    @Option(help: "Viewport (frame) size in pixels, WxH.")
+    @Option(help: "Viewport (frame) size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
     @Option(help: ArgumentHelp("Moves forward after the first page.", valueName: "N"))

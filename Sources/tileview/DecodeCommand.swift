@@ -26,6 +26,7 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
+        Report.verbose = decoding.verbose
         try Report.failures {
             let decoded = try ImageFiles.decode(file: file, options: decoding.decodeOptions)
             for warning in decoded.warnings { Report.warning("\(file): \(warning)") }

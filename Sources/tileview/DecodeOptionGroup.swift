@@ -12,6 +12,9 @@ struct DecodeOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this, before decoding.")
     var maxPixels: Int = 1_000_000_000
 
+    @Flag(help: "Also print libpng's benign warnings about ancillary chunks (colour profile, gamma, text...).")
+    var verbose = false
+
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be a positive number") }
     }

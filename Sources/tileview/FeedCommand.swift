@@ -26,7 +26,7 @@ struct FeedCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Sections, top to bottom.", valueName: "SECTION"))
     var sections: [String]
 
-    @Option(help: "Viewport size in pixels, WxH.")
+    @Option(help: "Viewport size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
     @Option(help: ArgumentHelp("Container offsets, one frame each.", valueName: "FROM:TO:STEP"))
@@ -93,6 +93,7 @@ struct FeedCommand: ParsableCommand {
     }
 
     func run() throws {
+        Report.verbose = decoding.verbose
         var png = PNGEncodeOptions()
         png.compressionLevel = compression
         var job = FeedJob(

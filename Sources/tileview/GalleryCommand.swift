@@ -36,7 +36,7 @@ struct GalleryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A page map file: a grid of page paths, '.' for a hole.", valueName: "FILE"))
     var map: String?
 
-    @Option(help: "Viewport (frame) size in pixels, WxH.")
+    @Option(help: "Viewport (frame) size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
     @Option(help: ArgumentHelp("Moves separated by commas, e.g. \"next,next,prev\".", valueName: "MOVES"))
@@ -109,6 +109,7 @@ struct GalleryCommand: ParsableCommand {
     }
 
     func run() throws {
+        Report.verbose = decoding.verbose
         Allocator.returnLargeBlocksToTheSystem()
         try Report.failures {
             let pages: GalleryPages

@@ -1,5 +1,7 @@
 import ArgumentParser
 import TileView
+import TileViewCodecs
+import TileViewCore
 
 /// `tileview info FILE... [--json]`: what each file is, from its header alone.
 struct InfoCommand: ParsableCommand {
@@ -8,7 +10,10 @@ struct InfoCommand: ParsableCommand {
         abstract: "Print format, size, orientation, sample layout, levels and tiles of image files.",
         discussion: """
             Reads only the headers. With --json prints a JSON array with one object per file; a file \
-            that cannot be read gets an object with "file" and "error". Any failure makes the exit status 1.
+            that cannot be read gets an object with "file" and "error". Any failure makes the exit status 1. \
+            The decoding options apply as a decode would: with --no-orient the size, levels and tiles are \
+            those of the stored layout and the orientation shown is 1 (none applied); a file over \
+            --max-pixels is an error.
             """
     )
 
@@ -17,6 +22,8 @@ struct InfoCommand: ParsableCommand {
 
     @Flag(help: "Print JSON instead of one line per file.")
     var json = false
+
+    @OptionGroup var decoding: DecodeOptionGroup
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one FILE") }
@@ -41,12 +48,26 @@ struct InfoCommand: ParsableCommand {
         enum CodingKeys: String, CodingKey { case file, error }
     }
 
+    /// What `file` is, as a decode with `options` would see it: without `applyOrientation` the
+    /// stored layout (orientation 1, levels of the stored size); over `maxPixels` an error.
+    static func info(of file: String, options: DecodeOptions) throws(TileViewError) -> ImageInfo {
+        var header = try ImageFiles.header(ofFile: file)
+        let size = header.storedSize
+        guard size.pixelCount <= options.maxPixels else {
+            throw TileViewError(
+                .decode, path: file,
+                reason: "image of \(size) has \(size.pixelCount) pixels, over the limit of \(options.maxPixels)")
+        }
+        if !options.applyOrientation { header.orientation = .up }
+        return ImageInfo(file: file, header: header)
+    }
+
     func run() throws {
         var entries: [Entry] = []
         var failed = false
         for file in files {
             do {
-                let info = try ImageInfo.read(file: file)
+                let info = try Self.info(of: file, options: decoding.decodeOptions)
                 entries.append(Entry(info: info, file: file, error: nil))
                 if !json { print(info.summary) }
             } catch {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
+import Synchronization
 import TileView
+import TileViewCodecs
 import TileViewCore
 
 
@@ -10,8 +12,20 @@ enum Report {
         standardError("tileview: \(message)\n")
     }
 
+    /// Prints a decoder warning, `FILE: text`. libpng's benign notes about ancillary chunks
+    /// (`DecoderWarning.isBenign`) are printed only with `--verbose`.
     static func warning(_ message: String) {
+        if !verbose && DecoderWarning.isBenign(line: message) { return }
         standardError("tileview: warning: \(message)\n")
+    }
+
+    private static let verboseFlag = Atomic<Bool>(false)
+
+    /// Whether benign decoder warnings are printed too: `--verbose` of the decoding options, set
+    /// at the start of a command's run.
+    static var verbose: Bool {
+        get { verboseFlag.load(ordering: .relaxed) }
+        set { verboseFlag.store(newValue, ordering: .relaxed) }
     }
 
     /// Writes text to standard error unbuffered.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TileViewCore
 
-/// A `WxH` viewport argument in whole pixels.
+/// A `WxH` viewport argument in whole pixels, each side from 1 to `largest`.
 struct ViewportSize: ExpressibleByArgument, CustomStringConvertible {
     static let largest = 16384
     let width: Int
@@ -18,6 +18,14 @@ struct ViewportSize: ExpressibleByArgument, CustomStringConvertible {
             (1...Self.largest).contains(w), (1...Self.largest).contains(h)
         else { return nil }
         self.init(width: w, height: h)
+    }
+
+    /// Parses `--viewport`; the error names the accepted form and range (the `transform` of the option).
+    static func parse(_ argument: String) throws -> ViewportSize {
+        guard let size = ViewportSize(argument: argument) else {
+            throw ValidationError("--viewport must be WxH with each side from 1 to \(largest), got \(argument)")
+        }
+        return size
     }
 
     static var defaultCompletionKind: CompletionKind { .default }

@@ -21,7 +21,7 @@ struct ZoomCommand: ParsableCommand {
     @Argument(help: "A PNG or JPEG file.")
     var file: String
 
-    @Option(help: "Viewport size in pixels, WxH.")
+    @Option(help: "Viewport size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
     @Option(
@@ -76,6 +76,7 @@ struct ZoomCommand: ParsableCommand {
     }
 
     func run() throws {
+        Report.verbose = decoding.verbose
         try Report.failures {
             let job = ZoomJob(
                 file: file, viewport: viewport.pixelSize, gestures: try orderedGestures(), maximumScale: maxScale,
