@@ -1,14 +1,13 @@
 import Foundation
 
-/// Where tests find the shared corpus, goldens and the package itself.
+/// Where tests find the conformance corpus, goldens and the package itself.
 public enum Fixtures {
     /// The package root, found from this file's path (Tests/TileViewTestSupport/Fixtures.swift).
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/corpus` beside the package root.
-    public static let corpusRoot: URL = packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared").appendingPathComponent("corpus")
+    /// `Tests/Corpus/` in the package: the decoder conformance corpus (see its README).
+    public static let corpusRoot: URL = packageRoot.appendingPathComponent("Tests").appendingPathComponent("Corpus")
 
     /// `SampleImages/` in the package.
     public static let sampleImages: URL = packageRoot.appendingPathComponent("SampleImages")
