@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// Visible and ranged cells against a brute force over every item of every grid.
 @Suite("Grid cells")

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// The reuse plan between two resident sets, and a pool scrolled through random feeds.
 @Suite("Cell pool")

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// Walking a feed through a list of offsets: directions, clamping and agreement with the layout.
 @Suite("Feed scroller")

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// The laws of section frames and content offsets, over thousands of random feeds, viewports and offsets.
 @Suite("Section frames")

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// Section heights, tops and the content height, and the valid container offsets.
 @Suite("Layout geometry")

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// What holds decoded pixels: the viewport plus at most one screen ahead, never more than two screens of cells.
 @Suite("Resident cells")

@@ -12,21 +12,11 @@ public enum Fixtures {
     /// `SampleImages/` in the package.
     public static let sampleImages: URL = packageRoot.appendingPathComponent("SampleImages")
 
-    /// `Tests/Goldens/` in the package; `RECORD_GOLDENS=1` makes golden tests rewrite them.
+    /// `Tests/Goldens/` in the package (see `Golden`).
     public static let goldens: URL = packageRoot.appendingPathComponent("Tests").appendingPathComponent("Goldens")
-
-    public static var recordGoldens: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" }
 
     /// The bytes of a file, or a readable failure.
     public static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))
-    }
-
-    /// A fresh empty temporary folder, removed by the caller.
-    public static func temporaryDirectory(_ label: String = "tileview-tests") throws -> URL {
-        let dir = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
     }
 }

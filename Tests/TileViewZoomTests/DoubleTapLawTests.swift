@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Double tap: zoom in by k about the tapped point, which goes to the viewport centre.

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Pinch: scale by a factor about the fingers.

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// The `--gesture` text forms: every form read, printed back, and malformed text rejected with a useful message.

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// The invariants that hold after every gesture of any sequence.

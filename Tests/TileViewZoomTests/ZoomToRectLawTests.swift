@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// zoomToRect: show an image rect as large as the limits allow, centred.

@@ -1,11 +1,11 @@
 import Testing
-import TileViewTestSupport
 
 /// Runs `cases` seeded cases of a law; a case returns nil when the law holds or a description of what broke.
 ///
 /// Case `i` draws from `SplitMix64(seed: seed &+ i)`, so a failure is replayed from the seed and case printed.
-func sweep(
-    _ law: String, seed: UInt64, cases: Int,
+/// The first five failures are shown; the test fails once however many cases broke.
+public func sweep(
+    _ law: String, seed: UInt64, cases: Int = 3000,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (inout SplitMix64) -> String?
 ) {
