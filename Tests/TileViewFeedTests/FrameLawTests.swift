@@ -8,9 +8,7 @@ import TileViewTestSupport
 struct FrameLawTests {
     @Test("no frame is taller than the viewport or leaves it, and every frame is the full viewport width")
     func framesStayInside() {
-        sweep("every frame lies inside (0, 0) w x h", seed: 0xFEED_0101, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("every frame lies inside (0, 0) w x h", seed: 0xFEED_0101, cases: 3000) { feed, layout, rng in
             let viewport = PixelRect(size: layout.viewportSize)
             for _ in 0..<6 {
                 let y = RandomFeed.offset(in: layout, &rng)
@@ -28,9 +26,8 @@ struct FrameLawTests {
 
     @Test("visible frames never overlap, follow feed order, and their heights add up to min(h, contentHeight)")
     func visibleFramesTile() {
-        sweep("visible frames tile the top of the viewport without overlap", seed: 0xFEED_0102, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("visible frames tile the top of the viewport without overlap", seed: 0xFEED_0102, cases: 3000) {
+            feed, layout, rng in
             let h = layout.viewportSize.height
             for _ in 0..<6 {
                 let y = RandomFeed.offset(in: layout, &rng)
@@ -57,9 +54,8 @@ struct FrameLawTests {
 
     @Test("each frame is the intersection of the section with the viewport, moved into viewport space")
     func frameIsIntersection() {
-        sweep("frame = section rect ∩ viewport rect, in viewport space", seed: 0xFEED_0103, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("frame = section rect ∩ viewport rect, in viewport space", seed: 0xFEED_0103, cases: 3000) {
+            feed, layout, rng in
             let w = layout.viewportSize.width
             let h = layout.viewportSize.height
             for _ in 0..<6 {
@@ -85,9 +81,8 @@ struct FrameLawTests {
 
     @Test("a section above the top has contentOffset = y - top and a frame pinned at the top")
     func sectionAboveTheTop() {
-        sweep("above the top: contentOffset y - top, frame y 0", seed: 0xFEED_0104, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("above the top: contentOffset y - top, frame y 0", seed: 0xFEED_0104, cases: 3000) {
+            feed, layout, rng in
             for _ in 0..<6 {
                 let y = RandomFeed.offset(in: layout, &rng)
                 let offset = layout.clampedContainerOffset(y)
@@ -106,10 +101,9 @@ struct FrameLawTests {
 
     @Test("a section whose top is in or below the viewport has contentOffset 0; below it, frame y h and height 0")
     func sectionBelowTheTop() {
-        sweep("top at or below y: contentOffset 0; below the viewport: y h, height 0", seed: 0xFEED_0105, cases: 3000) {
-            rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds(
+            "top at or below y: contentOffset 0; below the viewport: y h, height 0", seed: 0xFEED_0105, cases: 3000
+        ) { feed, layout, rng in
             let h = layout.viewportSize.height
             for _ in 0..<6 {
                 let y = RandomFeed.offset(in: layout, &rng)
@@ -131,9 +125,7 @@ struct FrameLawTests {
 
     @Test("an offset beyond either end shows the same frames as the end it is clamped to")
     func offsetsBeyondTheEnds() {
-        sweep("frames(y) = frames(clamp(y))", seed: 0xFEED_0106, cases: 2000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("frames(y) = frames(clamp(y))", seed: 0xFEED_0106, cases: 2000) { feed, layout, rng in
             let beyond = [
                 -1, -rng.int(1...100_000), Int.min, layout.maximumContainerOffset + rng.int(1...100_000), Int.max,
             ]

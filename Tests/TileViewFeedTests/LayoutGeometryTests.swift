@@ -24,12 +24,10 @@ struct LayoutGeometryTests {
 
     @Test("every section's height matches its definition, the sections follow each other and add up")
     func heightsAndTops() {
-        sweep(
+        sweepFeeds(
             "heights follow the definitions; tops are running sums; content height is the total", seed: 0xFEED_0001,
             cases: 3000
-        ) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        ) { feed, layout, rng in
             var top = 0
             for (index, section) in feed.sections.enumerated() {
                 let expected = definedHeight(of: section, atViewportWidth: layout.viewportSize.width)
@@ -51,9 +49,8 @@ struct LayoutGeometryTests {
 
     @Test("a clamped offset lies in [0, max(0, contentHeight - h)] and valid offsets are kept")
     func offsetClamping() {
-        sweep("clamping lands in the valid range and keeps valid offsets", seed: 0xFEED_0002, cases: 2000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("clamping lands in the valid range and keeps valid offsets", seed: 0xFEED_0002, cases: 2000) {
+            feed, layout, rng in
             for _ in 0..<8 {
                 let y = RandomFeed.offset(in: layout, &rng)
                 let clamped = layout.clampedContainerOffset(y)
