@@ -9,18 +9,14 @@ import TileViewTestSupport
 struct BenchCommandTests {
     struct Report: Decodable {
         struct Step: Decodable {
-            let step: Int
+            let step, residentBytes: Int
             let page: String
             let resident: [String]
-            let residentBytes: Int
             let rssBytes: Int?
         }
 
         struct Summary: Decodable {
-            let frames: Int
-            let pages: Int
-            let maxResident: Int
-            let peakResidentBytes: Int
+            let frames, pages, maxResident, peakResidentBytes: Int
             let peakRSSBytes: Int?
         }
 

@@ -15,24 +15,15 @@ struct FeedCommandTests {
                 struct Rect: Decodable, Equatable {
                     var x, y, width, height: Int
                 }
-                var index: Int
+                var index, contentOffset: Int
                 var frame: Rect
-                var contentOffset: Int
             }
-            var offset: Int
-            var requestedOffset: Int
+            var offset, requestedOffset, residentCells, residentBytes: Int
             var frame: String
             var sections: [Section]
-            var residentCells: Int
-            var residentBytes: Int
         }
         struct Summary: Decodable {
-            var contentHeight: Int
-            var maxResidentCells: Int
-            var peakResidentBytes: Int
-            var peakRSSBytes: Int
-            var residentCellBound: Int
-            var frames: Int
+            var contentHeight, maxResidentCells, peakResidentBytes, peakRSSBytes, residentCellBound, frames: Int
         }
         var frames: [Frame]
         var summary: Summary

@@ -4,29 +4,22 @@ import Foundation
 struct GalleryJSON: Decodable {
     struct Step: Decodable, Equatable {
         struct Transition: Decodable, Equatable {
-            let index: Int
-            let of: Int
+            let index, of: Int
             let fraction: Double
-            let from: String
-            let to: String
+            let from, to: String
         }
 
         let step: Int
-        let move: String?
+        let move, frame: String?
         let page: String
         let cell: [Int]?
-        let resident: [String]
-        let loaded: [String]
-        let evicted: [String]
-        let frame: String?
+        let resident, loaded, evicted: [String]
         let zoomScale: Double
         let transition: Transition?
     }
 
     struct Summary: Decodable {
-        let frames: Int
-        let maxResident: Int
-        let peakResidentBytes: Int
+        let frames, maxResident, peakResidentBytes: Int
         let peakRSSBytes: Int?
         let shard: String?
     }

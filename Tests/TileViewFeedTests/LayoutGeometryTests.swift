@@ -49,19 +49,17 @@ struct LayoutGeometryTests {
 
     @Test("a clamped offset lies in [0, max(0, contentHeight - h)] and valid offsets are kept")
     func offsetClamping() {
-        sweepFeeds("clamping lands in the valid range and keeps valid offsets", seed: 0xFEED_0002, cases: 2000) {
-            feed, layout, rng in
-            for _ in 0..<8 {
-                let y = RandomFeed.offset(in: layout, &rng)
-                let clamped = layout.clampedContainerOffset(y)
-                guard layout.containerOffsetRange.contains(clamped) else {
-                    return "\(y) clamped to \(clamped); \(feed)"
-                }
-                if layout.containerOffsetRange.contains(y) && clamped != y { return "valid \(y) moved; \(feed)" }
-                if y < 0 && clamped != 0 { return "\(y) above the top clamped to \(clamped); \(feed)" }
-                if y > layout.maximumContainerOffset && clamped != layout.maximumContainerOffset {
-                    return "\(y) past the end clamped to \(clamped); \(feed)"
-                }
+        sweepFeedOffsets(
+            "clamping lands in the valid range and keeps valid offsets", seed: 0xFEED_0002, cases: 2000, offsets: 8
+        ) { feed, layout, y in
+            let clamped = layout.clampedContainerOffset(y)
+            guard layout.containerOffsetRange.contains(clamped) else {
+                return "\(y) clamped to \(clamped); \(feed)"
+            }
+            if layout.containerOffsetRange.contains(y) && clamped != y { return "valid \(y) moved; \(feed)" }
+            if y < 0 && clamped != 0 { return "\(y) above the top clamped to \(clamped); \(feed)" }
+            if y > layout.maximumContainerOffset && clamped != layout.maximumContainerOffset {
+                return "\(y) past the end clamped to \(clamped); \(feed)"
             }
             return nil
         }

@@ -111,3 +111,17 @@ func sweepFeeds(
         return body(feed, feed.layout, &rng)
     }
 }
+
+/// Sweeps a law over random feeds at `offsets` random container offsets each (`RandomFeed.offset`); `body`
+/// checks one offset and returns nil when the law holds there; see `sweep`.
+func sweepFeedOffsets(
+    _ law: String, seed: UInt64, cases: Int, offsets: Int, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: (RandomFeed, FeedLayout, Int) -> String?
+) {
+    sweepFeeds(law, seed: seed, cases: cases, sourceLocation: sourceLocation) { feed, layout, rng in
+        for _ in 0..<offsets {
+            if let failure = body(feed, layout, RandomFeed.offset(in: layout, &rng)) { return failure }
+        }
+        return nil
+    }
+}
