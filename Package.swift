@@ -59,7 +59,9 @@ let package = Package(
             swiftSettings: fuzzSettings, linkerSettings: fuzzLinker),
 
         // Tests: one target per module plus shared support.
-        .target(name: "TileViewTestSupport", dependencies: ["TileViewCore"], path: "Tests/TileViewTestSupport"),
+        .target(
+            name: "TileViewTestSupport", dependencies: ["TileViewCore", "TileViewCodecs"],
+            path: "Tests/TileViewTestSupport"),
         .testTarget(name: "TileViewCoreTests", dependencies: ["TileViewCore", "TileViewTestSupport"]),
         .testTarget(name: "TileViewZoomTests", dependencies: ["TileViewZoom", "TileViewTestSupport"]),
         .testTarget(name: "TileViewPagingTests", dependencies: ["TileViewPaging", "TileViewTestSupport"]),

@@ -2,8 +2,8 @@
 # Fuzzes the PNG and JPEG decoders with libFuzzer for SECONDS (default 60):
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
 # Builds Fuzz/FuzzDecode with coverage instrumentation and AddressSanitizer (TILEVIEW_FUZZ=1,
-# scratch path .build-fuzz), seeds the working corpus fuzz-corpus/ from the shared corpus
-# (png/, jpeg/ and bad/; override with CORPUS=DIR), runs one libFuzzer process with
+# scratch path .build-fuzz), seeds the working corpus fuzz-corpus/ from the conformance corpus
+# Tests/Corpus (png/, jpeg/ and bad/; override with CORPUS=DIR), runs one libFuzzer process with
 # -rss_limit_mb=2048 and -max_len=$FUZZ_MAX_LEN (default 65536: the corpus' 350 KB photos would
 # otherwise set the limit and slow every run; larger seeds are truncated), then prints runs, exec/s, coverage and any crash, leak, timeout or
 # out-of-memory file written to fuzz-artifacts/. Exits non-zero when libFuzzer found one.
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift $(($# > 0 ? 1 : 0))
-corpus_source=${CORPUS:-../shared/corpus}
+corpus_source=${CORPUS:-Tests/Corpus}
 work=fuzz-corpus
 artifacts=fuzz-artifacts
 mkdir -p "$work" "$artifacts"

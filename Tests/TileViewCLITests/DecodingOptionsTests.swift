@@ -13,28 +13,28 @@ struct DecodingOptionsTests {
 
     @Test("every command that reads images accepts --no-orient, --lenient, --max-pixels and --verbose")
     func everyCommandTakesTheDecodingFlags() throws {
-        let dir = try Fixtures.temporaryDirectory("decoding-flags")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pages = dir.appendingPathComponent("pages")
-        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.sample, toPath: pages.appendingPathComponent("a.jpg").path)
-        let commands: [[String]] = [
-            ["info", Self.sample],
-            ["decode", Self.sample, "-o", dir.appendingPathComponent("decoded.png").path],
-            ["zoom", Self.sample, "--viewport", "64x48", "--tap", "10,10", "--json"],
-            [
-                "gallery", Self.sample, "--viewport", "64x48", "--moves", "next", "-o",
-                dir.appendingPathComponent("g").path,
-            ],
-            [
-                "feed", "image:\(Self.sample)", "--viewport", "64x48", "--offsets", "0:0:1", "-o",
-                dir.appendingPathComponent("f").path,
-            ],
-            ["bench", "memory", "--dir", pages.path, "--viewport", "64x48", "--steps", "1"],
-        ]
-        for command in commands {
-            let result = try CommandRunner.run(command + Self.decodingFlags, in: dir)
-            #expect(result.status == 0, "\(command): \(result)")
+        try TemporaryFolder.with("decoding-flags") { dir in
+            let pages = dir.appendingPathComponent("pages")
+            try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.sample, toPath: pages.appendingPathComponent("a.jpg").path)
+            let commands: [[String]] = [
+                ["info", Self.sample],
+                ["decode", Self.sample, "-o", dir.appendingPathComponent("decoded.png").path],
+                ["zoom", Self.sample, "--viewport", "64x48", "--tap", "10,10", "--json"],
+                [
+                    "gallery", Self.sample, "--viewport", "64x48", "--moves", "next", "-o",
+                    dir.appendingPathComponent("g").path,
+                ],
+                [
+                    "feed", "image:\(Self.sample)", "--viewport", "64x48", "--offsets", "0:0:1", "-o",
+                    dir.appendingPathComponent("f").path,
+                ],
+                ["bench", "memory", "--dir", pages.path, "--viewport", "64x48", "--steps", "1"],
+            ]
+            for command in commands {
+                let result = try CommandRunner.run(command + Self.decodingFlags, in: dir)
+                #expect(result.status == 0, "\(command): \(result)")
+            }
         }
     }
 
@@ -82,32 +82,32 @@ struct DecodingOptionsTests {
 
     @Test("libpng's benign iCCP warning is silent by default and printed with --verbose")
     func benignWarnings() throws {
-        let dir = try Fixtures.temporaryDirectory("benign-warnings")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let base = ["zoom", Self.iccpSample, "--viewport", "80x60", "-o", dir.appendingPathComponent("z.png").path]
-        let quiet = try CommandRunner.run(base)
-        #expect(quiet.status == 0, "\(quiet)")
-        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
-        let verbose = try CommandRunner.run(base + ["--verbose"])
-        #expect(verbose.status == 0, "\(verbose)")
-        #expect(verbose.stderr.contains("chelsea.png: iCCP: known incorrect sRGB profile"), "\(verbose.stderr)")
-        let decodeQuiet = try CommandRunner.run([
-            "decode", Self.iccpSample, "-o", dir.appendingPathComponent("d.png").path,
-        ])
-        #expect(decodeQuiet.status == 0 && decodeQuiet.stderr.isEmpty, "\(decodeQuiet)")
+        try TemporaryFolder.with("benign-warnings") { dir in
+            let base = ["zoom", Self.iccpSample, "--viewport", "80x60", "-o", dir.appendingPathComponent("z.png").path]
+            let quiet = try CommandRunner.run(base)
+            #expect(quiet.status == 0, "\(quiet)")
+            #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+            let verbose = try CommandRunner.run(base + ["--verbose"])
+            #expect(verbose.status == 0, "\(verbose)")
+            #expect(verbose.stderr.contains("chelsea.png: iCCP: known incorrect sRGB profile"), "\(verbose.stderr)")
+            let decodeQuiet = try CommandRunner.run([
+                "decode", Self.iccpSample, "-o", dir.appendingPathComponent("d.png").path,
+            ])
+            #expect(decodeQuiet.status == 0 && decodeQuiet.stderr.isEmpty, "\(decodeQuiet)")
+        }
     }
 
     @Test("a lenient JPEG's warning is not benign: it is printed without --verbose")
     func lenientJPEGWarningStays() throws {
-        let dir = try Fixtures.temporaryDirectory("lenient-warning")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
-        let truncated = dir.appendingPathComponent("truncated.jpg")
-        try bytes.prefix(bytes.count / 2).write(to: truncated)
-        let result = try CommandRunner.run([
-            "decode", truncated.path, "-o", dir.appendingPathComponent("out.png").path, "--lenient",
-        ])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stderr.contains("tileview: warning: \(truncated.path): Premature end of JPEG file"), "\(result)")
+        try TemporaryFolder.with("lenient-warning") { dir in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+            let truncated = dir.appendingPathComponent("truncated.jpg")
+            try bytes.prefix(bytes.count / 2).write(to: truncated)
+            let result = try CommandRunner.run([
+                "decode", truncated.path, "-o", dir.appendingPathComponent("out.png").path, "--lenient",
+            ])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stderr.contains("tileview: warning: \(truncated.path): Premature end of JPEG file"), "\(result)")
+        }
     }
 }

@@ -39,45 +39,45 @@ struct ExamplePackageTests {
         "Examples/ZoomAPhoto builds with only `import TileView`, writes an 800x600 frame and prints tileview's state",
         .timeLimit(.minutes(15)))
     func buildsAndMatchesTheCommand() throws {
-        let dir = try Fixtures.temporaryDirectory("example")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let buildLog = dir.appendingPathComponent("build.log")
-        let status = try Self.run(
-            ["swift", "build", "--package-path", Self.examplePackage.path, "--scratch-path", Self.scratch.path],
-            log: buildLog)
-        let buildOutput = (try? String(contentsOf: buildLog, encoding: .utf8)) ?? ""
-        try #require(status == 0, "swift build of the example failed:\n\(buildOutput)")
+        try TemporaryFolder.with("example") { dir in
+            let buildLog = dir.appendingPathComponent("build.log")
+            let status = try Self.run(
+                ["swift", "build", "--package-path", Self.examplePackage.path, "--scratch-path", Self.scratch.path],
+                log: buildLog)
+            let buildOutput = (try? String(contentsOf: buildLog, encoding: .utf8)) ?? ""
+            try #require(status == 0, "swift build of the example failed:\n\(buildOutput)")
 
-        let source = try String(
-            contentsOf: Self.examplePackage.appendingPathComponent("Sources/ZoomAPhoto/main.swift"), encoding: .utf8)
-        let imports = source.split(separator: "\n").filter { $0.hasPrefix("import ") }
-        #expect(imports.sorted() == ["import Foundation", "import TileView"], "the example imports only TileView")
+            let source = try String(
+                contentsOf: Self.examplePackage.appendingPathComponent("Sources/ZoomAPhoto/main.swift"), encoding: .utf8)
+            let imports = source.split(separator: "\n").filter { $0.hasPrefix("import ") }
+            #expect(imports.sorted() == ["import Foundation", "import TileView"], "the example imports only TileView")
 
-        let sample = Fixtures.sampleImages.appendingPathComponent("retina.jpg").path
-        let frame = dir.appendingPathComponent("zoomed.png")
-        let outputLog = dir.appendingPathComponent("example.out")
-        let binary = Self.scratch.appendingPathComponent("debug/ZoomAPhoto").path
-        let ran = try Self.run([binary, sample, frame.path], log: outputLog)
-        let printed = try Data(contentsOf: outputLog)
-        try #require(ran == 0, "\(String(decoding: printed, as: UTF8.self))")
-        let size = try Self.pngSize(frame)
-        #expect(size.width == 800 && size.height == 600, "\(size)")
+            let sample = Fixtures.sampleImages.appendingPathComponent("retina.jpg").path
+            let frame = dir.appendingPathComponent("zoomed.png")
+            let outputLog = dir.appendingPathComponent("example.out")
+            let binary = Self.scratch.appendingPathComponent("debug/ZoomAPhoto").path
+            let ran = try Self.run([binary, sample, frame.path], log: outputLog)
+            let printed = try Data(contentsOf: outputLog)
+            try #require(ran == 0, "\(String(decoding: printed, as: UTF8.self))")
+            let size = try Self.pngSize(frame)
+            #expect(size.width == 800 && size.height == 600, "\(size)")
 
-        let command = try CommandRunner.run(["zoom", sample, "--viewport", "800x600", "--tap", "520,340", "--json"])
-        try #require(command.status == 0, "\(command)")
-        let example = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any])
-        let tileview = try #require(
-            try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any])
-        let stateKeys = [
-            "image", "viewport", "zoomScale", "minimumZoomScale", "maximumZoomScale", "contentOffset", "contentSize",
-            "imageFrame", "visibleRect",
-        ]
-        #expect(Set(example.keys) == Set(stateKeys), "\(example.keys.sorted())")
-        for key in stateKeys {
-            #expect(
-                (example[key] as? NSObject) == (tileview[key] as? NSObject),
-                "\(key): \(example[key] ?? "none") vs \(tileview[key] ?? "none")")
+            let command = try CommandRunner.run(["zoom", sample, "--viewport", "800x600", "--tap", "520,340", "--json"])
+            try #require(command.status == 0, "\(command)")
+            let example = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any])
+            let tileview = try #require(
+                try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any])
+            let stateKeys = [
+                "image", "viewport", "zoomScale", "minimumZoomScale", "maximumZoomScale", "contentOffset", "contentSize",
+                "imageFrame", "visibleRect",
+            ]
+            #expect(Set(example.keys) == Set(stateKeys), "\(example.keys.sorted())")
+            for key in stateKeys {
+                #expect(
+                    (example[key] as? NSObject) == (tileview[key] as? NSObject),
+                    "\(key): \(example[key] ?? "none") vs \(tileview[key] ?? "none")")
+            }
+            #expect((example["zoomScale"] as? Double).map { $0 > (example["minimumZoomScale"] as? Double ?? 1) } == true)
         }
-        #expect((example["zoomScale"] as? Double).map { $0 > (example["minimumZoomScale"] as? Double ?? 1) } == true)
     }
 }

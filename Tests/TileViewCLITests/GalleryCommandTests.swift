@@ -13,248 +13,242 @@ struct GalleryCommandTests {
 
     @Test("the classic map walk from 6: left stays, right 7, down 8, down stays, with its records")
     func classicMapWalk() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-map")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let maps = dir.appendingPathComponent("maps")
-        try FileManager.default.createDirectory(at: maps, withIntermediateDirectories: true)
-        try GalleryTestPages.write((1...8).map(String.init), into: maps)
-        try "# the classic map\n1 . 2\n3 4 5\n. 6 7\n. . 8\n".write(
-            to: maps.appendingPathComponent("classic.map"), atomically: true, encoding: .utf8)
-        let result = try Self.run(
-            [
-                "--map", "maps/classic.map", "--start", "6", "--moves", "left,right,down,down", "--viewport", "32x24",
-                "-o", "out", "--json",
-            ],
-            in: dir)
-        #expect(result.status == 0, "\(result)")
-        let json = try GalleryJSON.parse(result.stdout)
-        #expect(json.steps.map(\.step) == [0, 1, 2, 3, 4])
-        #expect(json.steps.map(\.move) == [nil, "left", "right", "down", "down"])
-        #expect(json.steps.map(\.page) == ["6", "6", "7", "8", "8"])
-        #expect(json.steps.map(\.cell) == [[1, 2], [1, 2], [2, 2], [2, 3], [2, 3]])
-        #expect(json.steps.map(\.resident) == [["6", "7"], ["6", "7"], ["6", "7"], ["7", "8"], ["7", "8"]])
-        #expect(json.steps.map(\.loaded) == [["6", "7"], [], [], ["8"], []])
-        #expect(json.steps.map(\.evicted) == [[], [], [], ["6"], []])
-        #expect(json.steps.map(\.frame) == (0...4).map { "out/frame-000\($0).png" })
-        #expect(json.summary.frames == 5 && json.summary.maxResident == 2)
-        #expect(GalleryTestPages.frames(in: dir.appendingPathComponent("out")).count == 5)
-        for k in 0...4 {
-            let frame = try GalleryTestPages.pixels(dir.appendingPathComponent("out/frame-000\(k).png").path)
-            #expect(frame.size == PixelSize(width: 32, height: 24))
+        try TemporaryFolder.with("gallery-map") { dir in
+            let maps = dir.appendingPathComponent("maps")
+            try FileManager.default.createDirectory(at: maps, withIntermediateDirectories: true)
+            try TestPages.write((1...8).map(String.init), into: maps)
+            try "# the classic map\n1 . 2\n3 4 5\n. 6 7\n. . 8\n".write(
+                to: maps.appendingPathComponent("classic.map"), atomically: true, encoding: .utf8)
+            let result = try Self.run(
+                [
+                    "--map", "maps/classic.map", "--start", "6", "--moves", "left,right,down,down", "--viewport",
+                    "32x24",
+                    "-o", "out", "--json",
+                ],
+                in: dir)
+            #expect(result.status == 0, "\(result)")
+            let json = try GalleryJSON.parse(result.stdout)
+            #expect(json.steps.map(\.step) == [0, 1, 2, 3, 4])
+            #expect(json.steps.map(\.move) == [nil, "left", "right", "down", "down"])
+            #expect(json.steps.map(\.page) == ["6", "6", "7", "8", "8"])
+            #expect(json.steps.map(\.cell) == [[1, 2], [1, 2], [2, 2], [2, 3], [2, 3]])
+            #expect(json.steps.map(\.resident) == [["6", "7"], ["6", "7"], ["6", "7"], ["7", "8"], ["7", "8"]])
+            #expect(json.steps.map(\.loaded) == [["6", "7"], [], [], ["8"], []])
+            #expect(json.steps.map(\.evicted) == [[], [], [], ["6"], []])
+            #expect(json.steps.map(\.frame) == (0...4).map { "out/frame-000\($0).png" })
+            #expect(json.summary.frames == 5 && json.summary.maxResident == 2)
+            #expect(TestPages.frames(in: dir.appendingPathComponent("out")).count == 5)
+            for k in 0...4 {
+                let frame = try TestPages.pixels(dir.appendingPathComponent("out/frame-000\(k).png").path)
+                #expect(frame.size == PixelSize(width: 32, height: 24))
+            }
         }
     }
 
     @Test("linear lists stop at both ends; --dir takes PNG and JPEG files in natural name order")
     func linearEndsAndFolderOrder() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-linear")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pages = dir.appendingPathComponent("pages")
-        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
-        try GalleryTestPages.write(["img10.png", "img2.PNG", "img1.png"], into: pages)
-        try "not a page".write(to: pages.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: pages.appendingPathComponent("img3.jpg")
-        )
-        let result = try Self.run(
-            [
-                "--dir", "pages", "--moves", "prev,next,next,next,next,prev", "--viewport", "24x16", "-o", "out",
-                "--json",
-            ], in: dir)
-        #expect(result.status == 0, "\(result)")
-        let json = try GalleryJSON.parse(result.stdout)
-        #expect(
-            json.steps.map(\.page) == [
-                "img1.png", "img1.png", "img2.PNG", "img3.jpg", "img10.png", "img10.png", "img3.jpg",
-            ])
-        #expect(json.steps.allSatisfy { $0.cell == nil })
-        #expect(json.steps[1].loaded.isEmpty && json.steps[5].loaded.isEmpty && json.steps[5].evicted.isEmpty)
-        let started = try Self.run(
-            ["--dir", "pages", "--start", "img3.jpg", "--viewport", "24x16", "-o", "out2", "--json"], in: dir)
-        #expect(try GalleryJSON.parse(started.stdout).steps.map(\.resident) == [["img2.PNG", "img3.jpg", "img10.png"]])
+        try TemporaryFolder.with("gallery-linear") { dir in
+            let pages = dir.appendingPathComponent("pages")
+            try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+            try TestPages.write(["img10.png", "img2.PNG", "img1.png"], into: pages)
+            try "not a page".write(to: pages.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+            try FileManager.default.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
+                to: pages.appendingPathComponent("img3.jpg")
+            )
+            let result = try Self.run(
+                [
+                    "--dir", "pages", "--moves", "prev,next,next,next,next,prev", "--viewport", "24x16", "-o", "out",
+                    "--json",
+                ], in: dir)
+            #expect(result.status == 0, "\(result)")
+            let json = try GalleryJSON.parse(result.stdout)
+            #expect(
+                json.steps.map(\.page) == [
+                    "img1.png", "img1.png", "img2.PNG", "img3.jpg", "img10.png", "img10.png", "img3.jpg",
+                ])
+            #expect(json.steps.allSatisfy { $0.cell == nil })
+            #expect(json.steps[1].loaded.isEmpty && json.steps[5].loaded.isEmpty && json.steps[5].evicted.isEmpty)
+            let started = try Self.run(
+                ["--dir", "pages", "--start", "img3.jpg", "--viewport", "24x16", "-o", "out2", "--json"], in: dir)
+            #expect(
+                try GalleryJSON.parse(started.stdout).steps.map(\.resident) == [["img2.PNG", "img3.jpg", "img10.png"]])
+        }
     }
 
     @Test("circular lists wrap both ways with 1, 2, 3 and 10 pages", arguments: [1, 2, 3, 10])
     func circularWrap(count: Int) throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-circular")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let names = (0..<count).map { "p\($0).png" }
-        try GalleryTestPages.write(names, into: dir, width: 8, height: 6)
-        for (word, step) in [("next", 1), ("prev", -1)] {
-            let moves = Array(repeating: word, count: count + 1).joined(separator: ",")
-            let result = try Self.run(
-                names + ["--circular", "--moves", moves, "--viewport", "8x6", "-o", "out-\(word)", "--json"], in: dir)
-            #expect(result.status == 0, "\(result)")
-            let json = try GalleryJSON.parse(result.stdout)
-            let expected = (0...count + 1).map { names[(($0 * step) % count + count) % count] }
-            #expect(json.steps.map(\.page) == expected, "\(word) over \(count)")
-            #expect(json.steps.allSatisfy { $0.resident.count == min(count, 3) && $0.resident.contains($0.page) })
-            #expect(json.summary.maxResident == min(count, 3))
+        try TemporaryFolder.with("gallery-circular") { dir in
+            let names = (0..<count).map { "p\($0).png" }
+            try TestPages.write(names, into: dir, width: 8, height: 6)
+            for (word, step) in [("next", 1), ("prev", -1)] {
+                let moves = Array(repeating: word, count: count + 1).joined(separator: ",")
+                let result = try Self.run(
+                    names + ["--circular", "--moves", moves, "--viewport", "8x6", "-o", "out-\(word)", "--json"],
+                    in: dir)
+                #expect(result.status == 0, "\(result)")
+                let json = try GalleryJSON.parse(result.stdout)
+                let expected = (0...count + 1).map { names[(($0 * step) % count + count) % count] }
+                #expect(json.steps.map(\.page) == expected, "\(word) over \(count)")
+                #expect(json.steps.allSatisfy { $0.resident.count == min(count, 3) && $0.resident.contains($0.page) })
+                #expect(json.summary.maxResident == min(count, 3))
+            }
         }
     }
 
     @Test("peeking frames: neighbours at the sides, gaps, and a transition, against golden PNGs")
     func peekGoldens() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-peek")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let files = ["rocket.jpg", "coffee.png", "hubble_deep_field.jpg"].map {
-            Fixtures.sampleImages.appendingPathComponent($0).path
-        }
-        let result = try Self.run(
-            files + [
-                "--viewport", "240x160", "--peek", "24", "--gap", "8", "--transition-frames", "1", "--moves", "next",
-                "--background", "202020", "-o", "out",
-            ], in: dir)
-        #expect(result.status == 0, "\(result)")
-        // The first page with its right neighbour peeking, the transition frame, the middle page at rest.
-        let frames = GalleryTestPages.frames(in: dir.appendingPathComponent("out"))
-        #expect(frames.count == 3)
-        let goldens = Fixtures.goldens.appendingPathComponent("gallery")
-        for name in frames {
-            let produced = dir.appendingPathComponent("out").appendingPathComponent(name)
-            let golden = goldens.appendingPathComponent("peek-" + name)
-            if Fixtures.recordGoldens {
-                try FileManager.default.createDirectory(at: goldens, withIntermediateDirectories: true)
-                _ = try? FileManager.default.removeItem(at: golden)
-                try FileManager.default.copyItem(at: produced, to: golden)
-                continue
+        try TemporaryFolder.with("gallery-peek") { dir in
+            let files = ["rocket.jpg", "coffee.png", "hubble_deep_field.jpg"].map {
+                Fixtures.sampleImages.appendingPathComponent($0).path
             }
-            guard FileManager.default.fileExists(atPath: golden.path) else {
-                Issue.record("no golden at \(golden.path); run the tests with RECORD_GOLDENS=1 to write it")
-                continue
+            let result = try Self.run(
+                files + [
+                    "--viewport", "240x160", "--peek", "24", "--gap", "8", "--transition-frames", "1", "--moves",
+                    "next",
+                    "--background", "202020", "-o", "out",
+                ], in: dir)
+            #expect(result.status == 0, "\(result)")
+            // The first page with its right neighbour peeking, the transition frame, the middle page at rest.
+            let frames = TestPages.frames(in: dir.appendingPathComponent("out"))
+            #expect(frames.count == 3)
+            for name in frames {
+                let produced = dir.appendingPathComponent("out").appendingPathComponent(name)
+                let pixels = try TestPages.pixels(produced.path)
+                #expect(pixels.size == PixelSize(width: 240, height: 160))
+                try Golden.assertImage(pixels, "gallery/peek-" + name) { try Data(contentsOf: produced) }
             }
-            let pixels = try GalleryTestPages.pixels(produced.path)
-            #expect(pixels.size == PixelSize(width: 240, height: 160))
-            #expect(
-                pixels == (try GalleryTestPages.pixels(golden.path)), "\(name) changed; RECORD_GOLDENS=1 rewrites it")
         }
     }
 
     @Test("transition frames each show parts of both pages")
     func transitionFrames() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-transition")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let red = RGBA8(r: 230, g: 10, b: 10)
-        let blue = RGBA8(r: 10, g: 10, b: 230)
-        try GalleryTestPages.write(
-            ImageBuffer(width: 48, height: 32, fill: red), to: dir.appendingPathComponent("red.png"))
-        try GalleryTestPages.write(
-            ImageBuffer(width: 48, height: 32, fill: blue), to: dir.appendingPathComponent("blue.png"))
-        let result = try Self.run(
-            [
-                "red.png", "blue.png", "--viewport", "48x32", "--transition-frames", "3", "--moves", "next,prev", "-o",
-                "out", "--json",
-            ],
-            in: dir)
-        #expect(result.status == 0, "\(result)")
-        let json = try GalleryJSON.parse(result.stdout)
-        #expect(json.steps.count == 1 + 4 + 4)
-        let between = json.steps.filter { $0.transition != nil }
-        #expect(between.map { $0.transition!.index } == [1, 2, 3, 1, 2, 3])
-        #expect(between.prefix(3).allSatisfy { $0.transition!.from == "red.png" && $0.transition!.to == "blue.png" })
-        for step in between {
-            let frame = try GalleryTestPages.pixels(dir.appendingPathComponent(step.frame!).path)
-            let pixels = (0..<frame.height).flatMap { y in (0..<frame.width).map { frame[$0, y] } }
-            #expect(pixels.contains(red) && pixels.contains(blue), "frame \(step.step)")
+        try TemporaryFolder.with("gallery-transition") { dir in
+            let red = RGBA8(r: 230, g: 10, b: 10)
+            let blue = RGBA8(r: 10, g: 10, b: 230)
+            try TestPages.writePNG(
+                ImageBuffer(width: 48, height: 32, fill: red), to: dir.appendingPathComponent("red.png"))
+            try TestPages.writePNG(
+                ImageBuffer(width: 48, height: 32, fill: blue), to: dir.appendingPathComponent("blue.png"))
+            let result = try Self.run(
+                [
+                    "red.png", "blue.png", "--viewport", "48x32", "--transition-frames", "3", "--moves", "next,prev",
+                    "-o",
+                    "out", "--json",
+                ],
+                in: dir)
+            #expect(result.status == 0, "\(result)")
+            let json = try GalleryJSON.parse(result.stdout)
+            #expect(json.steps.count == 1 + 4 + 4)
+            let between = json.steps.filter { $0.transition != nil }
+            #expect(between.map { $0.transition!.index } == [1, 2, 3, 1, 2, 3])
+            #expect(
+                between.prefix(3).allSatisfy { $0.transition!.from == "red.png" && $0.transition!.to == "blue.png" })
+            for step in between {
+                let frame = try TestPages.pixels(dir.appendingPathComponent(step.frame!).path)
+                let pixels = (0..<frame.height).flatMap { y in (0..<frame.width).map { frame[$0, y] } }
+                #expect(pixels.contains(red) && pixels.contains(blue), "frame \(step.step)")
+            }
+            let rest = try TestPages.pixels(dir.appendingPathComponent("out/frame-0004.png").path)
+            #expect(rest[0, 16] == blue && rest[47, 16] == blue)
         }
-        let rest = try GalleryTestPages.pixels(dir.appendingPathComponent("out/frame-0004.png").path)
-        #expect(rest[0, 16] == blue && rest[47, 16] == blue)
     }
 
     @Test("drags: a fling goes to the neighbour; a slow drag settles on the nearest page")
     func drags() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-drag")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let names = ["a.png", "b.png", "c.png"]
-        try GalleryTestPages.write(names, into: dir)
-        let script = """
-            # viewport 100 wide: the finger moves left to head for the next page
-            drag -20,0 velocity 0.5,0
-            drag -20,0 velocity 0.05,0
-            drag -60,0
-            drag 10,0 velocity -0.3,0
-            drag 0,-80 velocity 0,2
-            drag -90,0 velocity 1,0
-            """
-        try script.write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
-        let result = try Self.run(
-            names + ["--script", "walk.txt", "--viewport", "100x60", "-o", "out", "--json"], in: dir)
-        #expect(result.status == 0, "\(result)")
-        let json = try GalleryJSON.parse(result.stdout)
-        #expect(json.steps.map(\.page) == ["a.png", "b.png", "b.png", "c.png", "b.png", "b.png", "c.png"])
-        #expect(json.steps[1].move == "drag -20,0 velocity 0.5,0")
-        #expect(json.steps[5].move == "drag 0,-80 velocity 0,2")
+        try TemporaryFolder.with("gallery-drag") { dir in
+            let names = ["a.png", "b.png", "c.png"]
+            try TestPages.write(names, into: dir)
+            let script = """
+                # viewport 100 wide: the finger moves left to head for the next page
+                drag -20,0 velocity 0.5,0
+                drag -20,0 velocity 0.05,0
+                drag -60,0
+                drag 10,0 velocity -0.3,0
+                drag 0,-80 velocity 0,2
+                drag -90,0 velocity 1,0
+                """
+            try script.write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
+            let result = try Self.run(
+                names + ["--script", "walk.txt", "--viewport", "100x60", "-o", "out", "--json"], in: dir)
+            #expect(result.status == 0, "\(result)")
+            let json = try GalleryJSON.parse(result.stdout)
+            #expect(json.steps.map(\.page) == ["a.png", "b.png", "b.png", "c.png", "b.png", "b.png", "c.png"])
+            #expect(json.steps[1].move == "drag -20,0 velocity 0.5,0")
+            #expect(json.steps[5].move == "drag 0,-80 velocity 0,2")
+        }
     }
 
     @Test("a page keeps its zoom while resident and starts at fit when it comes back")
     func zoomMemory() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-zoom")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let names = (0..<5).map { "z\($0).png" }
-        try GalleryTestPages.write(names, into: dir, width: 120, height: 90)
-        try "double-tap 20,15\nnext\nprev\nnext\nnext\nprev\nprev\n".write(
-            to: dir.appendingPathComponent("zoom.txt"), atomically: true, encoding: .utf8)
-        let result = try Self.run(
-            names + ["--script", "zoom.txt", "--viewport", "40x30", "-o", "out", "--json"], in: dir)
-        #expect(result.status == 0, "\(result)")
-        let scales = try GalleryJSON.parse(result.stdout).steps.map(\.zoomScale)
-        #expect(scales[1] > scales[0])
-        #expect(scales[3] == scales[1], "still resident after one page away")
-        #expect(scales[7] == scales[0], "evicted two pages away: back at fit")
+        try TemporaryFolder.with("gallery-zoom") { dir in
+            let names = (0..<5).map { "z\($0).png" }
+            try TestPages.write(names, into: dir, width: 120, height: 90)
+            try "double-tap 20,15\nnext\nprev\nnext\nnext\nprev\nprev\n".write(
+                to: dir.appendingPathComponent("zoom.txt"), atomically: true, encoding: .utf8)
+            let result = try Self.run(
+                names + ["--script", "zoom.txt", "--viewport", "40x30", "-o", "out", "--json"], in: dir)
+            #expect(result.status == 0, "\(result)")
+            let scales = try GalleryJSON.parse(result.stdout).steps.map(\.zoomScale)
+            #expect(scales[1] > scales[0])
+            #expect(scales[3] == scales[1], "still resident after one page away")
+            #expect(scales[7] == scales[0], "evicted two pages away: back at fit")
+        }
     }
 
     @Test("the first frame is what tileview zoom shows for the first page")
     func firstFrameIsTheZoomFrame() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-first")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let page = Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path
-        let gallery = try Self.run([page, "--viewport", "200x150", "-o", "out"], in: dir)
-        let zoom = try CommandRunner.run(["zoom", page, "--viewport", "200x150", "-o", "zoom.png"], in: dir)
-        #expect(gallery.status == 0 && zoom.status == 0, "\(gallery) \(zoom)")
-        #expect(gallery.stdout == "out: 1 frame\n")
-        #expect(gallery.stderr.isEmpty, "no progress line when standard error is not a terminal")
-        #expect(
-            try GalleryTestPages.pixels(dir.appendingPathComponent("out/frame-0000.png").path)
-                == GalleryTestPages.pixels(dir.appendingPathComponent("zoom.png").path))
+        try TemporaryFolder.with("gallery-first") { dir in
+            let page = Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path
+            let gallery = try Self.run([page, "--viewport", "200x150", "-o", "out"], in: dir)
+            let zoom = try CommandRunner.run(["zoom", page, "--viewport", "200x150", "-o", "zoom.png"], in: dir)
+            #expect(gallery.status == 0 && zoom.status == 0, "\(gallery) \(zoom)")
+            #expect(gallery.stdout == "out: 1 frame\n")
+            #expect(gallery.stderr.isEmpty, "no progress line when standard error is not a terminal")
+            #expect(
+                try TestPages.pixels(dir.appendingPathComponent("out/frame-0000.png").path)
+                    == TestPages.pixels(dir.appendingPathComponent("zoom.png").path))
+        }
     }
 
     @Test("shards K/N together give exactly the frames and steps of the unsharded run")
     func shardsReassemble() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-shards")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let names = (0..<4).map { "s\($0).png" }
-        try GalleryTestPages.write(names, into: dir, width: 90, height: 60)
-        try "next\ndouble-tap 10,10\nnext\ndrag -30,0 velocity 0.4,0\nprev\npan 5,0\nprev\nprev\n".write(
-            to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
-        let common =
-            names + [
-                "--script", "walk.txt", "--viewport", "48x32", "--peek", "6", "--transition-frames", "2", "--json",
-            ]
-        let whole = try Self.run(common + ["-o", "whole"], in: dir)
-        #expect(whole.status == 0, "\(whole)")
-        let wholeSteps = try GalleryJSON.parse(whole.stdout).steps
-        var merged: [GalleryJSON.Step] = []
-        for k in 0..<3 {
-            let shard = try Self.run(common + ["-o", "sharded", "--shard", "\(k)/3"], in: dir)
-            #expect(shard.status == 0, "\(shard)")
-            let json = try GalleryJSON.parse(shard.stdout)
-            #expect(json.steps.allSatisfy { $0.step % 3 == k } && json.summary.shard == "\(k)/3")
-            #expect(json.summary.frames == json.steps.count)
-            merged += json.steps
-        }
-        func named(_ steps: [GalleryJSON.Step]) -> [String] {
-            steps.sorted { $0.step < $1.step }.map { step in
-                "\(step.step) \(step.move ?? "-") \(step.page) \(step.resident) \(step.loaded) \(step.evicted) \(step.zoomScale) "
-                    + "\(step.transition.map { "\($0.index)/\($0.of) \($0.fraction)" } ?? "") \(step.frame!.split(separator: "/").last!)"
+        try TemporaryFolder.with("gallery-shards") { dir in
+            let names = (0..<4).map { "s\($0).png" }
+            try TestPages.write(names, into: dir, width: 90, height: 60)
+            try "next\ndouble-tap 10,10\nnext\ndrag -30,0 velocity 0.4,0\nprev\npan 5,0\nprev\nprev\n".write(
+                to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
+            let common =
+                names + [
+                    "--script", "walk.txt", "--viewport", "48x32", "--peek", "6", "--transition-frames", "2", "--json",
+                ]
+            let whole = try Self.run(common + ["-o", "whole"], in: dir)
+            #expect(whole.status == 0, "\(whole)")
+            let wholeSteps = try GalleryJSON.parse(whole.stdout).steps
+            var merged: [GalleryJSON.Step] = []
+            for k in 0..<3 {
+                let shard = try Self.run(common + ["-o", "sharded", "--shard", "\(k)/3"], in: dir)
+                #expect(shard.status == 0, "\(shard)")
+                let json = try GalleryJSON.parse(shard.stdout)
+                #expect(json.steps.allSatisfy { $0.step % 3 == k } && json.summary.shard == "\(k)/3")
+                #expect(json.summary.frames == json.steps.count)
+                merged += json.steps
             }
-        }
-        #expect(wholeSteps.count > 12)
-        #expect(named(merged) == named(wholeSteps))
-        let wholeFrames = GalleryTestPages.frames(in: dir.appendingPathComponent("whole"))
-        #expect(GalleryTestPages.frames(in: dir.appendingPathComponent("sharded")) == wholeFrames)
-        for name in wholeFrames {
-            let a = try Data(contentsOf: dir.appendingPathComponent("whole").appendingPathComponent(name))
-            let b = try Data(contentsOf: dir.appendingPathComponent("sharded").appendingPathComponent(name))
-            #expect(a == b, "\(name)")
+            func named(_ steps: [GalleryJSON.Step]) -> [String] {
+                steps.sorted { $0.step < $1.step }.map { step in
+                    "\(step.step) \(step.move ?? "-") \(step.page) \(step.resident) \(step.loaded) \(step.evicted) \(step.zoomScale) "
+                        + "\(step.transition.map { "\($0.index)/\($0.of) \($0.fraction)" } ?? "") \(step.frame!.split(separator: "/").last!)"
+                }
+            }
+            #expect(wholeSteps.count > 12)
+            #expect(named(merged) == named(wholeSteps))
+            let wholeFrames = TestPages.frames(in: dir.appendingPathComponent("whole"))
+            #expect(TestPages.frames(in: dir.appendingPathComponent("sharded")) == wholeFrames)
+            for name in wholeFrames {
+                let a = try Data(contentsOf: dir.appendingPathComponent("whole").appendingPathComponent(name))
+                let b = try Data(contentsOf: dir.appendingPathComponent("sharded").appendingPathComponent(name))
+                #expect(a == b, "\(name)")
+            }
         }
     }
 
@@ -281,45 +275,47 @@ struct GalleryCommandTests {
 
     @Test("usage and file errors come before any frame, with exit 64 or 1 and a message naming the problem")
     func errorsBeforeAnyFrame() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-errors")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try GalleryTestPages.write(["p0.png", "p1.png"], into: dir)
-        try Data((0..<64).map { UInt8($0 * 7 % 256) }).write(to: dir.appendingPathComponent("garbage.png"))
-        try "next\nleap 3\n".write(to: dir.appendingPathComponent("bad.txt"), atomically: true, encoding: .utf8)
-        try "next\n".write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
-        try ". .\n. .\n".write(to: dir.appendingPathComponent("holes.map"), atomically: true, encoding: .utf8)
-        try "p0.png p1.png\n".write(to: dir.appendingPathComponent("grid.map"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(
-            at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
-        for (k, failure) in Self.failures.enumerated() {
-            let out = "out-\(k)"
-            let result = try Self.run(failure.arguments + ["-o", out], in: dir)
-            #expect(result.status == failure.status, "\(failure.arguments): \(result)")
-            #expect(result.stderr.contains(failure.message), "\(failure.arguments): \(result.stderr)")
-            #expect(result.stdout.isEmpty, "\(failure.arguments)")
-            #expect(
-                GalleryTestPages.frames(in: dir.appendingPathComponent(out)).isEmpty,
-                "\(failure.arguments) wrote frames")
+        try TemporaryFolder.with("gallery-errors") { dir in
+            try TestPages.write(["p0.png", "p1.png"], into: dir)
+            try Data((0..<64).map { UInt8($0 * 7 % 256) }).write(to: dir.appendingPathComponent("garbage.png"))
+            try "next\nleap 3\n".write(to: dir.appendingPathComponent("bad.txt"), atomically: true, encoding: .utf8)
+            try "next\n".write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
+            try ". .\n. .\n".write(to: dir.appendingPathComponent("holes.map"), atomically: true, encoding: .utf8)
+            try "p0.png p1.png\n".write(to: dir.appendingPathComponent("grid.map"), atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
+            for (k, failure) in Self.failures.enumerated() {
+                let out = "out-\(k)"
+                let result = try Self.run(failure.arguments + ["-o", out], in: dir)
+                #expect(result.status == failure.status, "\(failure.arguments): \(result)")
+                #expect(result.stderr.contains(failure.message), "\(failure.arguments): \(result.stderr)")
+                #expect(result.stdout.isEmpty, "\(failure.arguments)")
+                #expect(
+                    TestPages.frames(in: dir.appendingPathComponent(out)).isEmpty,
+                    "\(failure.arguments) wrote frames")
+            }
         }
     }
 
     @Test("a page that fails to decode mid-run stops the run with exit 1, naming the file; written frames are whole")
     func damagedPageMidRun() throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-damaged")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try GalleryTestPages.write(["a.png", "b.png"], into: dir, width: 200, height: 150)
-        let bytes = try Data(contentsOf: dir.appendingPathComponent("b.png"))
-        try bytes.prefix(bytes.count * 2 / 3).write(to: dir.appendingPathComponent("b.png"))
-        let result = try Self.run(["a.png", "b.png", "--moves", "next", "--viewport", "50x40", "-o", "out"], in: dir)
-        #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("b.png"), "\(result.stderr)")
-        for name in GalleryTestPages.frames(in: dir.appendingPathComponent("out")) {
+        try TemporaryFolder.with("gallery-damaged") { dir in
+            try TestPages.write(["a.png", "b.png"], into: dir, width: 200, height: 150)
+            let bytes = try Data(contentsOf: dir.appendingPathComponent("b.png"))
+            try bytes.prefix(bytes.count * 2 / 3).write(to: dir.appendingPathComponent("b.png"))
+            let result = try Self.run(
+                ["a.png", "b.png", "--moves", "next", "--viewport", "50x40", "-o", "out"], in: dir)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("b.png"), "\(result.stderr)")
+            for name in TestPages.frames(in: dir.appendingPathComponent("out")) {
+                #expect(
+                    try TestPages.pixels(dir.appendingPathComponent("out").appendingPathComponent(name).path).width
+                        == 50)
+            }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path)
             #expect(
-                try GalleryTestPages.pixels(dir.appendingPathComponent("out").appendingPathComponent(name).path).width
-                    == 50)
+                leftovers.allSatisfy { $0.hasPrefix("frame-") && $0.hasSuffix(".png") },
+                "no temporary files: \(leftovers)")
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path)
-        #expect(
-            leftovers.allSatisfy { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }, "no temporary files: \(leftovers)")
     }
 }

@@ -35,35 +35,35 @@ struct ZoomCommandTests {
 
     @Test("the worked example of DESIGN section 3 comes out of --json, reading only the header")
     func workedExample() throws {
-        let dir = try Fixtures.temporaryDirectory("zoom")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = dir.appendingPathComponent("photo.png")
-        try Self.headerOnlyPNG(width: 6000, height: 4000, at: photo)
-        let result = try CommandRunner.run(["zoom", photo.path, "--tap", "120,80", "--json"], in: dir)
-        #expect(result.status == 0, "\(result)")
-        let state = try JSONDecoder().decode(ZoomSnapshot.self, from: Data(result.stdout.utf8))
-        let golden = try JSONDecoder().decode(
-            ZoomSnapshot.self,
-            from: Data(contentsOf: Fixtures.goldens.appendingPathComponent("zoom/worked-example.json")))
-        #expect(state == golden)
-        let extra = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(extra?["tilesDecoded"] as? Int == 0, "nothing is decoded for --json without -o")
-        #expect(extra?["level"] as? Int == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["photo.png"], "no frame written")
+        try TemporaryFolder.with("zoom") { dir in
+            let photo = dir.appendingPathComponent("photo.png")
+            try Self.headerOnlyPNG(width: 6000, height: 4000, at: photo)
+            let result = try CommandRunner.run(["zoom", photo.path, "--tap", "120,80", "--json"], in: dir)
+            #expect(result.status == 0, "\(result)")
+            let state = try JSONDecoder().decode(ZoomSnapshot.self, from: Data(result.stdout.utf8))
+            let golden = try JSONDecoder().decode(
+                ZoomSnapshot.self,
+                from: Data(contentsOf: Golden.url("zoom/worked-example.json")))
+            #expect(state == golden)
+            let extra = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(extra?["tilesDecoded"] as? Int == 0, "nothing is decoded for --json without -o")
+            #expect(extra?["level"] as? Int == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["photo.png"], "no frame written")
+        }
     }
 
     @Test("`tileview zoom photo.jpg --tap 120,80` works as written: 1024x768 frame in NAME.zoom.png, path printed")
     func documentedExample() throws {
-        let dir = try Fixtures.temporaryDirectory("zoom")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = dir.appendingPathComponent("photo.jpg")
-        try FileManager.default.copyItem(at: Fixtures.sampleImages.appendingPathComponent("retina.jpg"), to: photo)
-        let result = try CommandRunner.run(["zoom", "photo.jpg", "--tap", "120,80"], in: dir)
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "photo.zoom.png\n")
-        let frame = try ImageDecoder.decode(.file(path: dir.appendingPathComponent("photo.zoom.png").path))
-        #expect(frame.image.size == PixelSize(width: 1024, height: 768))
-        #expect(frame.header.colorType == "rgb", "an opaque frame is written as RGB")
+        try TemporaryFolder.with("zoom") { dir in
+            let photo = dir.appendingPathComponent("photo.jpg")
+            try FileManager.default.copyItem(at: Fixtures.sampleImages.appendingPathComponent("retina.jpg"), to: photo)
+            let result = try CommandRunner.run(["zoom", "photo.jpg", "--tap", "120,80"], in: dir)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == "photo.zoom.png\n")
+            let frame = try ImageDecoder.decode(.file(path: dir.appendingPathComponent("photo.zoom.png").path))
+            #expect(frame.image.size == PixelSize(width: 1024, height: 768))
+            #expect(frame.header.colorType == "rgb", "an opaque frame is written as RGB")
+        }
     }
 
     @Test("taps and gestures apply in command-line order")
@@ -93,25 +93,26 @@ struct ZoomCommandTests {
 
     @Test("--frames writes the view before and after every gesture; the last one is the -o frame")
     func framesFolder() throws {
-        let dir = try Fixtures.temporaryDirectory("zoom")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path
-        let frames = dir.appendingPathComponent("frames")
-        let out = dir.appendingPathComponent("out.png")
-        let result = try CommandRunner.run([
-            "zoom", photo, "--viewport", "160x120", "--tap", "80,60", "--gesture", "pan 40,0", "--gesture",
-            "two-finger-tap", "--frames", frames.path, "-o", out.path,
-        ])
-        #expect(result.status == 0, "\(result)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
-        #expect(names == ["frame-0000.png", "frame-0001.png", "frame-0002.png", "frame-0003.png"])
-        let last = try ImageDecoder.decode(.file(path: frames.appendingPathComponent("frame-0003.png").path)).image
-        let final = try ImageDecoder.decode(.file(path: out.path)).image
-        #expect(last == final)
-        let first = try ImageDecoder.decode(.file(path: frames.appendingPathComponent("frame-0000.png").path)).image
-        let second = try ImageDecoder.decode(.file(path: frames.appendingPathComponent("frame-0001.png").path)).image
-        #expect(first.size == PixelSize(width: 160, height: 120))
-        #expect(first != second, "a double tap changes the view")
+        try TemporaryFolder.with("zoom") { dir in
+            let photo = Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path
+            let frames = dir.appendingPathComponent("frames")
+            let out = dir.appendingPathComponent("out.png")
+            let result = try CommandRunner.run([
+                "zoom", photo, "--viewport", "160x120", "--tap", "80,60", "--gesture", "pan 40,0", "--gesture",
+                "two-finger-tap", "--frames", frames.path, "-o", out.path,
+            ])
+            #expect(result.status == 0, "\(result)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
+            #expect(names == ["frame-0000.png", "frame-0001.png", "frame-0002.png", "frame-0003.png"])
+            let last = try ImageDecoder.decode(.file(path: frames.appendingPathComponent("frame-0003.png").path)).image
+            let final = try ImageDecoder.decode(.file(path: out.path)).image
+            #expect(last == final)
+            let first = try ImageDecoder.decode(.file(path: frames.appendingPathComponent("frame-0000.png").path)).image
+            let second = try ImageDecoder.decode(.file(path: frames.appendingPathComponent("frame-0001.png").path))
+                .image
+            #expect(first.size == PixelSize(width: 160, height: 120))
+            #expect(first != second, "a double tap changes the view")
+        }
     }
 
     @Test(
@@ -129,35 +130,35 @@ struct ZoomCommandTests {
         "every corpus file zooms (valid) or fails with exit 1 and no frame (invalid)", arguments: CorpusManifest.records
     )
     func zoomCorpusFile(record: CorpusRecord) throws {
-        let dir = try Fixtures.temporaryDirectory("zoom")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("z.png")
-        let result = try CommandRunner.run([
-            "zoom", record.url.path, "--viewport", "61x47", "--tap", "20,20", "-o", out.path,
-        ])
-        if record.isValid {
-            #expect(result.status == 0, "\(record.file): \(result)")
-            #expect(try ImageDecoder.decode(.file(path: out.path)).image.size == PixelSize(width: 61, height: 47))
-        } else {
-            #expect(result.status == 1, "\(record.file): \(result)")
-            #expect(result.stderr.contains(record.url.path))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "\(record.file)")
+        try TemporaryFolder.with("zoom") { dir in
+            let out = dir.appendingPathComponent("z.png")
+            let result = try CommandRunner.run([
+                "zoom", record.url.path, "--viewport", "61x47", "--tap", "20,20", "-o", out.path,
+            ])
+            if record.isValid {
+                #expect(result.status == 0, "\(record.file): \(result)")
+                #expect(try ImageDecoder.decode(.file(path: out.path)).image.size == PixelSize(width: 61, height: 47))
+            } else {
+                #expect(result.status == 1, "\(record.file): \(result)")
+                #expect(result.stderr.contains(record.url.path))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "\(record.file)")
+            }
         }
     }
 
     @Test("a corrupt file fails with exit 1, names the file and leaves no frame")
     func corruptFile() throws {
-        let dir = try Fixtures.temporaryDirectory("zoom")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let bad = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg").path
-        let out = dir.appendingPathComponent("out.png")
-        let result = try CommandRunner.run(["zoom", bad, "--viewport", "64x64", "-o", out.path])
-        #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains(bad))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
-        let lenient = try CommandRunner.run(["zoom", bad, "--viewport", "64x64", "-o", out.path, "--lenient"])
-        #expect(lenient.status == 0, "\(lenient)")
-        #expect(lenient.stderr.contains("warning"))
+        try TemporaryFolder.with("zoom") { dir in
+            let bad = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg").path
+            let out = dir.appendingPathComponent("out.png")
+            let result = try CommandRunner.run(["zoom", bad, "--viewport", "64x64", "-o", out.path])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains(bad))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+            let lenient = try CommandRunner.run(["zoom", bad, "--viewport", "64x64", "-o", out.path, "--lenient"])
+            #expect(lenient.status == 0, "\(lenient)")
+            #expect(lenient.stderr.contains("warning"))
+        }
     }
 
     /// Small frames of real photos after real gestures, compared byte for byte with the goldens in
@@ -192,22 +193,13 @@ struct ZoomCommandTests {
             spec.file.hasPrefix("corpus/")
             ? Fixtures.corpusRoot.appendingPathComponent(String(spec.file.dropFirst("corpus/".count))).path
             : Fixtures.packageRoot.appendingPathComponent(spec.file).path
-        let dir = try Fixtures.temporaryDirectory("zoom")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("\(name).png")
-        let result = try CommandRunner.run(["zoom", input, "-o", out.path] + spec.arguments)
-        #expect(result.status == 0, "\(result)")
-        let golden = Fixtures.goldens.appendingPathComponent("zoom-frames/\(name).png")
-        if Fixtures.recordGoldens {
-            try FileManager.default.createDirectory(
-                at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
-            _ = try? FileManager.default.removeItem(at: golden)
-            try FileManager.default.copyItem(at: out, to: golden)
+        try TemporaryFolder.with("zoom") { dir in
+            let out = dir.appendingPathComponent("\(name).png")
+            let result = try CommandRunner.run(["zoom", input, "-o", out.path] + spec.arguments)
+            #expect(result.status == 0, "\(result)")
+            try Golden.assertImage(try TestPages.pixels(out.path), "zoom-frames/\(name).png") {
+                try Data(contentsOf: out)
+            }
         }
-        let frame = try ImageDecoder.decode(.file(path: out.path)).image
-        let expected = try ImageDecoder.decode(.file(path: golden.path)).image
-        let identical = frame == expected
-        #expect(
-            identical, "\(name) differs from \(golden.path); RECORD_GOLDENS=1 rewrites it after a deliberate change")
     }
 }

@@ -1,6 +1,6 @@
 import Testing
-import TileViewCore
 import TileViewCodecs
+import TileViewCore
 
 @Suite("Box reducer")
 struct BoxReducerTests {

@@ -1,15 +1,15 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// Visible and ranged cells against a brute force over every item of every grid.
 @Suite("Grid cells")
 struct CellLawTests {
     @Test("the cells reported visible are exactly those whose rects intersect the viewport")
     func visibleCellsAreExactlyTheIntersectingOnes() {
-        sweep("visibleCells = brute-force intersection with the viewport", seed: 0xFEED_0201, cases: 1500) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("visibleCells = brute-force intersection with the viewport", seed: 0xFEED_0201, cases: 1500) {
+            feed, layout, rng in
             let all = bruteForceCells(layout)
             let viewport = PixelRect(size: layout.viewportSize)
             for _ in 0..<3 {
@@ -39,9 +39,7 @@ struct CellLawTests {
 
     @Test("cells in any container range are exactly those whose rects share a row with it")
     func cellsInRangeMatchBruteForce() {
-        sweep("cells(inContainerRange:) = brute force", seed: 0xFEED_0202, cases: 1500) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("cells(inContainerRange:) = brute force", seed: 0xFEED_0202, cases: 1500) { feed, layout, rng in
             let all = bruteForceCells(layout)
             for _ in 0..<3 {
                 let low = rng.int(-500...(layout.contentHeight + 500))
@@ -61,9 +59,8 @@ struct CellLawTests {
 
     @Test("a cell's container rect looked up by id is the rect the queries report")
     func containerRectByID() {
-        sweep("containerRect(of:) agrees with the brute force", seed: 0xFEED_0203, cases: 1000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("containerRect(of:) agrees with the brute force", seed: 0xFEED_0203, cases: 1000) {
+            feed, layout, rng in
             for cell in bruteForceCells(layout) where layout.containerRect(of: cell.id) != cell.containerRect {
                 return "\(cell.id): \(String(describing: layout.containerRect(of: cell.id))), expected "
                     + "\(cell.containerRect); \(feed)"

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// The reuse plan between two resident sets, and a pool scrolled through random feeds.
 @Suite("Cell pool")
@@ -48,9 +49,8 @@ struct CellPoolTests {
 
     @Test("every move: entering = new - old, leaving = old - new, buffers reused only between cells of one size")
     func updateLaws() {
-        sweep("the update is the exact diff and a valid reuse plan", seed: 0xFEED_0401, cases: 1500) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("the update is the exact diff and a valid reuse plan", seed: 0xFEED_0401, cases: 1500) {
+            feed, layout, rng in
             let y0 = RandomFeed.offset(in: layout, &rng)
             let y1 =
                 rng.chance(0.5)
@@ -67,10 +67,8 @@ struct CellPoolTests {
 
     @Test("scrolling a pool anywhere never holds more than maxResidentCells, and holds what the layout says")
     func poolStaysWithinTheBound() {
-        sweep("pool resident = layout resident, count <= bound, peak = max count", seed: 0xFEED_0402, cases: 600) {
-            rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("pool resident = layout resident, count <= bound, peak = max count", seed: 0xFEED_0402, cases: 600) {
+            feed, layout, rng in
             let bound = layout.maxResidentCells
             var pool = CellPool(layout: layout)
             var previousY = 0

@@ -27,9 +27,6 @@ struct FeedGoldenTests {
         var summary: Summary
     }
 
-    static let goldenURL = Fixtures.goldens.appendingPathComponent("feed").appendingPathComponent(
-        "header-grid-photo.json")
-
     /// Offsets 0, 800, ..., 8000 (the last past the end, shown at 7087), then back up by 3500: 4500, 1000.
     static var golden: Golden {
         let offsets = Array(OffsetRange(from: 0, to: 8000, step: 800)) + [4500, 1000]
@@ -62,21 +59,12 @@ struct FeedGoldenTests {
     @Test("the frame records match the golden Tests/Goldens/feed/header-grid-photo.json")
     func matchesGolden() throws {
         let golden = Self.golden
-        if Fixtures.recordGoldens {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            try FileManager.default.createDirectory(
-                at: Self.goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try (encoder.encode(golden) + Data("\n".utf8)).write(to: Self.goldenURL, options: .atomic)
-        }
-        let data = try #require(
-            FileManager.default.contents(atPath: Self.goldenURL.path),
-            "missing \(Self.goldenURL.path); run with RECORD_GOLDENS=1 to write it")
-        let stored = try JSONDecoder().decode(Golden.self, from: data)
-        #expect(stored.summary == golden.summary)
-        #expect(stored.frames.count == golden.frames.count)
-        for (index, (expected, actual)) in zip(stored.frames, golden.frames).enumerated() {
-            #expect(actual == expected, "frame \(index) at offset \(actual.offset)")
+        try TileViewTestSupport.Golden.checkJSON(golden, "feed/header-grid-photo.json") { stored in
+            #expect(stored.summary == golden.summary)
+            #expect(stored.frames.count == golden.frames.count)
+            for (index, (expected, actual)) in zip(stored.frames, golden.frames).enumerated() {
+                #expect(actual == expected, "frame \(index) at offset \(actual.offset)")
+            }
         }
     }
 

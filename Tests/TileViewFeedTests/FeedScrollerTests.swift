@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// Walking a feed through a list of offsets: directions, clamping and agreement with the layout.
 @Suite("Feed scroller")
@@ -25,10 +26,8 @@ struct FeedScrollerTests {
 
     @Test("each step is what the layout says for its clamped offset and direction, and the pool follows")
     func stepsAgreeWithTheLayout() {
-        sweep("steps agree with frames, residentCells and residentImageSections", seed: 0xFEED_0701, cases: 500) {
-            rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("steps agree with frames, residentCells and residentImageSections", seed: 0xFEED_0701, cases: 500) {
+            feed, layout, rng in
             let offsets = (0..<rng.int(1...10)).map { _ in RandomFeed.offset(in: layout, &rng) }
             var scroller = FeedScroller(layout: layout, offsets: offsets)
             var previous: [CellRef] = []

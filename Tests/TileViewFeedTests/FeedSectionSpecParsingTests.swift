@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// The `SECTION` text forms of `tileview feed`: read, printed back, and malformed text rejected clearly.
 @Suite("Feed section parsing")

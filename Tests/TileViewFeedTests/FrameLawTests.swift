@@ -1,24 +1,21 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// The laws of section frames and content offsets, over thousands of random feeds, viewports and offsets.
 @Suite("Section frames")
 struct FrameLawTests {
     @Test("no frame is taller than the viewport or leaves it, and every frame is the full viewport width")
     func framesStayInside() {
-        sweep("every frame lies inside (0, 0) w x h", seed: 0xFEED_0101, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeedOffsets("every frame lies inside (0, 0) w x h", seed: 0xFEED_0101, cases: 3000, offsets: 6) {
+            feed, layout, y in
             let viewport = PixelRect(size: layout.viewportSize)
-            for _ in 0..<6 {
-                let y = RandomFeed.offset(in: layout, &rng)
-                for f in layout.frames(atContainerOffset: y) {
-                    if f.frame.height > viewport.height || f.frame.height < 0 || !viewport.contains(f.frame)
-                        || f.frame.x != 0 || f.frame.width != viewport.width
-                    {
-                        return "offset \(y): \(f) leaves the viewport \(viewport); \(feed)"
-                    }
+            for f in layout.frames(atContainerOffset: y) {
+                if f.frame.height > viewport.height || f.frame.height < 0 || !viewport.contains(f.frame)
+                    || f.frame.x != 0 || f.frame.width != viewport.width
+                {
+                    return "offset \(y): \(f) leaves the viewport \(viewport); \(feed)"
                 }
             }
             return nil
@@ -27,28 +24,25 @@ struct FrameLawTests {
 
     @Test("visible frames never overlap, follow feed order, and their heights add up to min(h, contentHeight)")
     func visibleFramesTile() {
-        sweep("visible frames tile the top of the viewport without overlap", seed: 0xFEED_0102, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeedOffsets(
+            "visible frames tile the top of the viewport without overlap", seed: 0xFEED_0102, cases: 3000, offsets: 6
+        ) { feed, layout, y in
             let h = layout.viewportSize.height
-            for _ in 0..<6 {
-                let y = RandomFeed.offset(in: layout, &rng)
-                let visible = layout.frames(atContainerOffset: y).filter(\.isVisible)
-                var nextY = 0
-                for f in visible {
-                    if f.frame.y != nextY {
-                        return "offset \(y): \(f) starts at \(f.frame.y), expected \(nextY); \(feed)"
-                    }
-                    nextY = f.frame.maxY
+            let visible = layout.frames(atContainerOffset: y).filter(\.isVisible)
+            var nextY = 0
+            for f in visible {
+                if f.frame.y != nextY {
+                    return "offset \(y): \(f) starts at \(f.frame.y), expected \(nextY); \(feed)"
                 }
-                if nextY > h { return "offset \(y): heights add up to \(nextY) > h \(h); \(feed)" }
-                if nextY != min(h, layout.contentHeight) {
-                    return "offset \(y): heights add up to \(nextY), expected \(min(h, layout.contentHeight)); \(feed)"
-                }
-                if visible.map(\.index) != layout.visibleSections(atContainerOffset: y) {
-                    return "offset \(y): visible frames \(visible.map(\.index)) but visible sections "
-                        + "\(layout.visibleSections(atContainerOffset: y)); \(feed)"
-                }
+                nextY = f.frame.maxY
+            }
+            if nextY > h { return "offset \(y): heights add up to \(nextY) > h \(h); \(feed)" }
+            if nextY != min(h, layout.contentHeight) {
+                return "offset \(y): heights add up to \(nextY), expected \(min(h, layout.contentHeight)); \(feed)"
+            }
+            if visible.map(\.index) != layout.visibleSections(atContainerOffset: y) {
+                return "offset \(y): visible frames \(visible.map(\.index)) but visible sections "
+                    + "\(layout.visibleSections(atContainerOffset: y)); \(feed)"
             }
             return nil
         }
@@ -56,26 +50,23 @@ struct FrameLawTests {
 
     @Test("each frame is the intersection of the section with the viewport, moved into viewport space")
     func frameIsIntersection() {
-        sweep("frame = section rect ∩ viewport rect, in viewport space", seed: 0xFEED_0103, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeedOffsets(
+            "frame = section rect ∩ viewport rect, in viewport space", seed: 0xFEED_0103, cases: 3000, offsets: 6
+        ) { feed, layout, y in
             let w = layout.viewportSize.width
             let h = layout.viewportSize.height
-            for _ in 0..<6 {
-                let y = RandomFeed.offset(in: layout, &rng)
-                let offset = layout.clampedContainerOffset(y)
-                let viewportInContainer = PixelRect(x: 0, y: offset, width: w, height: h)
-                for f in layout.frames(atContainerOffset: y) {
-                    let section = PixelRect(
-                        x: 0, y: layout.sectionTops[f.index], width: w, height: layout.sectionHeights[f.index])
-                    let expected = section.intersection(viewportInContainer)
-                    if let expected {
-                        if f.frame != PixelRect(x: 0, y: expected.y - offset, width: w, height: expected.height) {
-                            return "offset \(y): \(f), expected the visible part \(expected); \(feed)"
-                        }
-                    } else if f.frame.height != 0 {
-                        return "offset \(y): \(f) is off screen but has height; \(feed)"
+            let offset = layout.clampedContainerOffset(y)
+            let viewportInContainer = PixelRect(x: 0, y: offset, width: w, height: h)
+            for f in layout.frames(atContainerOffset: y) {
+                let section = PixelRect(
+                    x: 0, y: layout.sectionTops[f.index], width: w, height: layout.sectionHeights[f.index])
+                let expected = section.intersection(viewportInContainer)
+                if let expected {
+                    if f.frame != PixelRect(x: 0, y: expected.y - offset, width: w, height: expected.height) {
+                        return "offset \(y): \(f), expected the visible part \(expected); \(feed)"
                     }
+                } else if f.frame.height != 0 {
+                    return "offset \(y): \(f) is off screen but has height; \(feed)"
                 }
             }
             return nil
@@ -84,20 +75,16 @@ struct FrameLawTests {
 
     @Test("a section above the top has contentOffset = y - top and a frame pinned at the top")
     func sectionAboveTheTop() {
-        sweep("above the top: contentOffset y - top, frame y 0", seed: 0xFEED_0104, cases: 3000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
-            for _ in 0..<6 {
-                let y = RandomFeed.offset(in: layout, &rng)
-                let offset = layout.clampedContainerOffset(y)
-                for f in layout.frames(atContainerOffset: y) where layout.sectionTops[f.index] < offset {
-                    let top = layout.sectionTops[f.index]
-                    if f.contentOffset != offset - top || f.frame.y != 0 {
-                        return "offset \(y) (clamped \(offset)): section top \(top) gave \(f); \(feed)"
-                    }
-                    let fullyAbove = top + layout.sectionHeights[f.index] <= offset
-                    if fullyAbove && f.frame.height != 0 { return "offset \(y): \(f) is above but visible; \(feed)" }
+        sweepFeedOffsets("above the top: contentOffset y - top, frame y 0", seed: 0xFEED_0104, cases: 3000, offsets: 6)
+        { feed, layout, y in
+            let offset = layout.clampedContainerOffset(y)
+            for f in layout.frames(atContainerOffset: y) where layout.sectionTops[f.index] < offset {
+                let top = layout.sectionTops[f.index]
+                if f.contentOffset != offset - top || f.frame.y != 0 {
+                    return "offset \(y) (clamped \(offset)): section top \(top) gave \(f); \(feed)"
                 }
+                let fullyAbove = top + layout.sectionHeights[f.index] <= offset
+                if fullyAbove && f.frame.height != 0 { return "offset \(y): \(f) is above but visible; \(feed)" }
             }
             return nil
         }
@@ -105,23 +92,20 @@ struct FrameLawTests {
 
     @Test("a section whose top is in or below the viewport has contentOffset 0; below it, frame y h and height 0")
     func sectionBelowTheTop() {
-        sweep("top at or below y: contentOffset 0; below the viewport: y h, height 0", seed: 0xFEED_0105, cases: 3000) {
-            rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeedOffsets(
+            "top at or below y: contentOffset 0; below the viewport: y h, height 0", seed: 0xFEED_0105, cases: 3000,
+            offsets: 6
+        ) { feed, layout, y in
             let h = layout.viewportSize.height
-            for _ in 0..<6 {
-                let y = RandomFeed.offset(in: layout, &rng)
-                let offset = layout.clampedContainerOffset(y)
-                for f in layout.frames(atContainerOffset: y) where layout.sectionTops[f.index] >= offset {
-                    let top = layout.sectionTops[f.index]
-                    if f.contentOffset != 0 { return "offset \(y): section top \(top) gave \(f); \(feed)" }
-                    if top >= offset + h && (f.frame.y != h || f.frame.height != 0) {
-                        return "offset \(y): section top \(top) below the viewport gave \(f); \(feed)"
-                    }
-                    if top < offset + h && f.frame.y != top - offset {
-                        return "offset \(y): section top \(top) gave \(f), expected y \(top - offset); \(feed)"
-                    }
+            let offset = layout.clampedContainerOffset(y)
+            for f in layout.frames(atContainerOffset: y) where layout.sectionTops[f.index] >= offset {
+                let top = layout.sectionTops[f.index]
+                if f.contentOffset != 0 { return "offset \(y): section top \(top) gave \(f); \(feed)" }
+                if top >= offset + h && (f.frame.y != h || f.frame.height != 0) {
+                    return "offset \(y): section top \(top) below the viewport gave \(f); \(feed)"
+                }
+                if top < offset + h && f.frame.y != top - offset {
+                    return "offset \(y): section top \(top) gave \(f), expected y \(top - offset); \(feed)"
                 }
             }
             return nil
@@ -130,9 +114,7 @@ struct FrameLawTests {
 
     @Test("an offset beyond either end shows the same frames as the end it is clamped to")
     func offsetsBeyondTheEnds() {
-        sweep("frames(y) = frames(clamp(y))", seed: 0xFEED_0106, cases: 2000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("frames(y) = frames(clamp(y))", seed: 0xFEED_0106, cases: 2000) { feed, layout, rng in
             let beyond = [
                 -1, -rng.int(1...100_000), Int.min, layout.maximumContainerOffset + rng.int(1...100_000), Int.max,
             ]

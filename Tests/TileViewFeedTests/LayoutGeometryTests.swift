@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// Section heights, tops and the content height, and the valid container offsets.
 @Suite("Layout geometry")
@@ -23,12 +24,10 @@ struct LayoutGeometryTests {
 
     @Test("every section's height matches its definition, the sections follow each other and add up")
     func heightsAndTops() {
-        sweep(
+        sweepFeeds(
             "heights follow the definitions; tops are running sums; content height is the total", seed: 0xFEED_0001,
             cases: 3000
-        ) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        ) { feed, layout, rng in
             var top = 0
             for (index, section) in feed.sections.enumerated() {
                 let expected = definedHeight(of: section, atViewportWidth: layout.viewportSize.width)
@@ -50,20 +49,17 @@ struct LayoutGeometryTests {
 
     @Test("a clamped offset lies in [0, max(0, contentHeight - h)] and valid offsets are kept")
     func offsetClamping() {
-        sweep("clamping lands in the valid range and keeps valid offsets", seed: 0xFEED_0002, cases: 2000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
-            for _ in 0..<8 {
-                let y = RandomFeed.offset(in: layout, &rng)
-                let clamped = layout.clampedContainerOffset(y)
-                guard layout.containerOffsetRange.contains(clamped) else {
-                    return "\(y) clamped to \(clamped); \(feed)"
-                }
-                if layout.containerOffsetRange.contains(y) && clamped != y { return "valid \(y) moved; \(feed)" }
-                if y < 0 && clamped != 0 { return "\(y) above the top clamped to \(clamped); \(feed)" }
-                if y > layout.maximumContainerOffset && clamped != layout.maximumContainerOffset {
-                    return "\(y) past the end clamped to \(clamped); \(feed)"
-                }
+        sweepFeedOffsets(
+            "clamping lands in the valid range and keeps valid offsets", seed: 0xFEED_0002, cases: 2000, offsets: 8
+        ) { feed, layout, y in
+            let clamped = layout.clampedContainerOffset(y)
+            guard layout.containerOffsetRange.contains(clamped) else {
+                return "\(y) clamped to \(clamped); \(feed)"
+            }
+            if layout.containerOffsetRange.contains(y) && clamped != y { return "valid \(y) moved; \(feed)" }
+            if y < 0 && clamped != 0 { return "\(y) above the top clamped to \(clamped); \(feed)" }
+            if y > layout.maximumContainerOffset && clamped != layout.maximumContainerOffset {
+                return "\(y) past the end clamped to \(clamped); \(feed)"
             }
             return nil
         }

@@ -1,5 +1,6 @@
 import Testing
 import TileViewFeed
+import TileViewTestSupport
 
 /// `--offsets FROM:TO:STEP`: the offsets it yields, and malformed text rejected clearly.
 @Suite("Offset ranges")

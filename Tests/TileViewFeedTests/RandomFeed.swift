@@ -1,3 +1,4 @@
+import Testing
 import TileViewCore
 import TileViewFeed
 import TileViewTestSupport
@@ -97,4 +98,30 @@ func bruteForceCells(_ layout: FeedLayout) -> [(id: CellID, containerRect: Pixel
 /// The ids of the cells whose container rects share a row with `range` (every cell lies within the width).
 func bruteForceCellIDs(in range: Range<Int>, of cells: [(id: CellID, containerRect: PixelRect)]) -> [CellID] {
     cells.filter { $0.containerRect.y < range.upperBound && $0.containerRect.maxY > range.lowerBound }.map(\.id)
+}
+
+/// Sweeps a law over random feeds: each case draws a feed (`RandomFeed.random`) from its generator, then `body`
+/// checks it, drawing anything else from the same generator; see `sweep`.
+func sweepFeeds(
+    _ law: String, seed: UInt64, cases: Int, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: (RandomFeed, FeedLayout, inout SplitMix64) -> String?
+) {
+    sweep(law, seed: seed, cases: cases, sourceLocation: sourceLocation) { rng in
+        let feed = RandomFeed.random(&rng)
+        return body(feed, feed.layout, &rng)
+    }
+}
+
+/// Sweeps a law over random feeds at `offsets` random container offsets each (`RandomFeed.offset`); `body`
+/// checks one offset and returns nil when the law holds there; see `sweep`.
+func sweepFeedOffsets(
+    _ law: String, seed: UInt64, cases: Int, offsets: Int, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: (RandomFeed, FeedLayout, Int) -> String?
+) {
+    sweepFeeds(law, seed: seed, cases: cases, sourceLocation: sourceLocation) { feed, layout, rng in
+        for _ in 0..<offsets {
+            if let failure = body(feed, layout, RandomFeed.offset(in: layout, &rng)) { return failure }
+        }
+        return nil
+    }
 }

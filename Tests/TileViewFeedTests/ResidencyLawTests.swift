@@ -1,6 +1,7 @@
 import Testing
 import TileViewCore
 import TileViewFeed
+import TileViewTestSupport
 
 /// What holds decoded pixels: the viewport plus at most one screen ahead, never more than two screens of cells.
 @Suite("Resident cells")
@@ -9,10 +10,8 @@ struct ResidencyLawTests {
 
     @Test("the resident range is the viewport extended by exactly one screen in the scroll direction")
     func residentRangeIsOneScreenAhead() {
-        sweep("resident range: down [y, y+2h), up [y-h, y+h), stationary [y, y+h)", seed: 0xFEED_0301, cases: 2000) {
-            rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("resident range: down [y, y+2h), up [y-h, y+h), stationary [y, y+h)", seed: 0xFEED_0301, cases: 2000)
+        { feed, layout, rng in
             let h = layout.viewportSize.height
             let y = RandomFeed.offset(in: layout, &rng)
             let direction = rng.pick(Self.directions)
@@ -34,10 +33,8 @@ struct ResidencyLawTests {
 
     @Test("resident cells are exactly those intersecting the resident range, and include every visible cell")
     func residentCellsMatchBruteForce() {
-        sweep("residentCells = brute force over the resident range ⊇ visibleCells", seed: 0xFEED_0302, cases: 1500) {
-            rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("residentCells = brute force over the resident range ⊇ visibleCells", seed: 0xFEED_0302, cases: 1500)
+        { feed, layout, rng in
             let all = bruteForceCells(layout)
             for _ in 0..<2 {
                 let y = RandomFeed.offset(in: layout, &rng)
@@ -103,9 +100,8 @@ struct ResidencyLawTests {
 
     @Test("resident image sections are the image sections that share a row with the resident range")
     func residentImageSections() {
-        sweep("residentImageSections = images intersecting the resident range", seed: 0xFEED_0305, cases: 2000) { rng in
-            let feed = RandomFeed.random(&rng)
-            let layout = feed.layout
+        sweepFeeds("residentImageSections = images intersecting the resident range", seed: 0xFEED_0305, cases: 2000) {
+            feed, layout, rng in
             let y = RandomFeed.offset(in: layout, &rng)
             let direction = rng.pick(Self.directions)
             let range = layout.residentContainerRange(atContainerOffset: y, scrollDirection: direction)

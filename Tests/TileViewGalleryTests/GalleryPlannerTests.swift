@@ -1,6 +1,6 @@
 import Testing
-import TileViewGallery
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 import TileViewTestSupport
 import TileViewZoom

@@ -111,13 +111,10 @@ struct DragSessionTests {
 
     @Test("a drag never shows space without a page, moves along one axis only and stops only at an edge")
     func dragLaws() throws {
-        let base: UInt64 = 0x5EED_0201
         var clamps = 0
         var flings = 0
         var verticalLocks = 0
-        for index in 0..<2500 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0201, cases: 2500) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             let pager = RandomLayouts.pager(layout, &rng)
             let size = RandomLayouts.pageSize(&rng)

@@ -25,10 +25,7 @@ struct PageMathTests {
 
     @Test("the page for an offset is the page whose centre is nearest the offset's centre")
     func pageIndexIsNearest() throws {
-        let base: UInt64 = 0x5EED_0101
-        for index in 0..<5000 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0101, cases: 5000) { seed, rng in
             let pw = Double.random(in: 1...2000, using: &rng)
             let x = Double.random(in: -50...50, using: &rng) * pw
             let page = PageMath.pageIndex(forOffset: x, pageWidth: pw)
@@ -76,10 +73,7 @@ struct PageMathTests {
 
     @Test("an offset resting on a page reads as that page even when pw does not divide it exactly")
     func restingOffsets() throws {
-        let base: UInt64 = 0x5EED_0102
-        for index in 0..<3000 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0102, cases: 3000) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             let size = RandomLayouts.pageSize(&rng)
             for cell in layout.positions {

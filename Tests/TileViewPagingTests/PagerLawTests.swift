@@ -29,10 +29,7 @@ struct PagerLawTests {
 
     @Test("never more than three resident, always within the neighbours, and the diff is exact")
     func residentLaws() throws {
-        let base: UInt64 = 0x5EED_0001
-        for index in 0..<3000 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0001, cases: 3000) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             var pager = RandomLayouts.pager(layout, &rng)
             var resident = Set(pager.initialStep.plan.load)
@@ -58,10 +55,7 @@ struct PagerLawTests {
 
     @Test("no move into a hole: every move lands where the grid says, or stays")
     func movesFollowTheGrid() throws {
-        let base: UInt64 = 0x5EED_0002
-        for index in 0..<3000 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0002, cases: 3000) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             var pager = RandomLayouts.pager(layout, &rng)
             for stepIndex in 0..<30 {
@@ -79,10 +73,7 @@ struct PagerLawTests {
 
     @Test("a move that moves is undone by its reverse")
     func reverseUndoes() throws {
-        let base: UInt64 = 0x5EED_0003
-        for index in 0..<2000 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0003, cases: 2000) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             var pager = RandomLayouts.pager(layout, &rng)
             for _ in 0..<20 {
@@ -97,10 +88,7 @@ struct PagerLawTests {
 
     @Test("circular wrap is consistent in both directions: k nexts land on i + k, k prevs on i - k, modulo n")
     func circularConsistency() throws {
-        let base: UInt64 = 0x5EED_0004
-        for index in 0..<2000 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0004, cases: 2000) { seed, rng in
             let n = Int.random(in: 1...12, using: &rng)
             let start = Int.random(in: 0..<n, using: &rng)
             let k = Int.random(in: 0...40, using: &rng)
@@ -121,10 +109,7 @@ struct PagerLawTests {
 
     @Test("a circular step's target slot is one page beside the old one in the direction of the move")
     func circularTargetSlots() throws {
-        let base: UInt64 = 0x5EED_0005
-        for index in 0..<1000 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0005, cases: 1000) { seed, rng in
             let n = Int.random(in: 2...12, using: &rng)
             var pager = RandomLayouts.pager(.circular(n), &rng)
             for _ in 0..<20 {

@@ -26,17 +26,8 @@ struct PagingGoldenTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func check(_ name: String, _ text: String) throws {
-        let url = Fixtures.goldens.appendingPathComponent("paging").appendingPathComponent(name)
-        if Fixtures.recordGoldens {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
-            return
-        }
-        let golden = try #require(
-            try? String(contentsOf: url, encoding: .utf8), "missing golden \(url.path); run with RECORD_GOLDENS=1")
-        #expect(text == golden, "trace differs from \(url.path):\n\(text)")
+    static func check(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try Golden.assertText(text, "paging/\(name)", sourceLocation: sourceLocation)
     }
 
     @Test("the classic map walk matches its golden trace")

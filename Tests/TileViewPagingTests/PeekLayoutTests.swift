@@ -72,10 +72,7 @@ struct PeekLayoutTests {
 
     @Test("every page that shows during a drag is resident once the pager follows the nearest page")
     func visiblePagesAreResident() throws {
-        let base: UInt64 = 0x5EED_0301
-        for index in 0..<1500 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0301, cases: 1500) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             var pager = RandomLayouts.pager(layout, &rng)
             let viewport = Size(

@@ -61,11 +61,8 @@ struct TransitionPlanTests {
 
     @Test("every transition frame lies strictly between the two pages, is monotone, and shows parts of both")
     func transitionLaws() throws {
-        let base: UInt64 = 0x5EED_0401
         var checked = 0
-        for index in 0..<1500 {
-            let seed = SplitMix64.caseSeed(base, index)
-            var rng = SplitMix64(seed: seed)
+        try forEachCase(seed: 0x5EED_0401, cases: 1500) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             var pager = RandomLayouts.pager(layout, &rng)
             let viewport = RandomLayouts.pageSize(&rng)

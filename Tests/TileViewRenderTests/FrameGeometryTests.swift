@@ -7,15 +7,14 @@ import TileViewTestSupport
 struct FrameGeometryTests {
     @Test("a render reads only sourceRect: poison outside it changes no byte")
     func sourceRectCoversEveryRead() {
-        for seed in UInt64(1)...250 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...250) { seed, rng in
             let frame = RandomFrame(rng: &rng, alpha: rng.chance(0.5))
             let filter = ResampleFilter.allCases[rng.int(0...3)]
             let renderer = FrameRenderer(geometry: frame.geometry, filter: filter, background: RGBA8(r: 1, g: 2, b: 3))
             let reference = renderer.render(source: frame.level, sourceOrigin: (0, 0))
             guard let rect = renderer.sourceRect else {
                 #expect(frame.geometry.coveredViewportRect == nil, "seed \(seed)")
-                continue
+                return
             }
             #expect(rect == frame.geometry.sourceRect(filter: filter))
             #expect(PixelRect(size: frame.level.size).contains(rect), "seed \(seed): \(rect)")
@@ -34,12 +33,11 @@ struct FrameGeometryTests {
 
     @Test("sourceRect holds the level pixel under the centre of every covered frame pixel")
     func sourceRectHoldsTheVisiblePart() {
-        for seed in UInt64(1)...250 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...250) { seed, rng in
             let g = RandomFrame(rng: &rng).geometry
             guard let rect = g.sourceRect(), let covered = g.coveredViewportRect else {
                 #expect(g.sourceRect() == nil && g.coveredViewportRect == nil, "seed \(seed)")
-                continue
+                return
             }
             for y in covered.y..<covered.maxY {
                 for x in covered.x..<covered.maxX {
@@ -54,8 +52,7 @@ struct FrameGeometryTests {
 
     @Test("covered frame pixels are exactly those with coverage above 0")
     func coveredRectMatchesCoverage() {
-        for seed in UInt64(1)...200 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...200) { seed, rng in
             let g = RandomFrame(rng: &rng).geometry
             let covered = g.coveredViewportRect
             for y in 0..<g.frameSize.height {
@@ -117,11 +114,10 @@ struct FrameGeometryTests {
 
     @Test("a source that misses part of sourceRect renders as if its edge pixels extended outward")
     func shortSourceIsClampedAtItsEdges() {
-        for seed in UInt64(1)...60 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...60) { seed, rng in
             let frame = RandomFrame(rng: &rng)
             let renderer = FrameRenderer(geometry: frame.geometry, filter: ResampleFilter.allCases[rng.int(0...3)])
-            guard let needed = renderer.sourceRect else { continue }
+            guard let needed = renderer.sourceRect else { return }
             let level = frame.level
             let x0 = rng.int(needed.x...(needed.maxX - 1))
             let y0 = rng.int(needed.y...(needed.maxY - 1))

@@ -14,8 +14,7 @@ struct FrameRendererTests {
 
     @Test("the frame is exactly w x h, whatever the numbers")
     func frameSizeIsExact() {
-        for seed in UInt64(1)...200 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...200) { seed, rng in
             var frame = RandomFrame(rng: &rng)
             if rng.chance(0.2) { frame.geometry.zoomScale = [0.0, -1, .nan, .infinity][rng.int(0...3)] }
             if rng.chance(0.1) { frame.geometry.imageFrameOrigin.x = .nan }
@@ -27,8 +26,7 @@ struct FrameRendererTests {
 
     @Test("a constant colour renders to that colour inside the image frame and blends by coverage at its edges")
     func constantColourStaysConstant() {
-        for seed in UInt64(1)...150 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...150) { seed, rng in
             let frame = RandomFrame(rng: &rng)
             let colour = RGBA8(r: UInt8(rng.int(0...255)), g: UInt8(rng.int(0...255)), b: UInt8(rng.int(0...255)))
             let background = RGBA8(r: UInt8(rng.int(0...255)), g: UInt8(rng.int(0...255)), b: UInt8(rng.int(0...255)))
@@ -64,8 +62,7 @@ struct FrameRendererTests {
     @Test("a translucent constant colour over a transparent background keeps its colour and alpha")
     func translucentConstantColourKeepsAlpha() {
         let colour = RGBA8(r: 200, g: 100, b: 50, a: 128)
-        for seed in UInt64(1)...60 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...60) { seed, rng in
             let frame = RandomFrame(rng: &rng)
             let level = ImageBuffer(width: frame.level.width, height: frame.level.height, fill: colour)
             let clear = RGBA8(r: 0, g: 0, b: 0, a: 0)
@@ -83,8 +80,7 @@ struct FrameRendererTests {
 
     @Test("frame pixels the image frame does not touch show exactly the background")
     func backgroundOutsideTheImage() {
-        for seed in UInt64(1)...150 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...150) { seed, rng in
             let frame = RandomFrame(rng: &rng, alpha: rng.chance(0.5))
             let background = RGBA8(
                 r: UInt8(rng.int(0...255)), g: UInt8(rng.int(0...255)), b: UInt8(rng.int(0...255)),
@@ -101,8 +97,7 @@ struct FrameRendererTests {
 
     @Test("1:1 with integer alignment copies pixels exactly, with every filter")
     func integerAlignedOneToOneCopies() {
-        for seed in UInt64(1)...120 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...120) { seed, rng in
             let size = PixelSize(width: rng.int(1...60), height: rng.int(1...60))
             let translucent = rng.chance(0.5)
             let image = TestImages.noise(width: size.width, height: size.height, seed: seed, alpha: translucent)
@@ -130,8 +125,7 @@ struct FrameRendererTests {
     @Test("shrinking a one-pixel checkerboard 1.5x to 8x gives mid-grey within 2: no aliasing")
     func checkerboardShrinksToGrey() {
         let board = TestImages.checkerboard(width: 400, height: 300)
-        for seed in UInt64(1)...40 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...40) { seed, rng in
             let factor = Double.random(in: 1.5...8, using: &rng)  // level pixels per viewport pixel
             let frameSize = PixelSize(width: 24, height: 20)
             // The frame lies well inside the image, away from its clamped edges.
@@ -156,8 +150,7 @@ struct FrameRendererTests {
     func premultipliedAlphaLeavesNoFringe() {
         let red = RGBA8(r: 255, g: 0, b: 0, a: 0)
         let blue = RGBA8(r: 0, g: 0, b: 255, a: 255)
-        for seed in UInt64(1)...120 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...120) { seed, rng in
             var frame = RandomFrame(rng: &rng)
             let stripes = rng.int(1...5)
             for y in 0..<frame.level.height {
@@ -183,8 +176,7 @@ struct FrameRendererTests {
 
     @Test("the same inputs give the same bytes, from a fresh renderer or a reused one")
     func renderingIsDeterministic() {
-        for seed in UInt64(1)...60 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...60) { seed, rng in
             let frame = RandomFrame(rng: &rng, alpha: true)
             let filter = Self.filters[rng.int(0...3)]
             let renderer = FrameRenderer(geometry: frame.geometry, filter: filter)

@@ -62,8 +62,6 @@ struct RenderGolden: Sendable, CustomStringConvertible {
         FrameRenderer(geometry: geometry, filter: filter, background: background)
             .render(source: level(), sourceOrigin: (0, 0))
     }
-
-    var url: URL { Fixtures.goldens.appendingPathComponent("render").appendingPathComponent("\(name).json") }
 }
 
 @Suite("Render goldens")
@@ -73,19 +71,6 @@ struct RenderGoldenTests {
         let frame = golden.render()
         let record = RenderGolden.Record(
             name: golden.name, width: frame.width, height: frame.height, sha256: SHA256.hex(frame.pixels))
-        if Fixtures.recordGoldens {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try FileManager.default.createDirectory(
-                at: golden.url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try (encoder.encode(record) + Data("\n".utf8)).write(to: golden.url, options: .atomic)
-            return
-        }
-        guard let data = try? Data(contentsOf: golden.url) else {
-            Issue.record("no golden at \(golden.url.path); run the tests with RECORD_GOLDENS=1 to write it")
-            return
-        }
-        let stored = try JSONDecoder().decode(RenderGolden.Record.self, from: data)
-        #expect(stored == record, "\(golden.name) changed; if that is intended, rerun with RECORD_GOLDENS=1")
+        try Golden.assertJSON(record, "render/\(golden.name).json")
     }
 }

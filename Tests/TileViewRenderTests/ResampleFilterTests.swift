@@ -59,8 +59,7 @@ struct ResampleFilterTests {
 
     @Test("each frame pixel's weights sum to 1 and its taps lie inside the level")
     func weightsAreNormalised() {
-        for seed in UInt64(1)...200 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...200) { seed, rng in
             let g = RandomFrame(rng: &rng).geometry
             let filter = ResampleFilter.allCases[rng.int(0...3)]
             let axis = ResampleAxis(

@@ -8,8 +8,7 @@ import TileViewTiling
 struct TileMosaicTests {
     @Test("assembling tiles gives exactly the level's pixels in the rect")
     func mosaicEqualsCrop() {
-        for seed in UInt64(1)...80 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...80) { seed, rng in
             let level = TestImages.noise(width: rng.int(1...90), height: rng.int(1...90), seed: seed, alpha: true)
             let grid = TileGrid(level: 2, levelSize: level.size, tileSize: rng.int(1...40))
             let rect = PixelRect(
@@ -21,7 +20,7 @@ struct TileMosaicTests {
             }
             guard let clipped = rect.intersection(PixelRect(size: level.size)) else {
                 #expect(result == nil, "seed \(seed)")
-                continue
+                return
             }
             #expect(asked == grid.tiles(intersecting: rect), "seed \(seed)")
             #expect(result?.origin.x == clipped.x && result?.origin.y == clipped.y)
@@ -44,8 +43,7 @@ struct TileMosaicTests {
 
     @Test("a frame rendered from the tiles of sourceRect equals one rendered from the whole level")
     func renderFromTilesEqualsRenderFromLevel() {
-        for seed in UInt64(1)...40 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...40) { seed, rng in
             let image = PixelSize(width: rng.int(100...400), height: rng.int(100...400))
             let pyramid = LevelPyramid(imageSize: image, tileSize: rng.int(16...64))
             let frameSize = PixelSize(width: rng.int(8...40), height: rng.int(8...40))
@@ -66,7 +64,7 @@ struct TileMosaicTests {
                     levelRect: rect, grid: grid, tile: { level.cropped(to: grid.pixelRect(of: $0)) })
             else {
                 #expect(geometry.coveredViewportRect == nil, "seed \(seed)")
-                continue
+                return
             }
             let tiled = renderer.render(source: mosaic.buffer, sourceOrigin: mosaic.origin)
             #expect(firstDifference(tiled, whole) == nil, "seed \(seed): \(geometry)")

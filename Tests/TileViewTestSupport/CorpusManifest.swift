@@ -3,7 +3,7 @@
 
 import Foundation
 
-/// One record of `../shared/corpus/manifest.json` (see the corpus README for the fields).
+/// One record of `Tests/Corpus/manifest.json` (see the corpus README for the fields).
 public struct CorpusRecord: Decodable, Sendable, CustomStringConvertible {
     public let file: String
     public let format: String
@@ -40,7 +40,7 @@ public enum CorpusManifest {
         do {
             return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url)).files
         } catch {
-            fatalError("cannot read the shared corpus manifest at \(url.path): \(error)")
+            fatalError("cannot read the corpus manifest at \(url.path): \(error)")
         }
     }()
 }

@@ -39,3 +39,24 @@ public struct SplitMix64: RandomNumberGenerator {
     /// In 0..<n (0 when n <= 1).
     public mutating func int(below n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
 }
+
+/// Runs `body` once for each seed in `seeds` with a fresh generator seeded with it, for tests that check each
+/// case with their own expectations (a failure names its seed); `return` ends one case.
+public func forEachSeed(_ seeds: ClosedRange<UInt64>, _ body: (UInt64, inout SplitMix64) throws -> Void) rethrows {
+    for seed in seeds {
+        var rng = SplitMix64(seed: seed)
+        try body(seed, &rng)
+    }
+}
+
+/// Runs `body` for cases 0..<`cases` of a sweep whose base seed is `base`: case `i` gets a generator seeded with
+/// `SplitMix64.caseSeed(base, i)`, which it is also handed so that a failure can name it; `return` ends one case.
+public func forEachCase(
+    seed base: UInt64, cases: Int, _ body: (UInt64, inout SplitMix64) throws -> Void
+) rethrows {
+    for index in 0..<cases {
+        let seed = SplitMix64.caseSeed(base, index)
+        var rng = SplitMix64(seed: seed)
+        try body(seed, &rng)
+    }
+}

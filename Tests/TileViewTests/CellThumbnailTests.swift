@@ -93,49 +93,54 @@ struct CellThumbnailTests {
                     ? RGBA8(r: 255, g: 0, b: 0) : (x < 200 ? RGBA8(r: 0, g: 255, b: 0) : RGBA8(r: 0, g: 0, b: 255))
             }
         }
-        let dir = try Fixtures.temporaryDirectory("cell-fill")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("bands.png").path
-        try Data(try PNGEncoder.encode(image)).write(to: URL(fileURLWithPath: path))
-        let cell = try CellThumbnail.render(file: path, cellSize: PixelSize(width: 30, height: 30), background: .black)
-            .image
-        for y in 0..<30 {
-            for x in 10..<20 { #expect(cell[x, y] == RGBA8(r: 0, g: 255, b: 0), "(\(x), \(y)) shows the middle band") }
-            #expect(
-                cell[0, y].g > 200 && cell[29, y].g > 200, "row \(y): the edges are the middle band, not the background"
+        try TemporaryFolder.with("cell-fill") { dir in
+            let path = dir.appendingPathComponent("bands.png").path
+            try Data(try PNGEncoder.encode(image)).write(to: URL(fileURLWithPath: path))
+            let cell = try CellThumbnail.render(
+                file: path, cellSize: PixelSize(width: 30, height: 30), background: .black
             )
+            .image
+            for y in 0..<30 {
+                for x in 10..<20 {
+                    #expect(cell[x, y] == RGBA8(r: 0, g: 255, b: 0), "(\(x), \(y)) shows the middle band")
+                }
+                #expect(
+                    cell[0, y].g > 200 && cell[29, y].g > 200,
+                    "row \(y): the edges are the middle band, not the background"
+                )
+            }
         }
     }
 
     @Test("a damaged file fails naming it; lenient keeps what decoded and warns")
     func damaged() throws {
         // A 200x200 PNG stored without compression, cut in the middle of its image data.
-        let dir = try Fixtures.temporaryDirectory("cell-damaged")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let whole = try PNGEncoder.encode(
-            ImageBuffer(width: 200, height: 200, fill: RGBA8(r: 200, g: 100, b: 50)),
-            options: PNGEncodeOptions(compressionLevel: 0))
-        let cutPNG = dir.appendingPathComponent("cut.png")
-        try Data(whole.prefix(whole.count / 2)).write(to: cutPNG)
-        let corruptJPEG = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg")
-        for url in [cutPNG, corruptJPEG] {
-            let cell = PixelSize(width: 40, height: 40)
-            do {
-                _ = try CellThumbnail.render(file: url.path, cellSize: cell)
-                Issue.record("\(url.lastPathComponent) must fail in strict mode")
-            } catch {
-                #expect(error.path == url.path)
+        try TemporaryFolder.with("cell-damaged") { dir in
+            let whole = try PNGEncoder.encode(
+                ImageBuffer(width: 200, height: 200, fill: RGBA8(r: 200, g: 100, b: 50)),
+                options: PNGEncodeOptions(compressionLevel: 0))
+            let cutPNG = dir.appendingPathComponent("cut.png")
+            try Data(whole.prefix(whole.count / 2)).write(to: cutPNG)
+            let corruptJPEG = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg")
+            for url in [cutPNG, corruptJPEG] {
+                let cell = PixelSize(width: 40, height: 40)
+                do throws(TileViewError) {
+                    _ = try CellThumbnail.render(file: url.path, cellSize: cell)
+                    Issue.record("\(url.lastPathComponent) must fail in strict mode")
+                } catch {
+                    #expect(error.path == url.path)
+                }
+                let lenient = try CellThumbnail.render(
+                    file: url.path, cellSize: cell, options: DecodeOptions(lenient: true))
+                #expect(lenient.image.size == cell)
+                #expect(!lenient.warnings.isEmpty, "\(url.lastPathComponent): lenient mode warns")
             }
-            let lenient = try CellThumbnail.render(
-                file: url.path, cellSize: cell, options: DecodeOptions(lenient: true))
-            #expect(lenient.image.size == cell)
-            #expect(!lenient.warnings.isEmpty, "\(url.lastPathComponent): lenient mode warns")
+            let top = try CellThumbnail.render(
+                file: cutPNG.path, cellSize: PixelSize(width: 40, height: 40), background: .black,
+                options: DecodeOptions(lenient: true)
+            ).image
+            #expect(top[20, 2] == RGBA8(r: 200, g: 100, b: 50), "the rows decoded before the cut are kept")
+            #expect(top[20, 37] == .black, "the rows after it show the background")
         }
-        let top = try CellThumbnail.render(
-            file: cutPNG.path, cellSize: PixelSize(width: 40, height: 40), background: .black,
-            options: DecodeOptions(lenient: true)
-        ).image
-        #expect(top[20, 2] == RGBA8(r: 200, g: 100, b: 50), "the rows decoded before the cut are kept")
-        #expect(top[20, 37] == .black, "the rows after it show the background")
     }
 }

@@ -27,8 +27,6 @@ struct FeedGoldenFrameTests {
         }
     }
 
-    static let folder = Fixtures.goldens.appendingPathComponent("feed-frames")
-
     /// What is compared besides the pixels: the layout record and the decoded bytes held after each frame.
     struct Record: Codable, Equatable {
         var layout: FeedFrameRecord
@@ -45,26 +43,12 @@ struct FeedGoldenFrameTests {
         while let step = scroller.next() {
             let frame = try renderer.render(step)
             #expect(frame.size == Self.viewport)
-            let url = Self.folder.appendingPathComponent(FrameWriter.frameName(step.step))
-            if Fixtures.recordGoldens {
-                try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
-                try Data(try PNGEncoder.encode(frame, options: PNGEncodeOptions(compressionLevel: 9)))
-                    .write(to: url, options: .atomic)
+            try Golden.assertImage(frame, "feed-frames/\(FrameWriter.frameName(step.step))") {
+                Data(try PNGEncoder.encode(frame, options: PNGEncodeOptions(compressionLevel: 9)))
             }
-            let golden = try PNGDecoder.decode(.file(path: url.path)).image
-            #expect(
-                frame == golden,
-                "frame \(step.step) at offset \(step.containerOffset) differs from \(url.lastPathComponent)")
             records.append(Record(layout: step.record, residentBytes: renderer.residentBytes))
         }
-        let recordsURL = Self.folder.appendingPathComponent("records.json")
-        if Fixtures.recordGoldens {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try (encoder.encode(records) + Data("\n".utf8)).write(to: recordsURL, options: .atomic)
-        }
-        let stored = try JSONDecoder().decode([Record].self, from: Data(contentsOf: recordsURL))
-        #expect(stored == records)
+        try Golden.assertJSON(records, "feed-frames/records.json")
     }
 
     @Test("each frame's record follows the layout laws: pinned above, height 0 off screen, content offset y - top")

@@ -105,24 +105,25 @@ struct FeedRendererTests {
 
     @Test("a grid image that cannot be decoded stops the render naming it; lenient shows the background and warns")
     func damagedCell() throws {
-        let dir = try Fixtures.temporaryDirectory("feed-damaged")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: dir.appendingPathComponent("a1.jpg"))
-        try Data("not an image".utf8).write(to: dir.appendingPathComponent("a2.png"))
-        let spec = "grid:\(dir.path):2"
-        let strict = try Self.renderer([spec])
-        let step = Self.firstStep(strict.layout, at: 0)
-        do {
-            _ = try strict.render(step)
-            Issue.record("a file that is not an image must stop the render")
-        } catch {
-            #expect(error.path == dir.appendingPathComponent("a2.png").path)
+        try TemporaryFolder.with("feed-damaged") { dir in
+            try FileManager.default.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: dir.appendingPathComponent("a1.jpg")
+            )
+            try Data("not an image".utf8).write(to: dir.appendingPathComponent("a2.png"))
+            let spec = "grid:\(dir.path):2"
+            let strict = try Self.renderer([spec])
+            let step = Self.firstStep(strict.layout, at: 0)
+            do throws(TileViewError) {
+                _ = try strict.render(step)
+                Issue.record("a file that is not an image must stop the render")
+            } catch {
+                #expect(error.path == dir.appendingPathComponent("a2.png").path)
+            }
+            let background = RGBA8(r: 9, g: 9, b: 9)
+            let lenient = try Self.renderer([spec], background: background, lenient: true)
+            let frame = try lenient.render(step)
+            #expect(frame[150, 50] == background, "the broken cell shows the background")
+            #expect(lenient.warnings.contains { $0.contains("a2.png") })
         }
-        let background = RGBA8(r: 9, g: 9, b: 9)
-        let lenient = try Self.renderer([spec], background: background, lenient: true)
-        let frame = try lenient.render(step)
-        #expect(frame[150, 50] == background, "the broken cell shows the background")
-        #expect(lenient.warnings.contains { $0.contains("a2.png") })
     }
 }

@@ -1,11 +1,6 @@
 import Foundation
-import TileViewCodecs
 import TileViewCore
 import TileViewTestSupport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A folder of 300 small images for feed tests, made once per test process and removed when it exits.
 ///
@@ -29,56 +24,16 @@ enum FeedTestFolder {
     /// The folder; made on first use.
     static let url: URL = {
         do {
-            return try make()
+            return try TestPages.gridFolder(
+                "tileview-feed-grid", count: count, sources: ["astronaut.png", "chelsea.png", "coffee.png"],
+                copies: copies
+            ) { item in
+                item % 7 == 0
+                    ? PixelSize(width: 24, height: 24)
+                    : (item % 10 == 0 ? PixelSize(width: 48, height: 64) : PixelSize(width: 64, height: 48))
+            }
         } catch {
             fatalError("cannot make the feed test folder: \(error)")
         }
     }()
-
-    static func make() throws -> URL {
-        let dir = try Fixtures.temporaryDirectory("tileview-feed-grid")
-        removeAtExit(dir.path)
-        let sources = try ["astronaut.png", "chelsea.png", "coffee.png"].map { name in
-            try PNGDecoder.decode(.file(path: Fixtures.sampleImages.appendingPathComponent(name).path)).image
-        }
-        var options = PNGEncodeOptions()
-        options.compressionLevel = 1
-        for item in 1...count {
-            if let source = copies[item] {
-                try FileManager.default.copyItem(
-                    at: source, to: dir.appendingPathComponent("cell-\(item).\(source.pathExtension)"))
-                continue
-            }
-            let image = sources[item % sources.count]
-            let size = item % 7 == 0 ? (24, 24) : (item % 10 == 0 ? (48, 64) : (64, 48))
-            let x = (item * 37) % (image.width - size.0)
-            let y = (item * 23) % (image.height - size.1)
-            let crop = image.cropped(to: PixelRect(x: x, y: y, width: size.0, height: size.1))
-            let bytes = try PNGEncoder.encode(crop, options: options)
-            try Data(bytes).write(to: dir.appendingPathComponent("cell-\(item).png"))
-        }
-        return dir
-    }
-
-    private static let cleanup = Cleanup()
-
-    private static func removeAtExit(_ path: String) {
-        cleanup.add(path)
-    }
-
-    /// Folders to remove when the process exits.
-    private final class Cleanup: @unchecked Sendable {
-        private let lock = NSLock()
-        private var paths: [String] = []
-
-        init() {
-            atexit { FeedTestFolder.cleanup.removeAll() }
-        }
-
-        func add(_ path: String) { lock.withLock { paths.append(path) } }
-
-        func removeAll() {
-            for path in lock.withLock({ paths }) { try? FileManager.default.removeItem(atPath: path) }
-        }
-    }
 }

@@ -1,25 +1,27 @@
 import Foundation
 import Testing
-import TileViewGallery
 import TileView
 import TileViewCore
+import TileViewGallery
+import TileViewTestSupport
 
 @Suite("Memory bench and chart")
 struct GalleryMemoryBenchTests {
     @Test("the bench wraps around the folder and samples every frame")
     func benchWraps() throws {
-        let (dir, _) = try GalleryTestImages.pages(4, width: 80, height: 60, label: "bench")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pages = try GalleryPages.reading(folder: dir.path, circular: true)
-        let report = try MemoryBench.run(pages: pages, viewport: PixelSize(width: 40, height: 30), steps: 9)
-        #expect(report.steps.map(\.step) == Array(0...9))
-        #expect(report.steps.map(\.page) == (0...9).map { "page-\($0 % 4).png" })
-        #expect(report.steps.allSatisfy { $0.resident.count == 3 && $0.residentBytes == 80 * 60 * 4 })
-        #expect(report.summary.peakResidentBytes == 80 * 60 * 4 && report.summary.maxResident == 3)
-        #expect(report.summary.frames == 10 && report.summary.pages == 4)
-        let peak = try #require(report.summary.peakRSSBytes)
-        #expect(report.steps.allSatisfy { ($0.rssBytes ?? 0) > 0 && ($0.rssBytes ?? 0) <= peak })
-        #expect(report.isWithin(budgetBytes: peak) && !report.isWithin(budgetBytes: peak - 1))
+        try TemporaryFolder.with("bench") { dir in
+            try TestPages.pages(4, into: dir, width: 80, height: 60)
+            let pages = try GalleryPages.reading(folder: dir.path, circular: true)
+            let report = try MemoryBench.run(pages: pages, viewport: PixelSize(width: 40, height: 30), steps: 9)
+            #expect(report.steps.map(\.step) == Array(0...9))
+            #expect(report.steps.map(\.page) == (0...9).map { "page-\($0 % 4).png" })
+            #expect(report.steps.allSatisfy { $0.resident.count == 3 && $0.residentBytes == 80 * 60 * 4 })
+            #expect(report.summary.peakResidentBytes == 80 * 60 * 4 && report.summary.maxResident == 3)
+            #expect(report.summary.frames == 10 && report.summary.pages == 4)
+            let peak = try #require(report.summary.peakRSSBytes)
+            #expect(report.steps.allSatisfy { ($0.rssBytes ?? 0) > 0 && ($0.rssBytes ?? 0) <= peak })
+            #expect(report.isWithin(budgetBytes: peak) && !report.isWithin(budgetBytes: peak - 1))
+        }
     }
 
     @Test("the chart has both series, the budget line and the legend swatches in their colours")

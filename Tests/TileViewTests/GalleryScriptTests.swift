@@ -1,7 +1,7 @@
 import Testing
-import TileViewGallery
 import TileView
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 import TileViewTestSupport
 import TileViewZoom

@@ -42,17 +42,17 @@ struct ImageFolderTests {
 
     @Test("a folder lists its .png, .jpg and .jpeg files (any case) in natural order, skipping the rest")
     func listing() throws {
-        let dir = try Fixtures.temporaryDirectory("feed-folder")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for name in ["img10.png", "img2.JPG", "img1.jpeg", "notes.txt", ".hidden.png", "img3.gif", "img20.PNG"] {
-            try Data([1]).write(to: dir.appendingPathComponent(name))
+        try TemporaryFolder.with("feed-folder") { dir in
+            for name in ["img10.png", "img2.JPG", "img1.jpeg", "notes.txt", ".hidden.png", "img3.gif", "img20.PNG"] {
+                try Data([1]).write(to: dir.appendingPathComponent(name))
+            }
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent("img5.png"), withIntermediateDirectories: false)
+            let folder = try ImageFolder(path: dir.path)
+            #expect(folder.names == ["img1.jpeg", "img2.JPG", "img10.png", "img20.PNG"])
+            #expect(folder.count == 4)
+            #expect(folder.filePath(ofItem: 2) == dir.path + "/img10.png")
         }
-        try FileManager.default.createDirectory(
-            at: dir.appendingPathComponent("img5.png"), withIntermediateDirectories: false)
-        let folder = try ImageFolder(path: dir.path)
-        #expect(folder.names == ["img1.jpeg", "img2.JPG", "img10.png", "img20.PNG"])
-        #expect(folder.count == 4)
-        #expect(folder.filePath(ofItem: 2) == dir.path + "/img10.png")
     }
 
     @Test("a missing folder and a folder without images fail, naming the folder")
@@ -64,15 +64,15 @@ struct ImageFolderTests {
         ) {
             _ = try ImageFolder(path: missing)
         }
-        let dir = try Fixtures.temporaryDirectory("feed-folder-empty")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try Data([1]).write(to: dir.appendingPathComponent("readme.txt"))
-        do {
-            _ = try ImageFolder(path: dir.path)
-            Issue.record("an empty folder must fail")
-        } catch {
-            #expect(error.path == dir.path)
-            #expect(error.kind == .input)
+        try TemporaryFolder.with("feed-folder-empty") { dir in
+            try Data([1]).write(to: dir.appendingPathComponent("readme.txt"))
+            do throws(TileViewError) {
+                _ = try ImageFolder(path: dir.path)
+                Issue.record("an empty folder must fail")
+            } catch {
+                #expect(error.path == dir.path)
+                #expect(error.kind == .input)
+            }
         }
     }
 }

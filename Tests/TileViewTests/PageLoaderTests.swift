@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TileViewGallery
 import TileView
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 import TileViewTestSupport
 import TileViewZoom
@@ -25,85 +25,91 @@ struct PageLoaderTests {
 
     @Test("seeded walks: at most three resident, evicted pages hold 0 bytes, pages not shown hold none")
     func loaderLaws() throws {
-        let (dir, paths) = try GalleryTestImages.pages(6, label: "loader-laws")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let seed: UInt64 = 0x10AD_E5
-        print("loader walk seed \(seed)")
-        var rng = SplitMix64(seed: seed)
-        let words = [
-            "next", "prev", "next", "double-tap 20,16", "drag -30,0 velocity 0.4,0", "drag 10,0", "pinch 2 5,5",
-        ]
-        for layout in [PageLayout.linear(6), .circular(6)] {
-            let script = (0..<30).map { _ in words[rng.int(below: words.count)] }.joined(separator: "\n")
-            let job = try Self.job(paths, layout: layout, script: script, peek: rng.int(below: 10), transitions: 1)
-            let frames = try job.plan()
-            let loader = job.makeLoader()
-            let compositor = job.compositor
-            var open: [Cell: TiledImage] = [:]
-            for (n, frame) in frames.enumerated() {
-                let shown = Set(frame.placements.map(\.position))
-                let shownNext = n + 1 < frames.count ? Set(frames[n + 1].placements.map(\.position)) : []
-                let change = try loader.makeResident(frame.resident, keepingTiles: shown.intersection(shownNext))
-                #expect(change.loaded == frame.loaded && change.evicted == frame.evicted, "frame \(n)")
-                for position in change.evicted {
-                    #expect(open[position]?.residentBytes == 0, "evicted page \(position) frees its tiles, frame \(n)")
-                    open[position] = nil
+        try TemporaryFolder.with("loader-laws") { dir in
+            let paths = try TestPages.pages(6, into: dir, width: 64, height: 48)
+            let seed: UInt64 = 0x10AD_E5
+            print("loader walk seed \(seed)")
+            var rng = SplitMix64(seed: seed)
+            let words = [
+                "next", "prev", "next", "double-tap 20,16", "drag -30,0 velocity 0.4,0", "drag 10,0", "pinch 2 5,5",
+            ]
+            for layout in [PageLayout.linear(6), .circular(6)] {
+                let script = (0..<30).map { _ in words[rng.int(below: words.count)] }.joined(separator: "\n")
+                let job = try Self.job(paths, layout: layout, script: script, peek: rng.int(below: 10), transitions: 1)
+                let frames = try job.plan()
+                let loader = job.makeLoader()
+                let compositor = job.compositor
+                var open: [Cell: TiledImage] = [:]
+                for (n, frame) in frames.enumerated() {
+                    let shown = Set(frame.placements.map(\.position))
+                    let shownNext = n + 1 < frames.count ? Set(frames[n + 1].placements.map(\.position)) : []
+                    let change = try loader.makeResident(frame.resident, keepingTiles: shown.intersection(shownNext))
+                    #expect(change.loaded == frame.loaded && change.evicted == frame.evicted, "frame \(n)")
+                    for position in change.evicted {
+                        #expect(
+                            open[position]?.residentBytes == 0, "evicted page \(position) frees its tiles, frame \(n)")
+                        open[position] = nil
+                    }
+                    #expect(loader.residentPositions == frame.resident && frame.resident.count <= 3)
+                    loader.trim(keeping: shown)
+                    for position in loader.residentPositions where !shown.contains(position) {
+                        #expect(loader.residentBytes(at: position) == 0, "page \(position) is not shown in frame \(n)")
+                    }
+                    for position in loader.residentPositions { open[position] = loader.image(at: position) }
+                    let image = try compositor.render(frame, loader: loader)
+                    #expect(image.size == PixelSize(width: 48, height: 32))
+                    for position in loader.residentPositions where loader.residentBytes(at: position) > 0 {
+                        #expect(
+                            shown.contains(position) && shownNext.contains(position), "only pages shown next keep tiles"
+                        )
+                    }
                 }
-                #expect(loader.residentPositions == frame.resident && frame.resident.count <= 3)
-                loader.trim(keeping: shown)
-                for position in loader.residentPositions where !shown.contains(position) {
-                    #expect(loader.residentBytes(at: position) == 0, "page \(position) is not shown in frame \(n)")
-                }
-                for position in loader.residentPositions { open[position] = loader.image(at: position) }
-                let image = try compositor.render(frame, loader: loader)
-                #expect(image.size == PixelSize(width: 48, height: 32))
-                for position in loader.residentPositions where loader.residentBytes(at: position) > 0 {
-                    #expect(
-                        shown.contains(position) && shownNext.contains(position), "only pages shown next keep tiles")
-                }
+                loader.evictAll()
+                #expect(open.values.allSatisfy { $0.residentBytes == 0 })
+                #expect(loader.residentPositions.isEmpty && loader.loadCount == loader.evictionCount)
             }
-            loader.evictAll()
-            #expect(open.values.allSatisfy { $0.residentBytes == 0 })
-            #expect(loader.residentPositions.isEmpty && loader.loadCount == loader.evictionCount)
         }
     }
 
     @Test("a page the next frame shows keeps its tiles and is not decoded again")
     func keptTiles() throws {
-        let (dir, paths) = try GalleryTestImages.pages(3, width: 300, height: 200, label: "loader-keep")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let job = try Self.job(paths, layout: .linear(3), script: "next", viewport: PixelSize(width: 60, height: 40))
-        let frames = try job.plan()
-        let loader = job.makeLoader()
-        let compositor = job.compositor
-        try loader.makeResident(frames[0].resident, keepingTiles: [Cell(column: 0, row: 0)])
-        let first = try compositor.render(frames[0], loader: loader)
-        #expect(loader.residentBytes(at: Cell(column: 0, row: 0)) > 0)
-        #expect(loader.residentBytes(at: Cell(column: 1, row: 0)) == 0)
-        let passes = loader.decodePasses
-        #expect(try compositor.render(frames[0], loader: loader) == first)
-        #expect(loader.decodePasses == passes, "served from the page's tiles")
-        // Without keeping tiles, the next render decodes again.
-        try loader.makeResident(frames[0].resident, keepingTiles: [])
-        #expect(loader.residentBytes(at: Cell(column: 0, row: 0)) == 0)
-        #expect(try compositor.render(frames[0], loader: loader) == first)
-        #expect(loader.decodePasses == passes + 1)
+        try TemporaryFolder.with("loader-keep") { dir in
+            let paths = try TestPages.pages(3, into: dir, width: 300, height: 200)
+            let job = try Self.job(
+                paths, layout: .linear(3), script: "next", viewport: PixelSize(width: 60, height: 40))
+            let frames = try job.plan()
+            let loader = job.makeLoader()
+            let compositor = job.compositor
+            try loader.makeResident(frames[0].resident, keepingTiles: [Cell(column: 0, row: 0)])
+            let first = try compositor.render(frames[0], loader: loader)
+            #expect(loader.residentBytes(at: Cell(column: 0, row: 0)) > 0)
+            #expect(loader.residentBytes(at: Cell(column: 1, row: 0)) == 0)
+            let passes = loader.decodePasses
+            #expect(try compositor.render(frames[0], loader: loader) == first)
+            #expect(loader.decodePasses == passes, "served from the page's tiles")
+            // Without keeping tiles, the next render decodes again.
+            try loader.makeResident(frames[0].resident, keepingTiles: [])
+            #expect(loader.residentBytes(at: Cell(column: 0, row: 0)) == 0)
+            #expect(try compositor.render(frames[0], loader: loader) == first)
+            #expect(loader.decodePasses == passes + 1)
+        }
     }
 
     @Test("a damaged page fails when it is decoded, naming its file")
     func damagedPage() throws {
-        let (dir, paths) = try GalleryTestImages.pages(2, width: 200, height: 150, label: "loader-damaged")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
-        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: paths[1]))
-        let job = try Self.job(paths, layout: .linear(2), script: "next")
-        let frames = try job.plan()  // headers are fine
-        let loader = job.makeLoader()
-        try loader.makeResident(frames[1].resident)
-        #expect {
-            _ = try job.compositor.render(frames[1], loader: loader)
-        } throws: { error in
-            (error as? TileViewError)?.path == paths[1]
+        try TemporaryFolder.with("loader-damaged") { dir in
+            let paths = try TestPages.pages(2, into: dir, width: 200, height: 150)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: paths[1]))
+            let job = try Self.job(paths, layout: .linear(2), script: "next")
+            let frames = try job.plan()  // headers are fine
+            let loader = job.makeLoader()
+            try loader.makeResident(frames[1].resident)
+            #expect {
+                _ = try job.compositor.render(frames[1], loader: loader)
+            } throws: { error in
+                (error as? TileViewError)?.path == paths[1]
+            }
         }
     }
 
@@ -129,26 +135,25 @@ struct PageLoaderTests {
     func transitionFramesShowBothPages() throws {
         let red = RGBA8(r: 220, g: 20, b: 20)
         let blue = RGBA8(r: 20, g: 20, b: 220)
-        let (dir, paths) = try GalleryTestImages.folder(
-            [
-                GalleryTestImages.solid(red, width: 60, height: 40),
-                GalleryTestImages.solid(blue, width: 60, height: 40),
-            ],
-            label: "loader-transition")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for (peek, gap) in [(0, 0), (8, 6), (4, 20)] {
-            let job = try Self.job(
-                paths, layout: .linear(2), script: "next", viewport: PixelSize(width: 60, height: 40), peek: peek,
-                gap: gap,
-                transitions: 4)
-            let frames = try job.plan()
-            let loader = job.makeLoader()
-            #expect(frames.count == 6)
-            for frame in frames where frame.transition != nil {
-                try loader.makeResident(frame.resident)
-                let image = try job.compositor.render(frame, loader: loader)
-                let pixels = (0..<image.height).flatMap { y in (0..<image.width).map { x in image[x, y] } }
-                #expect(pixels.contains(red) && pixels.contains(blue), "peek \(peek) gap \(gap) frame \(frame.index)")
+        try TemporaryFolder.with("loader-transition") { dir in
+            let paths = try TestPages.write(
+                [ImageBuffer(width: 60, height: 40, fill: red), ImageBuffer(width: 60, height: 40, fill: blue)],
+                into: dir)
+            for (peek, gap) in [(0, 0), (8, 6), (4, 20)] {
+                let job = try Self.job(
+                    paths, layout: .linear(2), script: "next", viewport: PixelSize(width: 60, height: 40), peek: peek,
+                    gap: gap,
+                    transitions: 4)
+                let frames = try job.plan()
+                let loader = job.makeLoader()
+                #expect(frames.count == 6)
+                for frame in frames where frame.transition != nil {
+                    try loader.makeResident(frame.resident)
+                    let image = try job.compositor.render(frame, loader: loader)
+                    let pixels = (0..<image.height).flatMap { y in (0..<image.width).map { x in image[x, y] } }
+                    #expect(
+                        pixels.contains(red) && pixels.contains(blue), "peek \(peek) gap \(gap) frame \(frame.index)")
+                }
             }
         }
     }
@@ -156,38 +161,41 @@ struct PageLoaderTests {
     @Test("peeking: neighbours show at both sides, the gaps show the background")
     func peekFrame() throws {
         let colours = [RGBA8(r: 200, g: 0, b: 0), RGBA8(r: 0, g: 200, b: 0), RGBA8(r: 0, g: 0, b: 200)]
-        let (dir, paths) = try GalleryTestImages.folder(
-            colours.map { GalleryTestImages.solid($0, width: 64, height: 48) }, label: "loader-peek")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let white = RGBA8(r: 255, g: 255, b: 255)
-        let base = try Self.job(
-            paths, layout: .linear(3), script: "next", viewport: PixelSize(width: 120, height: 80), peek: 20, gap: 10)
-        let job = GalleryJob(pages: base.pages, settings: base.settings, script: base.script, background: white)
-        let frames = try job.plan()
-        let loader = job.makeLoader()
-        try loader.makeResident(frames[1].resident)
-        let image = try job.compositor.render(frames[1], loader: loader)
-        // Slots are 80 wide, frames 70: page 0 ends at 15, page 1 spans 25..<95, page 2 starts at 105.
-        #expect([0, 7, 14].map { image[$0, 40] } == Array(repeating: colours[0], count: 3))
-        #expect([15, 20, 24, 95, 100, 104].map { image[$0, 40] } == Array(repeating: white, count: 6))
-        #expect([25, 60, 94].map { image[$0, 40] } == Array(repeating: colours[1], count: 3))
-        #expect([105, 119].map { image[$0, 40] } == Array(repeating: colours[2], count: 2))
-        #expect(image[60, 2] == white, "the page is letterboxed inside its frame")
+        try TemporaryFolder.with("loader-peek") { dir in
+            let paths = try TestPages.write(colours.map { ImageBuffer(width: 64, height: 48, fill: $0) }, into: dir)
+            let white = RGBA8(r: 255, g: 255, b: 255)
+            let base = try Self.job(
+                paths, layout: .linear(3), script: "next", viewport: PixelSize(width: 120, height: 80), peek: 20,
+                gap: 10)
+            let job = GalleryJob(pages: base.pages, settings: base.settings, script: base.script, background: white)
+            let frames = try job.plan()
+            let loader = job.makeLoader()
+            try loader.makeResident(frames[1].resident)
+            let image = try job.compositor.render(frames[1], loader: loader)
+            // Slots are 80 wide, frames 70: page 0 ends at 15, page 1 spans 25..<95, page 2 starts at 105.
+            #expect([0, 7, 14].map { image[$0, 40] } == Array(repeating: colours[0], count: 3))
+            #expect([15, 20, 24, 95, 100, 104].map { image[$0, 40] } == Array(repeating: white, count: 6))
+            #expect([25, 60, 94].map { image[$0, 40] } == Array(repeating: colours[1], count: 3))
+            #expect([105, 119].map { image[$0, 40] } == Array(repeating: colours[2], count: 2))
+            #expect(image[60, 2] == white, "the page is letterboxed inside its frame")
+        }
     }
 
     @Test("the decoded bytes of a long walk stay those of one page, whatever the gallery's length")
     func boundedMemory() throws {
-        let (dir, paths) = try GalleryTestImages.pages(12, width: 300, height: 200, label: "loader-bounded")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let moves = Array(repeating: "next", count: 11).joined(separator: "\n")
-        let job = try Self.job(paths, layout: .linear(12), script: moves, viewport: PixelSize(width: 60, height: 40))
-        var samples: [Int] = []
-        let summary = try GalleryRun.render(
-            try job.plan(), loader: job.makeLoader(), compositor: job.compositor, folder: nil
-        ) { _, sample in samples.append(sample.residentBytes) }
-        // Fit scale 1/5 draws level 1 (150 x 100, the coarsest), decoded once per page, nothing kept between pages.
-        #expect(samples.count == 12 && samples.allSatisfy { $0 == 150 * 100 * 4 }, "\(samples)")
-        #expect(summary.peakResidentBytes == 150 * 100 * 4 && summary.maxResident == 3)
-        #expect(summary.loads == 12 && summary.evictions == 12 && summary.decodePasses == 12)
+        try TemporaryFolder.with("loader-bounded") { dir in
+            let paths = try TestPages.pages(12, into: dir, width: 300, height: 200)
+            let moves = Array(repeating: "next", count: 11).joined(separator: "\n")
+            let job = try Self.job(
+                paths, layout: .linear(12), script: moves, viewport: PixelSize(width: 60, height: 40))
+            var samples: [Int] = []
+            let summary = try GalleryRun.render(
+                try job.plan(), loader: job.makeLoader(), compositor: job.compositor, folder: nil
+            ) { _, sample in samples.append(sample.residentBytes) }
+            // Fit scale 1/5 draws level 1 (150 x 100, the coarsest), decoded once per page, nothing kept between pages.
+            #expect(samples.count == 12 && samples.allSatisfy { $0 == 150 * 100 * 4 }, "\(samples)")
+            #expect(summary.peakResidentBytes == 150 * 100 * 4 && summary.maxResident == 3)
+            #expect(summary.loads == 12 && summary.evictions == 12 && summary.decodePasses == 12)
+        }
     }
 }

@@ -8,8 +8,7 @@ import TileViewTiling
 struct LevelPyramidTests {
     @Test("level L is ceil(W/2^L) x ceil(H/2^L) and the last level is the first that fits one tile")
     func levelSizesHalveUpToOneTile() {
-        for seed in UInt64(1)...400 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...400) { seed, rng in
             let size = PixelSize(width: rng.int(0...70_000), height: rng.int(0...70_000))
             let tile = rng.int(1...512)
             let pyramid = LevelPyramid(imageSize: size, tileSize: tile)
@@ -31,8 +30,7 @@ struct LevelPyramidTests {
 
     @Test("level(forZoomScale:) is the largest L with 2^L <= 1/s < 2^(L+1), 0 at s >= 1, capped at the last level")
     func levelForZoomScaleLaw() {
-        for seed in UInt64(1)...2000 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...2000) { seed, rng in
             let pyramid = LevelPyramid(
                 imageSize: PixelSize(width: rng.int(1...100_000), height: rng.int(1...100_000)),
                 tileSize: rng.int(16...512))
@@ -85,8 +83,7 @@ struct LevelPyramidTests {
 
     @Test("levelPixelRect(coveringImageRect:) holds exactly the level pixels whose footprint meets the rect")
     func levelRectCoversExactly() {
-        for seed in UInt64(1)...500 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...500) { seed, rng in
             let pyramid = LevelPyramid(
                 imageSize: PixelSize(width: rng.int(1...3000), height: rng.int(1...3000)), tileSize: rng.int(16...256))
             let level = rng.int(0...pyramid.maxLevel)

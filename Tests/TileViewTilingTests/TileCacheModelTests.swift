@@ -7,8 +7,7 @@ import TileViewTiling
 struct TileCacheModelTests {
     @Test("LRU order, pins, results and counters match the reference model over random operation sequences")
     func cacheMatchesReferenceModel() {
-        for seed in UInt64(1)...200 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...200) { seed, rng in
             let budget = rng.int(0...400)
             let cap = rng.chance(0.5) ? budget : rng.int(0...600)
             var cache = TileCache<Int, Blob>(budgetBytes: budget, entryCapBytes: cap) { $0.cost }
@@ -79,8 +78,7 @@ struct TileCacheModelTests {
 
     @Test("the cache never holds more than its budget except by pinned bytes, and pinned entries are never evicted")
     func budgetHoldsExceptPinnedAndPinsSurvive() {
-        for seed in UInt64(1)...200 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...200) { seed, rng in
             let budget = rng.int(50...500)
             var cache = TileCache<Int, Blob>(budgetBytes: budget, entryCapBytes: rng.int(20...600)) { $0.cost }
             var pinned: [Int: Int] = [:]  // key -> pins, kept independently of the cache

@@ -7,12 +7,11 @@ import TileViewTiling
 struct TileGridTests {
     @Test("tiles(intersecting:) returns exactly the tiles whose rects meet the rect, in row-major order")
     func tilesIntersectingMatchBruteForce() {
-        for seed in UInt64(1)...300 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...300) { seed, rng in
             let grid = TileGrid(
                 level: rng.int(0...5), levelSize: PixelSize(width: rng.int(0...700), height: rng.int(0...700)),
                 tileSize: rng.chance(0.3) ? rng.int(1...16) : rng.int(17...300))
-            guard grid.tileCount <= 5000 else { continue }
+            guard grid.tileCount <= 5000 else { return }
             let all = grid.allTiles
             for _ in 0..<20 {
                 let rect = PixelRect(
@@ -26,8 +25,7 @@ struct TileGridTests {
 
     @Test("tile rects partition the level: every pixel in exactly one tile, only the last column and row short")
     func tileRectsPartitionTheLevel() {
-        for seed in UInt64(1)...150 {
-            var rng = SplitMix64(seed: seed)
+        forEachSeed(1...150) { seed, rng in
             let size = PixelSize(width: rng.int(0...90), height: rng.int(0...90))
             let grid = TileGrid(levelSize: size, tileSize: rng.int(1...40))
             var owners = [Int](repeating: 0, count: size.width * size.height)

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Mapping points between viewport and image space, and what part of the image is visible.
@@ -7,9 +8,7 @@ import TileViewZoom
 struct CoordinateSpaceLawTests {
     @Test("imagePoint(atViewportPoint:) and viewportPoint(atImagePoint:) are inverse")
     func pointMappingRoundTrips() {
-        sweep("image and viewport points round-trip", seed: 0xC005_0001) { rng in
-            let scenario = ZoomScenario.random(&rng)
-            let state = scenario.state
+        sweepScenarios("image and viewport points round-trip", seed: 0xC005_0001) { scenario, state, rng in
             let p = ZoomScenario.randomViewportPoint(in: state, &rng)
             let back = state.viewportPoint(atImagePoint: state.imagePoint(atViewportPoint: p))
             let m = state.magnitude
@@ -28,9 +27,8 @@ struct CoordinateSpaceLawTests {
 
     @Test("the visible rect lies inside the image and is the viewport's part of the image frame, mapped to image space")
     func visibleRectMatchesImageFrame() {
-        sweep("visible rect inside the image and matching the frame", seed: 0xC005_0002) { rng in
-            let scenario = ZoomScenario.random(&rng)
-            let state = scenario.state
+        sweepScenarios("visible rect inside the image and matching the frame", seed: 0xC005_0002) {
+            scenario, state, rng in
             let visible = state.visibleRect
             let image = state.imageSize
             let s = state.zoomScale
@@ -59,8 +57,7 @@ struct CoordinateSpaceLawTests {
 
     @Test("on a centred axis the whole image is visible; on a scrolling axis the visible part fills the viewport")
     func visibleRectCoversViewportOrImage() {
-        sweep("visible rect covers the viewport or the image", seed: 0xC005_0003) { rng in
-            let state = ZoomScenario.random(&rng).state
+        sweepScenarios("visible rect covers the viewport or the image", seed: 0xC005_0003) { scenario, state, rng in
             let visible = state.visibleRect
             let v = state.viewportSize
             let m = state.magnitude

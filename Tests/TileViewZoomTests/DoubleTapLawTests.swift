@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Double tap: zoom in by k about the tapped point, which goes to the viewport centre.
@@ -9,9 +10,7 @@ struct DoubleTapLawTests {
         "double tap: scale min(s*k, max), tapped point at the centre unless the offset is at a limit"
     )
     func tappedPointGoesToCentre() {
-        sweep("double tap centres the tapped point", seed: 0xD7A9_0001) { rng in
-            let scenario = ZoomScenario.random(&rng)
-            var state = scenario.state
+        sweepScenarios("double tap centres the tapped point", seed: 0xD7A9_0001) { scenario, state, rng in
             let tap = ZoomScenario.randomViewportPoint(in: state, &rng)
             let tapped = state.imagePoint(atViewportPoint: tap)
             let expectedScale = min(state.zoomScale * state.doubleTapStep, state.maximumZoomScale)
@@ -48,9 +47,8 @@ struct DoubleTapLawTests {
 
     @Test("repeated double taps from fit multiply the scale by k until they reach the maximum")
     func repeatedTapsMultiplyByStep() {
-        sweep("double tap multiplies by k up to max", seed: 0xD7A9_0003, cases: 1000) { rng in
-            let scenario = ZoomScenario.random(&rng, maximumGestures: 0)
-            var state = scenario.state
+        sweepScenarios("double tap multiplies by k up to max", seed: 0xD7A9_0003, cases: 1000, maximumGestures: 0) {
+            scenario, state, rng in
             var expected = state.minimumZoomScale
             for n in 1...12 {
                 state.doubleTap(atViewportPoint: ZoomScenario.randomViewportPoint(in: state, &rng))
@@ -65,8 +63,7 @@ struct DoubleTapLawTests {
 
     @Test("a double tap is zoomToRect of the rect of size (w/s', h/s') centred on the tapped image point")
     func doubleTapEqualsZoomToRect() {
-        sweep("double tap equals zoomToRect of its rect", seed: 0xD7A9_0004) { rng in
-            let scenario = ZoomScenario.random(&rng)
+        sweepScenarios("double tap equals zoomToRect of its rect", seed: 0xD7A9_0004) { scenario, _, rng in
             var tapped = scenario.state
             let tap = ZoomScenario.randomViewportPoint(in: tapped, &rng)
             var zoomed = tapped

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Pan: the content follows the finger, up to the limits.
@@ -7,9 +8,7 @@ import TileViewZoom
 struct PanLawTests {
     @Test("a pan moves the content by exactly the finger's motion unless clamped, and never changes the scale")
     func panFollowsFinger() {
-        sweep("pan follows the finger", seed: 0x9A40_0001) { rng in
-            let scenario = ZoomScenario.random(&rng)
-            var state = scenario.state
+        sweepScenarios("pan follows the finger", seed: 0x9A40_0001) { scenario, state, rng in
             let before = state
             let reach = rng.chance(0.5) ? 10 : 2 * max(state.viewportSize.width, state.viewportSize.height)
             let delta = Point(x: rng.uniform(-reach, reach), y: rng.uniform(-reach, reach))

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Pinch: scale by a factor about the fingers.
@@ -9,9 +10,7 @@ struct PinchLawTests {
         "pinch: scale clamp(s*f), the point under the fingers stays unless the offset is at a limit"
     )
     func pinchKeepsPointUnderFingers() {
-        sweep("pinch keeps the point under the fingers", seed: 0x919C_0001) { rng in
-            let scenario = ZoomScenario.random(&rng)
-            var state = scenario.state
+        sweepScenarios("pinch keeps the point under the fingers", seed: 0x919C_0001) { scenario, state, rng in
             let factor = rng.logUniform(0.05, 20)
             let fingers = ZoomScenario.randomViewportPoint(in: state, &rng, margin: 0)
             let under = state.imagePoint(atViewportPoint: fingers)
@@ -27,8 +26,7 @@ struct PinchLawTests {
 
     @Test("pinching by f and then by 1/f about the same point returns to the same state when nothing was clamped")
     func pinchIsReversibleWhenUnclamped() {
-        sweep("pinch f then 1/f is the identity when unclamped", seed: 0x919C_0002) { rng in
-            let scenario = ZoomScenario.random(&rng)
+        sweepScenarios("pinch f then 1/f is the identity when unclamped", seed: 0x919C_0002) { scenario, _, rng in
             let start = scenario.state
             var state = start
             let factor = rng.logUniform(0.5, 2)

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// Two-finger tap: zoom out by k about the viewport centre.
@@ -9,9 +10,8 @@ struct TwoFingerTapLawTests {
         "two-finger tap: scale max(s/k, min), the centre point stays unless the offset is at a limit"
     )
     func twoFingerTapKeepsCentre() {
-        sweep("two-finger tap keeps the centre", seed: 0x2F7A_0001) { rng in
-            let scenario = ZoomScenario.random(&rng, maximumGestures: 8)
-            var state = scenario.state
+        sweepScenarios("two-finger tap keeps the centre", seed: 0x2F7A_0001, maximumGestures: 8) {
+            scenario, state, rng in
             let center = state.viewportCenter
             let atCenter = state.imagePoint(atViewportPoint: center)
             let expected = max(state.zoomScale / state.doubleTapStep, state.minimumZoomScale)
@@ -25,9 +25,8 @@ struct TwoFingerTapLawTests {
 
     @Test("enough two-finger taps always return to the fit scale showing the whole image")
     func twoFingerTapsReturnToFit() {
-        sweep("two-finger taps return to fit", seed: 0x2F7A_0002, cases: 1000) { rng in
-            let scenario = ZoomScenario.random(&rng, maximumGestures: 8)
-            var state = scenario.state
+        sweepScenarios("two-finger taps return to fit", seed: 0x2F7A_0002, cases: 1000, maximumGestures: 8) {
+            scenario, state, rng in
             guard state.doubleTapStep > 1 else { return nil }
             var taps = 0
             while state.zoomScale > state.minimumZoomScale, taps < 10_000 {

@@ -19,8 +19,6 @@ struct WorkedExampleTests {
         return state
     }
 
-    static let goldenURL = Fixtures.goldens.appendingPathComponent("zoom").appendingPathComponent("worked-example.json")
-
     /// The `--json` example printed in DESIGN section 3, verbatim.
     static let designJSON = """
         {"image": {"width": 6000, "height": 4000}, "viewport": {"width": 1024, "height": 768},
@@ -80,18 +78,6 @@ struct WorkedExampleTests {
 
     @Test("the snapshot after the double tap matches the golden Tests/Goldens/zoom/worked-example.json")
     func snapshotMatchesGolden() throws {
-        let snapshot = Self.tapped.snapshot
-        if Fixtures.recordGoldens {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            try FileManager.default.createDirectory(
-                at: Self.goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try (encoder.encode(snapshot) + Data("\n".utf8)).write(to: Self.goldenURL, options: .atomic)
-        }
-        let data = try #require(
-            FileManager.default.contents(atPath: Self.goldenURL.path),
-            "missing \(Self.goldenURL.path); run with RECORD_GOLDENS=1 to write it")
-        let golden = try JSONDecoder().decode(ZoomSnapshot.self, from: data)
-        #expect(snapshot == golden)
+        try Golden.assertJSON(Self.tapped.snapshot, "zoom/worked-example.json")
     }
 }

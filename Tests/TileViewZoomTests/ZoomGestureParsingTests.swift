@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// The `--gesture` text forms: every form read, printed back, and malformed text rejected with a useful message.
@@ -39,8 +40,8 @@ struct ZoomGestureParsingTests {
 
     @Test("parsing the description of any gesture gives the same gesture back")
     func descriptionRoundTrips() {
-        sweep("description round-trips through the parser", seed: 0x9A25_0001, cases: 2000) { rng in
-            let state = ZoomScenario.random(&rng, maximumGestures: 0).state
+        sweepScenarios("description round-trips through the parser", seed: 0x9A25_0001, cases: 2000, maximumGestures: 0)
+        { scenario, state, rng in
             var gesture = ZoomScenario.randomGesture(for: state, &rng)
             if rng.chance(0.3) {
                 // Whole numbers print without a fraction; cover them too.

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// The invariants that hold after every gesture of any sequence.
@@ -53,8 +54,7 @@ struct ZoomInvariantLawTests {
 
     @Test("a new state is at the fit scale, shows the whole image and touches two opposite viewport edges")
     func newStateFits() {
-        sweep("initial state fits", seed: 0x5EED_0002) { rng in
-            let state = ZoomScenario.random(&rng, maximumGestures: 0).state
+        sweepScenarios("initial state fits", seed: 0x5EED_0002, maximumGestures: 0) { scenario, state, rng in
             let frame = state.imageFrame
             let m = state.magnitude
             guard state.zoomScale == state.minimumZoomScale, state.contentOffset == .zero else {
@@ -71,8 +71,8 @@ struct ZoomInvariantLawTests {
 
     @Test("the state and its snapshot are finite for every random sequence")
     func snapshotIsFinite() {
-        sweep("snapshot numbers are finite", seed: 0x5EED_0003, cases: 1000) { rng in
-            let scenario = ZoomScenario.random(&rng, maximumGestures: 12)
+        sweepScenarios("snapshot numbers are finite", seed: 0x5EED_0003, cases: 1000, maximumGestures: 12) {
+            scenario, _, rng in
             let s = scenario.state.snapshot
             let numbers = [
                 s.zoomScale, s.minimumZoomScale, s.maximumZoomScale, s.contentOffset.x, s.contentOffset.y,

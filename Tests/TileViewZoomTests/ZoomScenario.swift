@@ -1,3 +1,4 @@
+import Testing
 import TileViewCore
 import TileViewTestSupport
 import TileViewZoom
@@ -96,5 +97,20 @@ struct ZoomScenario: CustomStringConvertible {
         default:
             return .zoomTo(imageRect: randomImageRect(in: state, &rng))
         }
+    }
+}
+
+/// Sweeps a law over random zoom scenarios: each case draws a scenario (`ZoomScenario.random` with up to
+/// `maximumGestures` gestures) from its generator, then `body` checks it, drawing anything else from the same
+/// generator; see `sweep`. `body` gets the scenario and a copy of its state to change.
+func sweepScenarios(
+    _ law: String, seed: UInt64, cases: Int = 3000, maximumGestures: Int = 6,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: (ZoomScenario, inout ZoomState, inout SplitMix64) -> String?
+) {
+    sweep(law, seed: seed, cases: cases, sourceLocation: sourceLocation) { rng in
+        let scenario = ZoomScenario.random(&rng, maximumGestures: maximumGestures)
+        var state = scenario.state
+        return body(scenario, &state, &rng)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import TileViewCore
+import TileViewTestSupport
 import TileViewZoom
 
 /// zoomToRect: show an image rect as large as the limits allow, centred.
@@ -9,9 +10,7 @@ struct ZoomToRectLawTests {
         "zoomToRect: scale clamp(min(w/r.w, h/r.h)), rect centre at the centre unless the offset is at a limit"
     )
     func rectCentreGoesToViewportCentre() {
-        sweep("zoomToRect centres the rect", seed: 0x2007_0001) { rng in
-            let scenario = ZoomScenario.random(&rng)
-            var state = scenario.state
+        sweepScenarios("zoomToRect centres the rect", seed: 0x2007_0001) { scenario, state, rng in
             let rect = ZoomScenario.randomImageRect(in: state, &rng)
             let wanted = min(state.viewportSize.width / rect.width, state.viewportSize.height / rect.height)
             let expected = min(max(wanted, state.minimumZoomScale), state.maximumZoomScale)
@@ -28,9 +27,7 @@ struct ZoomToRectLawTests {
         "zoomToRect shows a rect inside the image whole unless raised to min, filling one axis when unclamped"
     )
     func rectInsideImageIsShown() {
-        sweep("zoomToRect shows the rect", seed: 0x2007_0002) { rng in
-            let scenario = ZoomScenario.random(&rng)
-            var state = scenario.state
+        sweepScenarios("zoomToRect shows the rect", seed: 0x2007_0002) { scenario, state, rng in
             let image = state.imageSize
             let width = image.width * rng.logUniform(0.001, 1)
             let height = image.height * rng.logUniform(0.001, 1)
