@@ -4,14 +4,11 @@
 /// names the space in its labels (`imagePoint(atViewportPoint:)`), as DESIGN section 2 asks.
 
 /// A point with real coordinates, x to the right and y down.
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     public var x: Double
     public var y: Double
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
+    public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
 
     public static let zero = Point(x: 0, y: 0)
 
@@ -19,22 +16,20 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A width and a height with real values.
-public struct Size: Hashable, Sendable, CustomStringConvertible {
+public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
     public var width: Double
     public var height: Double
 
-    public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
+    public init(width: Double, height: Double) { (self.width, self.height) = (width, height) }
 
     public static let zero = Size(width: 0, height: 0)
 
     public var description: String { "\(width)x\(height)" }
 }
 
-/// An axis-aligned rectangle: origin at the top left, non-negative size.
-public struct Rect: Hashable, Sendable, CustomStringConvertible {
+/// An axis-aligned rectangle: origin at the top left, non-negative size. Coded flat, as
+/// `{"x": ..., "y": ..., "width": ..., "height": ...}` (the JSON records' form).
+public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     public var origin: Point
     public var size: Size
 
@@ -54,6 +49,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
             width: size.width, height: size.height)
     }
 
+    public var x: Double { origin.x }
+    public var y: Double { origin.y }
     public var minX: Double { origin.x }
     public var minY: Double { origin.y }
     public var maxX: Double { origin.x + size.width }
@@ -65,12 +62,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     /// The common part of two rects, or nil when they do not overlap with a positive area.
     public func intersection(_ other: Rect) -> Rect? {
-        let x0 = max(minX, other.minX)
-        let y0 = max(minY, other.minY)
-        let x1 = min(maxX, other.maxX)
-        let y1 = min(maxY, other.maxY)
-        guard x1 > x0, y1 > y0 else { return nil }
-        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        guard let xs = overlap(minX, maxX, other.minX, other.maxX), let ys = overlap(minY, maxY, other.minY, other.maxY)
+        else { return nil }
+        return Rect(
+            x: xs.lower, y: ys.lower, width: xs.upper - xs.lower,
+            height: ys.upper - ys.lower)
     }
 
     public func contains(_ p: Point) -> Bool {
@@ -78,4 +74,28 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "(\(minX), \(minY)) \(width)x\(height)" }
+
+    private enum CodingKeys: String, CodingKey { case x, y, width, height }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y),
+            width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        for (key, value) in [(CodingKeys.x, minX), (.y, minY), (.width, width), (.height, height)] {
+            try c.encode(value, forKey: key)
+        }
+    }
+}
+
+/// The common part of the intervals [a0, a1) and [b0, b1) as (lower, upper), nil when it is empty (an interval
+/// given backwards is empty): the one overlap rule of `Rect` and `PixelRect`, on both axes.
+func overlap<T: Comparable>(_ a0: T, _ a1: T, _ b0: T, _ b1: T) -> (lower: T, upper: T)? {
+    let lower = max(a0, b0)
+    let upper = min(a1, b1)
+    return upper > lower ? (lower, upper) : nil
 }

@@ -1,14 +1,11 @@
 /// Integer pixel geometry: sizes and rects on the pixel grid.
 
 /// A size in whole pixels.
-public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
+    public init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
 
     /// width * height, computed without overflow traps (saturating at Int.max).
     public var pixelCount: Int {
@@ -21,8 +18,9 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
-/// A rect of whole pixels: columns [x, x + width), rows [y, y + height).
-public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+/// A rect of whole pixels: columns [x, x + width), rows [y, y + height). Coded as
+/// `{"x": ..., "y": ..., "width": ..., "height": ...}`.
+public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int
@@ -47,12 +45,9 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     /// The common pixels of two rects, or nil when they share none.
     public func intersection(_ other: PixelRect) -> PixelRect? {
-        let x0 = max(x, other.x)
-        let y0 = max(y, other.y)
-        let x1 = min(maxX, other.maxX)
-        let y1 = min(maxY, other.maxY)
-        guard x1 > x0, y1 > y0 else { return nil }
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        guard let xs = overlap(x, maxX, other.x, other.maxX), let ys = overlap(y, maxY, other.y, other.maxY)
+        else { return nil }
+        return PixelRect(x: xs.lower, y: ys.lower, width: xs.upper - xs.lower, height: ys.upper - ys.lower)
     }
 
     /// The smallest rect holding both.

@@ -15,10 +15,7 @@ public struct TextParseError<Grammar: TextGrammar>: Error, Hashable, Sendable, C
     /// What was wrong, e.g. `the factor "x" is not a number`.
     public let problem: String
 
-    public init(input: String, problem: String) {
-        self.input = input
-        self.problem = problem
-    }
+    public init(input: String, problem: String) { (self.input, self.problem) = (input, problem) }
 
     /// `invalid NOUN "INPUT": PROBLEM; EXPECTATION`.
     public var description: String { "invalid \(Grammar.noun) \"\(input)\": \(problem); \(Grammar.expectation)" }

@@ -7,10 +7,7 @@ public struct CellBufferReuse: Hashable, Sendable, CustomStringConvertible {
     /// The cell decoding into it.
     public let to: CellID
 
-    public init(from: CellID, to: CellID) {
-        self.from = from
-        self.to = to
-    }
+    public init(from: CellID, to: CellID) { (self.from, self.to) = (from, to) }
 
     public var description: String { "\(from)->\(to)" }
 }

@@ -7,10 +7,7 @@ public struct CellID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The item's index in the grid, from 0 (natural order of the folder's file names).
     public let item: Int
 
-    public init(section: Int, item: Int) {
-        self.section = section
-        self.item = item
-    }
+    public init(section: Int, item: Int) { (self.section, self.item) = (section, item) }
 
     public static func < (a: CellID, b: CellID) -> Bool {
         (a.section, a.item) < (b.section, b.item)

@@ -7,32 +7,14 @@ import TileViewCore
 /// cells hold decoded pixels. The file-related keys (`frame` as the written file, `residentBytes`) belong to
 /// whoever renders and writes the frame.
 public struct FeedFrameRecord: Codable, Hashable, Sendable {
-    /// `{"x": ..., "y": ..., "width": ..., "height": ...}`, viewport pixels.
-    public struct Frame: Codable, Hashable, Sendable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
-
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-
-        public init(_ rect: PixelRect) {
-            self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        }
-    }
-
     /// `{"index": ..., "frame": {...}, "contentOffset": ...}`.
     public struct Section: Codable, Hashable, Sendable {
         public var index: Int
-        public var frame: Frame
+        /// Viewport pixels, `{"x", "y", "width", "height"}`.
+        public var frame: PixelRect
         public var contentOffset: Int
 
-        public init(index: Int, frame: Frame, contentOffset: Int) {
+        public init(index: Int, frame: PixelRect, contentOffset: Int) {
             self.index = index
             self.frame = frame
             self.contentOffset = contentOffset
@@ -40,7 +22,7 @@ public struct FeedFrameRecord: Codable, Hashable, Sendable {
 
         public init(_ sectionFrame: SectionFrame) {
             self.init(
-                index: sectionFrame.index, frame: Frame(sectionFrame.frame), contentOffset: sectionFrame.contentOffset)
+                index: sectionFrame.index, frame: sectionFrame.frame, contentOffset: sectionFrame.contentOffset)
         }
     }
 

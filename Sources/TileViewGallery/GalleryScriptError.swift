@@ -1,4 +1,5 @@
 import TileViewCore
+
 /// A script line that is not a step.
 public struct GalleryScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line number.

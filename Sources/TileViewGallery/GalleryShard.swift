@@ -1,4 +1,5 @@
 import TileViewCore
+
 /// One of N shards of a gallery run (`--shard K/N`): the frames whose index i has i mod N = K, K counted from 0.
 ///
 /// Every shard plans the whole walk (planning is cheap and reads only headers) and renders only its frames, so

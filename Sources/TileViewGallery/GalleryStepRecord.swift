@@ -16,7 +16,7 @@ public struct GalleryStepRecord: Encodable, Equatable, Sendable {
     }
 
     public let step: Int
-    public let move: String?
+    @EncodedAsNull public private(set) var move: String?
     public let page: String
     public let cell: [Int]?
     public let resident: [String]
@@ -43,23 +43,5 @@ public struct GalleryStepRecord: Encodable, Equatable, Sendable {
                 index: $0.index, of: $0.count, fraction: ZoomSnapshot.rounded($0.fraction),
                 from: pages.name(at: $0.from), to: pages.name(at: $0.to))
         }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case step, move, page, cell, resident, loaded, evicted, frame, zoomScale, transition
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(step, forKey: .step)
-        try c.encode(move, forKey: .move)  // null for the initial view
-        try c.encode(page, forKey: .page)
-        try c.encodeIfPresent(cell, forKey: .cell)
-        try c.encode(resident, forKey: .resident)
-        try c.encode(loaded, forKey: .loaded)
-        try c.encode(evicted, forKey: .evicted)
-        try c.encodeIfPresent(frame, forKey: .frame)
-        try c.encode(zoomScale, forKey: .zoomScale)
-        try c.encodeIfPresent(transition, forKey: .transition)
     }
 }

@@ -6,10 +6,7 @@ extension PageMap {
         public var column: Int
         public var row: Int
 
-        public init(column: Int, row: Int) {
-            self.column = column
-            self.row = row
-        }
+        public init(column: Int, row: Int) { (self.column, self.row) = (column, row) }
 
         /// The cell `steps` cells away along `axis` (positive: right or down).
         public func moved(by steps: Int, along axis: PageAxis) -> Cell {

@@ -23,11 +23,15 @@ extension ZoomGesture {
             }
         }
 
+        func point(_ text: Substring, _ role: String) throws(ZoomGestureParseError) -> Point {
+            let p = try Self.numbers(text, count: 2, role: role, fail)
+            return Point(x: p[0], y: p[1])
+        }
+
         switch name {
         case "double-tap":
             try expectArguments(1, "the viewport point X,Y")
-            let p = try Self.numbers(arguments[0], count: 2, role: "point X,Y", fail)
-            self = .doubleTap(viewportPoint: Point(x: p[0], y: p[1]))
+            self = .doubleTap(viewportPoint: try point(arguments[0], "point X,Y"))
         case "two-finger-tap":
             try expectArguments(0, "nothing")
             self = .twoFingerTap
@@ -35,12 +39,10 @@ extension ZoomGesture {
             try expectArguments(2, "the factor F and the viewport point X,Y")
             let factor = try Self.numbers(arguments[0], count: 1, role: "factor F", fail)[0]
             guard factor > 0 else { throw fail("the pinch factor must be greater than 0, got \(arguments[0])") }
-            let p = try Self.numbers(arguments[1], count: 2, role: "point X,Y", fail)
-            self = .pinch(factor: factor, viewportPoint: Point(x: p[0], y: p[1]))
+            self = .pinch(factor: factor, viewportPoint: try point(arguments[1], "point X,Y"))
         case "pan":
             try expectArguments(1, "the finger's motion DX,DY")
-            let d = try Self.numbers(arguments[0], count: 2, role: "motion DX,DY", fail)
-            self = .pan(viewportDelta: Point(x: d[0], y: d[1]))
+            self = .pan(viewportDelta: try point(arguments[0], "motion DX,DY"))
         case "zoom-to":
             try expectArguments(1, "the image rect X,Y,W,H")
             let r = try Self.numbers(arguments[0], count: 4, role: "rect X,Y,W,H", fail)

@@ -1,66 +1,30 @@
 import TileViewCore
 
 /// The `--json` record of a zoom state, with the key names of DESIGN section 3, numbers rounded to 6 decimals.
+/// Sizes code as `{"width", "height"}`, points as `{"x", "y"}` and rects flat as `{"x", "y", "width", "height"}`.
 ///
 /// Rounding happens once, when the snapshot is made from a state, so that 1024/6000 prints as 0.170667 and a
 /// negative zero prints as 0. Encoders write the keys in any order; the record is compared as values.
 public struct ZoomSnapshot: Codable, Equatable, Sendable {
-    /// `{"width": ..., "height": ...}`.
-    public struct Extent: Codable, Equatable, Sendable {
-        public var width: Double
-        public var height: Double
-
-        public init(width: Double, height: Double) {
-            self.width = width
-            self.height = height
-        }
-    }
-
-    /// `{"x": ..., "y": ...}`.
-    public struct Position: Codable, Equatable, Sendable {
-        public var x: Double
-        public var y: Double
-
-        public init(x: Double, y: Double) {
-            self.x = x
-            self.y = y
-        }
-    }
-
-    /// `{"x": ..., "y": ..., "width": ..., "height": ...}`.
-    public struct Frame: Codable, Equatable, Sendable {
-        public var x: Double
-        public var y: Double
-        public var width: Double
-        public var height: Double
-
-        public init(x: Double, y: Double, width: Double, height: Double) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
-
     /// Image size, image space.
-    public var image: Extent
+    public var image: Size
     /// Viewport size, viewport pixels.
-    public var viewport: Extent
+    public var viewport: Size
     public var zoomScale: Double
     public var minimumZoomScale: Double
     public var maximumZoomScale: Double
     /// Content space.
-    public var contentOffset: Position
+    public var contentOffset: Point
     /// Content space.
-    public var contentSize: Extent
+    public var contentSize: Size
     /// Where the whole image lies, viewport space.
-    public var imageFrame: Frame
+    public var imageFrame: Rect
     /// The part of the image shown, image space.
-    public var visibleRect: Frame
+    public var visibleRect: Rect
 
     public init(
-        image: Extent, viewport: Extent, zoomScale: Double, minimumZoomScale: Double, maximumZoomScale: Double,
-        contentOffset: Position, contentSize: Extent, imageFrame: Frame, visibleRect: Frame
+        image: Size, viewport: Size, zoomScale: Double, minimumZoomScale: Double, maximumZoomScale: Double,
+        contentOffset: Point, contentSize: Size, imageFrame: Rect, visibleRect: Rect
     ) {
         self.image = image
         self.viewport = viewport
@@ -87,16 +51,14 @@ extension ZoomState {
     /// The state as the `--json` record (DESIGN section 3), rounded to 6 decimals.
     public var snapshot: ZoomSnapshot {
         let r = ZoomSnapshot.rounded
-        func extent(_ size: Size) -> ZoomSnapshot.Extent {
-            ZoomSnapshot.Extent(width: r(size.width), height: r(size.height))
-        }
-        func frame(_ rect: Rect) -> ZoomSnapshot.Frame {
-            ZoomSnapshot.Frame(x: r(rect.minX), y: r(rect.minY), width: r(rect.width), height: r(rect.height))
+        func extent(_ size: Size) -> Size { Size(width: r(size.width), height: r(size.height)) }
+        func frame(_ rect: Rect) -> Rect {
+            Rect(x: r(rect.minX), y: r(rect.minY), width: r(rect.width), height: r(rect.height))
         }
         return ZoomSnapshot(
             image: extent(imageSize), viewport: extent(viewportSize),
             zoomScale: r(zoomScale), minimumZoomScale: r(minimumZoomScale), maximumZoomScale: r(maximumZoomScale),
-            contentOffset: ZoomSnapshot.Position(x: r(contentOffset.x), y: r(contentOffset.y)),
+            contentOffset: Point(x: r(contentOffset.x), y: r(contentOffset.y)),
             contentSize: extent(contentSize), imageFrame: frame(imageFrame), visibleRect: frame(visibleRect))
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import TileViewGallery
 import TileView
 import TileViewCore
+import TileViewGallery
 
 /// `tileview bench`: measurements with a failing exit code, for CI.
 struct BenchCommand: ParsableCommand {

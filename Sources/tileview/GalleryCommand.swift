@@ -1,8 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import TileViewGallery
 import TileView
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 
 /// `tileview gallery`: pages through images as a phone's viewer does and writes one frame per step.

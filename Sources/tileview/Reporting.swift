@@ -5,7 +5,6 @@ import TileView
 import TileViewCodecs
 import TileViewCore
 
-
 /// Printing to standard error and turning library errors into exit status 1.
 enum Report {
     static func error(_ message: String) {

@@ -107,7 +107,8 @@ struct DecodingOptionsTests {
                 "decode", truncated.path, "-o", dir.appendingPathComponent("out.png").path, "--lenient",
             ])
             #expect(result.status == 0, "\(result)")
-            #expect(result.stderr.contains("tileview: warning: \(truncated.path): Premature end of JPEG file"), "\(result)")
+            #expect(
+                result.stderr.contains("tileview: warning: \(truncated.path): Premature end of JPEG file"), "\(result)")
         }
     }
 }

@@ -48,7 +48,8 @@ struct ExamplePackageTests {
             try #require(status == 0, "swift build of the example failed:\n\(buildOutput)")
 
             let source = try String(
-                contentsOf: Self.examplePackage.appendingPathComponent("Sources/ZoomAPhoto/main.swift"), encoding: .utf8)
+                contentsOf: Self.examplePackage.appendingPathComponent("Sources/ZoomAPhoto/main.swift"), encoding: .utf8
+            )
             let imports = source.split(separator: "\n").filter { $0.hasPrefix("import ") }
             #expect(imports.sorted() == ["import Foundation", "import TileView"], "the example imports only TileView")
 
@@ -68,7 +69,8 @@ struct ExamplePackageTests {
             let tileview = try #require(
                 try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any])
             let stateKeys = [
-                "image", "viewport", "zoomScale", "minimumZoomScale", "maximumZoomScale", "contentOffset", "contentSize",
+                "image", "viewport", "zoomScale", "minimumZoomScale", "maximumZoomScale", "contentOffset",
+                "contentSize",
                 "imageFrame", "visibleRect",
             ]
             #expect(Set(example.keys) == Set(stateKeys), "\(example.keys.sorted())")
@@ -77,7 +79,8 @@ struct ExamplePackageTests {
                     (example[key] as? NSObject) == (tileview[key] as? NSObject),
                     "\(key): \(example[key] ?? "none") vs \(tileview[key] ?? "none")")
             }
-            #expect((example["zoomScale"] as? Double).map { $0 > (example["minimumZoomScale"] as? Double ?? 1) } == true)
+            #expect(
+                (example["zoomScale"] as? Double).map { $0 > (example["minimumZoomScale"] as? Double ?? 1) } == true)
         }
     }
 }

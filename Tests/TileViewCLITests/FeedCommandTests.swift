@@ -54,7 +54,8 @@ struct FeedCommandTests {
             for (index, frame) in output.frames.enumerated() {
                 let y = min(frame.requestedOffset, 3943 - h)
                 #expect(frame.offset == y)
-                #expect(frame.frame == String(format: "out/frame-%04d.png", index), "OUTDIR as given joined with the name")
+                #expect(
+                    frame.frame == String(format: "out/frame-%04d.png", index), "OUTDIR as given joined with the name")
                 var covered = 0
                 for section in frame.sections {
                     let top = tops[section.index]

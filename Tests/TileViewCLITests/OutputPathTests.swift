@@ -27,7 +27,8 @@ struct OutputPathTests {
     func interleavedGestures() throws {
         try TemporaryFolder.with("zoom-order") { dir in
             func state(_ steps: [String]) throws -> String {
-                let result = try CommandRunner.run(["zoom", Self.photo, "--viewport", "64x48", "--json"] + steps, in: dir)
+                let result = try CommandRunner.run(
+                    ["zoom", Self.photo, "--viewport", "64x48", "--json"] + steps, in: dir)
                 #expect(result.status == 0, "\(result)")
                 return result.stdout
             }
@@ -56,7 +57,10 @@ struct OutputPathTests {
             #expect(json.status == 0, "\(json)")
             let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
             let frames = try #require(object?["frames"] as? [[String: Any]])
-            #expect(frames.compactMap { $0["frame"] as? String } == ["j/frame-0000.png", "j/frame-0001.png", "j/frame-0002.png"])
+            #expect(
+                frames.compactMap { $0["frame"] as? String } == [
+                    "j/frame-0000.png", "j/frame-0001.png", "j/frame-0002.png",
+                ])
             for name in ["frame-0000.png", "frame-0001.png", "frame-0002.png"] {
                 #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("j/" + name).path))
             }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import TileView
 import TileViewCore
 import TileViewGallery
 import TileViewTestSupport
+
+@testable import TileView
 
 @Suite("Memory bench and chart")
 struct GalleryMemoryBenchTests {

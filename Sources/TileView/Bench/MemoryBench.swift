@@ -1,6 +1,6 @@
-import TileViewGallery
 import TileViewCodecs
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 
 /// The memory benchmark behind `tileview bench memory`: pages forward through a folder, wrapping around, rendering

@@ -1,4 +1,5 @@
-/// What `tileview bench memory` measured: one sample per frame and the peaks (see `MemoryBench`).
+/// What `tileview bench memory` measured: one sample per frame and the peaks (see `MemoryBench`). Made by
+/// `MemoryBench.run` (the memberwise initialisers are internal).
 public struct MemoryBenchReport: Encodable, Sendable {
     /// One frame's sample.
     public struct Step: Encodable, Equatable, Sendable {
@@ -13,13 +14,6 @@ public struct MemoryBenchReport: Encodable, Sendable {
         /// The process's resident set size (VmRSS) then; nil where the system does not report it.
         public let rssBytes: Int?
 
-        public init(step: Int, page: String, resident: [String], residentBytes: Int, rssBytes: Int?) {
-            self.step = step
-            self.page = page
-            self.resident = resident
-            self.residentBytes = residentBytes
-            self.rssBytes = rssBytes
-        }
     }
 
     /// The peaks over the run.
@@ -33,27 +27,10 @@ public struct MemoryBenchReport: Encodable, Sendable {
         public let decodePasses: Int
         public let bytesDecoded: Int
 
-        public init(
-            frames: Int, pages: Int, maxResident: Int, peakResidentBytes: Int, peakRSSBytes: Int?, decodePasses: Int,
-            bytesDecoded: Int
-        ) {
-            self.frames = frames
-            self.pages = pages
-            self.maxResident = maxResident
-            self.peakResidentBytes = peakResidentBytes
-            self.peakRSSBytes = peakRSSBytes
-            self.decodePasses = decodePasses
-            self.bytesDecoded = bytesDecoded
-        }
     }
 
     public let steps: [Step]
     public let summary: Summary
-
-    public init(steps: [Step], summary: Summary) {
-        self.steps = steps
-        self.summary = summary
-    }
 
     /// Whether the peak RSS is at most `bytes` (false when it is not known).
     public func isWithin(budgetBytes bytes: Int) -> Bool {

@@ -74,7 +74,8 @@ public struct FeedJob: Sendable {
                 if keepsFrameRecords {
                     records.append(
                         FeedFrameReport(
-                            layout: step.record, requestedOffset: step.requestedOffset, frame: writer.path(ofFrame: step.step),
+                            layout: step.record, requestedOffset: step.requestedOffset,
+                            frame: writer.path(ofFrame: step.step),
                             residentBytes: resident, rssBytes: ProcessMemory.residentBytes))
                 }
                 frameCount += 1

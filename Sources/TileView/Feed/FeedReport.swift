@@ -61,19 +61,6 @@ public struct FeedSummary: Codable, Hashable, Sendable {
     public var thumbnailsRendered: Int
     public var cellBuffersReused: Int
 
-    public init(
-        contentHeight: Int, maxResidentCells: Int, peakResidentBytes: Int, peakRSSBytes: Int, residentCellBound: Int,
-        frames: Int, thumbnailsRendered: Int, cellBuffersReused: Int
-    ) {
-        self.contentHeight = contentHeight
-        self.maxResidentCells = maxResidentCells
-        self.peakResidentBytes = peakResidentBytes
-        self.peakRSSBytes = peakRSSBytes
-        self.residentCellBound = residentCellBound
-        self.frames = frames
-        self.thumbnailsRendered = thumbnailsRendered
-        self.cellBuffersReused = cellBuffersReused
-    }
 }
 
 /// The whole `tileview feed --json` object: `frames`, one record per frame, and `summary`.
@@ -81,8 +68,4 @@ public struct FeedReport: Codable, Hashable, Sendable {
     public var frames: [FeedFrameReport]
     public var summary: FeedSummary
 
-    public init(frames: [FeedFrameReport], summary: FeedSummary) {
-        self.frames = frames
-        self.summary = summary
-    }
 }

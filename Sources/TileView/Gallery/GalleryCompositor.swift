@@ -1,5 +1,5 @@
-import TileViewGallery
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 import TileViewRender
 import TileViewTiling

@@ -1,6 +1,6 @@
-import TileViewGallery
 import TileViewCodecs
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 import TileViewTiling
 

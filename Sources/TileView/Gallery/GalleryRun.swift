@@ -1,5 +1,5 @@
-import TileViewGallery
 import TileViewCore
+import TileViewGallery
 import TileViewPaging
 
 /// Renders planned gallery frames: loads and evicts pages as each frame's resident set says, decodes the next
@@ -71,6 +71,6 @@ public enum GalleryRun {
             frames: selected.count, maxResident: selected.map(\.resident.count).max() ?? 0,
             peakResidentBytes: peakBytes, peakRSSBytes: ProcessMemory.peakResidentBytes,
             decodePasses: loader.decodePasses, bytesDecoded: loader.bytesDecoded, loads: loader.loadCount,
-            evictions: loader.evictionCount, shard: shard)
+            evictions: loader.evictionCount, shard: shard == .whole ? nil : shard.description)
     }
 }

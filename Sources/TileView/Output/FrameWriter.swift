@@ -38,7 +38,8 @@ public final class FrameWriter: @unchecked Sendable {
 
     /// A writer into `folder`, which is created (with its parents) when missing.
     public init(
-        folder: String, options: PNGEncodeOptions = PNGEncodeOptions(), maxInFlight: Int = FrameWriter.defaultMaxInFlight
+        folder: String, options: PNGEncodeOptions = PNGEncodeOptions(),
+        maxInFlight: Int = FrameWriter.defaultMaxInFlight
     ) throws(TileViewError) {
         try AtomicFile.makeDirectory(folder)
         self.folder = folder

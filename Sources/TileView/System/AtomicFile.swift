@@ -1,10 +1,10 @@
+import TileViewCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import TileViewCore
 
 /// Writes files atomically: a temporary file in the destination's folder, then `rename(2)`.
 ///

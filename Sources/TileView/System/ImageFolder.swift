@@ -1,10 +1,10 @@
+import TileViewCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import TileViewCore
 
 /// The images of a folder: its PNG and JPEG files in natural order of their names (`img2` before `img10`),
 /// as a gallery's `--dir` and a feed's grid section list them.

@@ -1,10 +1,10 @@
+import TileViewCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import TileViewCore
 
 /// Reading small text files (page maps, gallery scripts), with errors that name the file.
 public enum TextFile {

@@ -171,7 +171,8 @@ public final class LevelReader {
         } else {
             if got > 0 {
                 BoxReducer.reduceBand(
-                    UnsafePointer(base), rowBytes: bandRowBytes, rows: got, columns: first..<(first + wantedColumns.count),
+                    UnsafePointer(base), rowBytes: bandRowBytes, rows: got,
+                    columns: first..<(first + wantedColumns.count),
                     factor: factor, into: levelRow!)
             }
             current = UnsafePointer(levelRow!)
@@ -227,7 +228,9 @@ public final class LevelReader {
         let image = ImageBuffer(width: rect.width, height: rect.height, pixels: pixels)
         guard let failure else { return (image, finishWarning) }
         guard lenient, rowsDone > 0 else { throw failure }
-        let note = rowsDone < rect.height ? " (the last \(rect.height - rowsDone) of \(rect.height) rows are left transparent)" : ""
+        let note =
+            rowsDone < rect.height
+            ? " (the last \(rect.height - rowsDone) of \(rect.height) rows are left transparent)" : ""
         return (image, failure.message + note)
     }
 }

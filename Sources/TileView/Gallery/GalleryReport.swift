@@ -1,4 +1,3 @@
-import TileViewCore
 /// The `--json` of `tileview gallery` (DESIGN section 9): one record per frame in `steps`, then `summary`.
 public struct GalleryReport: Encodable, Sendable {
     public let steps: [GalleryStepRecord]
