@@ -73,18 +73,31 @@ public struct ImageBuffer: Hashable, Sendable {
     /// A copy of the pixels in `rect`, which must lie inside the buffer.
     public func cropped(to rect: PixelRect) -> ImageBuffer {
         precondition(PixelRect(size: size).contains(rect), "crop \(rect) outside \(size)")
-        var out = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-        let rowLen = rect.width * 4
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        var out = ImageBuffer(width: rect.width, height: rect.height)
+        out.copy(rect, of: self, to: (0, 0))
+        return out
+    }
+
+    /// Copies the pixels `rect` of `source` into this buffer with their top left at `origin`: the one row blit.
+    /// Both rects must lie inside their buffers.
+    public mutating func copy(_ rect: PixelRect, of source: ImageBuffer, to origin: (x: Int, y: Int)) {
+        precondition(PixelRect(size: source.size).contains(rect), "copy of \(rect) outside \(source.size)")
+        precondition(
+            PixelRect(size: size).contains(PixelRect(x: origin.x, y: origin.y, width: rect.width, height: rect.height)),
+            "copy to \(origin) of \(rect.size) outside \(size)")
+        guard !rect.isEmpty else { return }
+        let rowBytes = rect.width * 4
+        let sourceWidth = source.width
+        let width = self.width
+        source.pixels.withUnsafeBufferPointer { from in
+            pixels.withUnsafeMutableBufferPointer { to in
                 for row in 0..<rect.height {
-                    let s = ((rect.y + row) * width + rect.x) * 4
-                    let d = row * rowLen
-                    for k in 0..<rowLen { dst[d + k] = src[s + k] }
+                    let s = ((rect.y + row) * sourceWidth + rect.x) * 4
+                    let d = ((origin.y + row) * width + origin.x) * 4
+                    (to.baseAddress! + d).update(from: from.baseAddress! + s, count: rowBytes)
                 }
             }
         }
-        return ImageBuffer(width: rect.width, height: rect.height, pixels: out)
     }
 }
 

@@ -18,17 +18,10 @@ public enum TileMosaic {
             guard let pixels = tile(id), pixels.size == tileRect.size,
                 let common = tileRect.intersection(rect)
             else { continue }
-            let rowBytes = common.width * 4
-            pixels.pixels.withUnsafeBufferPointer { from in
-                buffer.pixels.withUnsafeMutableBufferPointer { to in
-                    for row in 0..<common.height {
-                        let y = common.y + row
-                        let fromIndex = ((y - tileRect.y) * tileRect.width + (common.x - tileRect.x)) * 4
-                        let toIndex = ((y - rect.y) * rect.width + (common.x - rect.x)) * 4
-                        (to.baseAddress! + toIndex).update(from: from.baseAddress! + fromIndex, count: rowBytes)
-                    }
-                }
-            }
+            buffer.copy(
+                PixelRect(
+                    x: common.x - tileRect.x, y: common.y - tileRect.y, width: common.width, height: common.height),
+                of: pixels, to: (common.x - rect.x, common.y - rect.y))
         }
         return (buffer, (rect.x, rect.y))
     }

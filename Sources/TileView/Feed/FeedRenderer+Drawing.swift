@@ -15,7 +15,7 @@ extension FeedRenderer {
                     with: colour.composited(over: background))
             case .image(let image):
                 if let pixels = try image.render(sectionFrame, background: background) {
-                    Self.copy(pixels, from: PixelRect(size: pixels.size), into: &frame, at: (0, sectionFrame.frame.y))
+                    frame.copy(PixelRect(size: pixels.size), of: pixels, to: (0, sectionFrame.frame.y))
                 }
             case .grid:
                 break  // drawn from the resident cells below
@@ -29,7 +29,7 @@ extension FeedRenderer {
             let inCell = PixelRect(
                 x: visible.x - cell.viewportRect.x, y: visible.y - cell.viewportRect.y, width: visible.width,
                 height: visible.height)
-            Self.copy(thumbnail, from: inCell, into: &frame, at: (visible.x, visible.y))
+            frame.copy(inCell, of: thumbnail, to: (visible.x, visible.y))
         }
         return frame
     }
@@ -43,22 +43,6 @@ extension FeedRenderer {
             let start = max(rows.lowerBound, 0) * width
             let end = min(rows.upperBound, frame.height) * width
             if start < end { words[start..<end].update(repeating: word.littleEndian) }
-        }
-    }
-
-    /// Copies `rect` of `source` into `frame` with its top left at `origin` (the caller keeps it inside).
-    static func copy(_ source: ImageBuffer, from rect: PixelRect, into frame: inout ImageBuffer, at origin: (Int, Int))
-    {
-        let rowBytes = rect.width * 4
-        let frameWidth = frame.width
-        source.pixels.withUnsafeBufferPointer { from in
-            frame.pixels.withUnsafeMutableBufferPointer { to in
-                for row in 0..<rect.height {
-                    let s = ((rect.y + row) * source.width + rect.x) * 4
-                    let d = ((origin.1 + row) * frameWidth + origin.0) * 4
-                    (to.baseAddress! + d).update(from: from.baseAddress! + s, count: rowBytes)
-                }
-            }
         }
     }
 }

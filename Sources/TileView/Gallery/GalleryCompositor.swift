@@ -91,7 +91,7 @@ public struct GalleryCompositor: Sendable {
         }
         var frame = ImageBuffer(width: viewport.width, height: viewport.height, fill: background)
         for draw in draws {
-            Self.copy(renderPart(draw), into: &frame, at: draw.part)
+            frame.copy(PixelRect(size: draw.part.size), of: renderPart(draw), to: (draw.part.x, draw.part.y))
         }
         return frame
     }
@@ -100,20 +100,5 @@ public struct GalleryCompositor: Sendable {
     public func render(_ frame: GalleryFramePlan, loader: PageLoader) throws(TileViewError) -> ImageBuffer {
         let draws = self.draws(for: frame, loader: loader)
         return render(draws, regions: try loader.decode(requests(for: draws)))
-    }
-
-    /// Copies `part` (of `rect`'s size) into `frame` at `rect`.
-    static func copy(_ part: ImageBuffer, into frame: inout ImageBuffer, at rect: PixelRect) {
-        precondition(part.size == rect.size, "part \(part.size) drawn into \(rect)")
-        let rowBytes = rect.width * 4
-        let frameWidth = frame.width
-        part.pixels.withUnsafeBufferPointer { from in
-            frame.pixels.withUnsafeMutableBufferPointer { to in
-                for row in 0..<rect.height {
-                    (to.baseAddress! + ((rect.y + row) * frameWidth + rect.x) * 4)
-                        .update(from: from.baseAddress! + row * rowBytes, count: rowBytes)
-                }
-            }
-        }
     }
 }
