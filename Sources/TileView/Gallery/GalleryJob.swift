@@ -19,6 +19,8 @@ public struct GalleryJob: Sendable {
     public let options: DecodeOptions
     public let background: RGBA8
     public let tileSize: Int
+    /// Page headers read while planning, handed to the loader (each page file's header is read once).
+    public let headers = PageHeaders()
 
     public init(
         pages: GalleryPages, settings: GallerySettings, start: Cell? = nil, script: GalleryScript,
@@ -37,11 +39,14 @@ public struct GalleryJob: Sendable {
     public func plan() throws(TileViewError) -> [GalleryFramePlan] {
         let pages = self.pages
         let options = self.options
+        let headers = self.headers
         return try GalleryPlanner.plan(
             layout: pages.layout, start: start, settings: settings, script: script
         ) { (position: Cell) throws(TileViewError) -> Size in
-            // Opening reads the header and applies the pixel limit, exactly as the loader will.
-            try TiledImage(path: pages.path(at: position), cacheBudgetBytes: 0, options: options).imageSize.asSize
+            // Opening applies the pixel limit and the orientation exactly as the loader will.
+            let path = pages.path(at: position)
+            let header = try headers.header(of: path, read: ImageFiles.header(ofFile:))
+            return try TiledImage(path: path, header: header, cacheBudgetBytes: 0, options: options).imageSize.asSize
         }
     }
 
@@ -50,7 +55,7 @@ public struct GalleryJob: Sendable {
         PageLoader(
             pages: pages,
             pageCacheBudgetBytes: PageLoader.pageCacheBudget(viewport: settings.viewport, tileSize: tileSize),
-            tileSize: tileSize, options: options)
+            tileSize: tileSize, options: options, headers: headers)
     }
 
     /// The compositor for this job's viewport and background.

@@ -58,10 +58,14 @@ public final class PageLoader {
     private var retiredPasses = 0
     private var retiredBytesDecoded = 0
 
+    /// Headers of page files read so far (shared with planning), so a page reopened is not read again.
+    public let headers: PageHeaders
+
     public init(
         pages: GalleryPages, pageCacheBudgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize,
-        options: DecodeOptions = DecodeOptions()
+        options: DecodeOptions = DecodeOptions(), headers: PageHeaders = PageHeaders()
     ) {
+        self.headers = headers
         self.pages = pages
         self.pageCacheBudgetBytes = pageCacheBudgetBytes
         self.tileSize = tileSize
@@ -197,8 +201,9 @@ public final class PageLoader {
     }
 
     private func open(_ position: Cell, keepingTiles: Bool) throws(TileViewError) -> TiledImage {
-        try TiledImage(
-            path: pages.path(at: position), tileSize: tileSize,
+        let path = pages.path(at: position)
+        return try TiledImage(
+            path: path, header: try headers.header(of: path, read: ImageFiles.header(ofFile:)), tileSize: tileSize,
             cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0,
             options: options)
     }

@@ -35,13 +35,15 @@ public final class TiledImage {
     /// The default tile cache budget: enough for a few viewports of tiles.
     public static let defaultCacheBudgetBytes = 64 << 20
 
-    /// Opens `path`, reading only its header; refuses images over the pixel limit.
+    /// Opens `path`, reading only its header (or taking `header` when it was read already); refuses images over
+    /// the pixel limit.
     public init(
-        path: String, tileSize: Int = TileGrid.defaultTileSize,
+        path: String, header knownHeader: ImageHeader? = nil, tileSize: Int = TileGrid.defaultTileSize,
         cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
         options: DecodeOptions = DecodeOptions()
     ) throws(TileViewError) {
-        let header = try ImageFiles.header(ofFile: path)
+        let header: ImageHeader
+        if let knownHeader { header = knownHeader } else { header = try ImageFiles.header(ofFile: path) }
         guard header.storedSize.pixelCount <= options.maxPixels else {
             throw TileViewError(
                 .decode, path: path,
