@@ -1,8 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-import Synchronization
 
 /// The memory this process uses, as the kernel counts it (Linux `/proc/self/status`).
 ///
