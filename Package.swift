@@ -19,7 +19,8 @@ let package = Package(
         .library(name: "TileView", targets: ["TileView"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         // Pure modules: no Foundation, no C. The standard library's rounding calls libm, which
@@ -51,9 +52,15 @@ let package = Package(
                 "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewGallery", "TileViewFeed", "TileViewTiling",
                 "TileViewRender", "TileViewCodecs",
             ]),
+        // The server: IIIF and Deep Zoom over the library, on Hummingbird.
+        .target(
+            name: "TileViewServe",
+            dependencies: ["TileView", .product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "tileview",
-            dependencies: ["TileView", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "TileView", "TileViewServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "FuzzDecode", dependencies: ["TileViewCodecs"], path: "Fuzz/FuzzDecode",
             swiftSettings: fuzzSettings, linkerSettings: fuzzLinker),
@@ -71,6 +78,11 @@ let package = Package(
         .testTarget(name: "TileViewRenderTests", dependencies: ["TileViewRender", "TileViewTestSupport"]),
         .testTarget(name: "TileViewCodecsTests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
         .testTarget(name: "TileViewTests", dependencies: ["TileView", "TileViewTestSupport"]),
+        .testTarget(
+            name: "TileViewServeTests",
+            dependencies: [
+                "TileViewServe", "TileViewTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         .testTarget(name: "TileViewCLITests", dependencies: ["TileViewCodecs", "TileViewZoom", "TileViewTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,8 +22,11 @@ import TileViewCore
 public struct FrameGeometry: Hashable, Sendable, CustomStringConvertible {
     /// The frame (viewport) size; the rendered buffer is exactly this size.
     public var frameSize: PixelSize
-    /// Viewport pixels per image pixel.
+    /// Viewport pixels per image pixel (horizontally; vertically too unless `zoomScaleY` differs).
     public var zoomScale: Double
+    /// Viewport pixels per image pixel vertically: `zoomScale` for a zoom, another value only for a frame
+    /// that stretches its image (an IIIF `w,h` of another aspect ratio).
+    public var zoomScaleY: Double
     /// The top left of the image frame, in viewport space.
     public var imageFrameOrigin: Point
     /// The oriented image size (level 0).
@@ -33,11 +36,12 @@ public struct FrameGeometry: Hashable, Sendable, CustomStringConvertible {
 
     /// The geometry of one frame; `levelSize` defaults to the image size (level 0).
     public init(
-        frameSize: PixelSize, zoomScale: Double, imageFrameOrigin: Point, imageSize: PixelSize,
-        levelSize: PixelSize? = nil
+        frameSize: PixelSize, zoomScale: Double, zoomScaleY: Double? = nil, imageFrameOrigin: Point,
+        imageSize: PixelSize, levelSize: PixelSize? = nil
     ) {
         self.frameSize = frameSize
         self.zoomScale = zoomScale
+        self.zoomScaleY = zoomScaleY ?? zoomScale
         self.imageFrameOrigin = imageFrameOrigin
         self.imageSize = imageSize
         self.levelSize = levelSize ?? imageSize
@@ -54,7 +58,7 @@ public struct FrameGeometry: Hashable, Sendable, CustomStringConvertible {
     /// Level pixels per viewport pixel on each axis; above 1 the frame shrinks the level.
     public var levelPixelsPerViewportPixel: (x: Double, y: Double) {
         let scale = levelScale
-        return (scale.x / zoomScale, scale.y / zoomScale)
+        return (scale.x / zoomScale, scale.y / zoomScaleY)
     }
 
     /// True when the frame shrinks the level on either axis (then `automatic` filters with Lanczos-3).
@@ -67,19 +71,19 @@ public struct FrameGeometry: Hashable, Sendable, CustomStringConvertible {
     public var imageFrame: Rect {
         Rect(
             origin: imageFrameOrigin,
-            size: Size(width: Double(imageSize.width) * zoomScale, height: Double(imageSize.height) * zoomScale))
+            size: Size(width: Double(imageSize.width) * zoomScale, height: Double(imageSize.height) * zoomScaleY))
     }
 
     /// True when the numbers describe something drawable: a positive finite scale, a finite
     /// origin, and non-empty frame, image and level.
     public var isDrawable: Bool {
-        zoomScale.isFinite && zoomScale > 0 && imageFrameOrigin.x.isFinite && imageFrameOrigin.y.isFinite
+        zoomScale.isFinite && zoomScale > 0 && zoomScaleY.isFinite && zoomScaleY > 0 && imageFrameOrigin.x.isFinite && imageFrameOrigin.y.isFinite
             && !frameSize.isEmpty && !imageSize.isEmpty && !levelSize.isEmpty
     }
 
     /// The image point under a viewport point: (p - imageFrameOrigin) / s.
     public func imagePoint(atViewportPoint p: Point) -> Point {
-        Point(x: (p.x - imageFrameOrigin.x) / zoomScale, y: (p.y - imageFrameOrigin.y) / zoomScale)
+        Point(x: (p.x - imageFrameOrigin.x) / zoomScale, y: (p.y - imageFrameOrigin.y) / zoomScaleY)
     }
 
     /// The level-space position (pixel i's centre at i) that viewport pixel (x, y) samples.
@@ -87,7 +91,7 @@ public struct FrameGeometry: Hashable, Sendable, CustomStringConvertible {
         let scale = levelScale
         return Point(
             x: Self.levelCentre(Double(x), imageFrameOrigin.x, zoomScale, scale.x),
-            y: Self.levelCentre(Double(y), imageFrameOrigin.y, zoomScale, scale.y))
+            y: Self.levelCentre(Double(y), imageFrameOrigin.y, zoomScaleY, scale.y))
     }
 
     /// The part of viewport pixel (x, y) that the image frame covers, in [0, 1].

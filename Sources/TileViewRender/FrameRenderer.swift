@@ -115,7 +115,7 @@ public struct FrameRenderer: Sendable {
             imageLength: geometry.imageSize.width, levelLength: geometry.levelSize.width, filter: filter,
             clampRange: xClamp)
         let y = ResampleAxis(
-            frameLength: geometry.frameSize.height, origin: geometry.imageFrameOrigin.y, zoomScale: geometry.zoomScale,
+            frameLength: geometry.frameSize.height, origin: geometry.imageFrameOrigin.y, zoomScale: geometry.zoomScaleY,
             imageLength: geometry.imageSize.height, levelLength: geometry.levelSize.height, filter: filter,
             clampRange: yClamp)
         return (x, y)

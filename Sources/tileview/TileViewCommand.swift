@@ -3,7 +3,7 @@ import TileView
 
 /// The `tileview` command: decode, zoom, page and render images the way a phone's viewer does.
 @main
-struct TileViewCommand: ParsableCommand {
+struct TileViewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tileview",
         abstract: "Decode, zoom and page through images the way a phone's photo viewer does, headless.",
@@ -14,7 +14,7 @@ struct TileViewCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             InfoCommand.self, DecodeCommand.self, ZoomCommand.self, GalleryCommand.self, FeedCommand.self,
-            BenchCommand.self,
+            BenchCommand.self, ServeCommand.self,
         ]
     )
 }

@@ -27,6 +27,30 @@ extension TiledImage {
         let geometry = FrameGeometry(
             frameSize: frameSize, zoomScale: state.zoomScale, imageFrameOrigin: state.imageFrame.origin,
             imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
+        return try render(geometry, level: level, background: background, filter: filter)
+    }
+
+    /// Renders `region` (image pixels) scaled to exactly `size`, stretched when the aspect ratios differ, the
+    /// way a zoom frame is rendered: the level is the one a zoom at the larger of the two scales would draw,
+    /// then the same filters and pixel centres. This is how a server answers "this rect at that size".
+    public func render(
+        region: PixelRect, size: PixelSize, background: RGBA8 = .black, filter: ResampleFilter = .automatic
+    ) throws(TileViewError) -> RenderedFrame {
+        let scaleX = Double(size.width) / Double(max(region.width, 1))
+        let scaleY = Double(size.height) / Double(max(region.height, 1))
+        let level = pyramid.level(forZoomScale: max(scaleX, scaleY))
+        let geometry = FrameGeometry(
+            frameSize: size, zoomScale: scaleX, zoomScaleY: scaleY,
+            imageFrameOrigin: Point(x: -Double(region.x) * scaleX, y: -Double(region.y) * scaleY),
+            imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
+        return try render(geometry, level: level, background: background, filter: filter)
+    }
+
+    /// Renders a frame of `geometry` from `level`: straight from the decoder when there is no tile cache,
+    /// else through the tiles.
+    func render(
+        _ geometry: FrameGeometry, level: Int, background: RGBA8, filter: ResampleFilter
+    ) throws(TileViewError) -> RenderedFrame {
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
         if let rect = renderer.sourceRect, streamsFrames {
             // No cache to fill: render straight from the decoder's rows (one band in memory).

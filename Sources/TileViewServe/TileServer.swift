@@ -1,0 +1,264 @@
+import Hummingbird
+import TileView
+import TileViewIIIF
+
+/// What `tileview serve` is configured with (DESIGN section 10).
+public struct ServeSettings: Sendable {
+    public var root: ServeRoot
+    public var host: String
+    public var port: Int
+    /// `--max-area`: the largest response in pixels (width * height), refused before any decoding.
+    public var maxArea: Int
+    /// Decodes and encodes running at once (each holds one band of rows and one response).
+    public var maxConcurrentRenders: Int
+    public var options: DecodeOptions
+
+    public init(
+        root: ServeRoot, host: String = "127.0.0.1", port: Int = 8080, maxArea: Int = 4096 * 4096,
+        maxConcurrentRenders: Int = SystemInfo.availableProcessors, options: DecodeOptions = DecodeOptions()
+    ) {
+        self.root = root
+        self.host = host
+        self.port = port
+        self.maxArea = maxArea
+        self.maxConcurrentRenders = maxConcurrentRenders
+        self.options = options
+    }
+
+    public var limits: IIIFLimits { IIIFLimits(maxArea: maxArea) }
+}
+
+/// The routes of the server: IIIF Image API 3.0, Deep Zoom and `/healthz`, over `ServeRoot` and the library.
+///
+/// Every answer that is not an image is one line of plain text. Unknown or refused identifiers are 404 whether
+/// the file exists or not; a bad request part is 400, a valid one not offered 501 (`ImageRequestError`), an
+/// unreadable or damaged image 422 with the decoder's reason, and the server goes on serving.
+public struct TileServer: Sendable {
+    public let settings: ServeSettings
+    let work: BlockingWork
+
+    public init(settings: ServeSettings) {
+        self.settings = settings
+        work = BlockingWork(limit: settings.maxConcurrentRenders)
+    }
+
+    /// The router with every route.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: AccessLog())
+        router.get("/healthz") { _, _ in Self.text(.ok, "ok") }
+        router.get("/iiif/3/:id") { request, context in
+            let id = try context.parameters.require("id")
+            guard settings.root.file(forIdentifier: id) != nil else { return Self.notFound }
+            return Response(status: .seeOther, headers: [.location: "/iiif/3/\(id)/info.json"] + Self.cors)
+        }
+        router.get("/iiif/3/:id/info.json") { request, context in
+            try await info(request, context)
+        }
+        router.get("/iiif/3/:id/:region/:size/:rotation/:quality") { request, context in
+            try await iiifImage(request, context)
+        }
+        router.get("/dzi/:name") { request, context in
+            try await deepZoomDescriptor(request, context)
+        }
+        router.get("/dzi/:files/:level/:tile") { request, context in
+            try await deepZoomTile(request, context)
+        }
+        return router
+    }
+
+    /// The application on `settings.host` and `settings.port`.
+    public func application() -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "tileview"))
+    }
+
+    // MARK: - IIIF
+
+    func info(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let file = settings.root.file(forIdentifier: id) else { return Self.notFound }
+        if let unchanged = Self.notModified(request, file) { return unchanged }
+        let options = settings.options
+        let size: PixelSize
+        do {
+            size = try await work.run { () throws(TileViewError) in
+                try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options).imageSize
+            }
+        } catch let error as TileViewError {
+            return Self.unprocessable(error)
+        }
+        let base = Self.baseURI(request, settings) + "/iiif/3/" + id
+        let document = IIIFInfo(id: base, width: size.width, height: size.height, limits: settings.limits)
+        return Self.bytes(
+            Array(document.json.utf8), type: "application/ld+json;profile=\"http://iiif.io/api/image/3/context.json\"",
+            file: file)
+    }
+
+    func iiifImage(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let file = settings.root.file(forIdentifier: id) else { return Self.notFound }
+        let parts = try ["region", "size", "rotation", "quality"].map { name in
+            ServeRoot.percentDecoded(try context.parameters.require(name)) ?? ""
+        }
+        let parsed: IIIFImageRequest
+        do {
+            parsed = try IIIFImageRequest(
+                region: parts[0], size: parts[1], rotation: parts[2], qualityAndFormat: parts[3])
+        } catch {
+            return Self.text(HTTPResponse.Status(code: error.status.rawValue), error.reason)
+        }
+        if let unchanged = Self.notModified(request, file) { return unchanged }
+        let options = settings.options
+        let limits = settings.limits
+        do {
+            let (bytes, format) = try await work.run { () throws(ServeError) -> ([UInt8], IIIFFormat) in
+                let image: TiledImage
+                do {
+                    image = try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options)
+                } catch {
+                    throw .image(error)
+                }
+                let resolved: IIIFResolved
+                do {
+                    resolved = try parsed.resolve(imageSize: image.imageSize, limits: limits)
+                } catch {
+                    throw .request(error)
+                }
+                let output = ImageOutput(
+                    quarterTurns: resolved.rotationDegrees / 90, mirrored: resolved.mirrored,
+                    gray: resolved.quality == .gray, format: resolved.format == .png ? .png : .jpg)
+                do {
+                    return (
+                        try ImageResponse.render(
+                            file, region: resolved.region, size: resolved.scaledSize, output: output,
+                            options: options), resolved.format
+                    )
+                } catch {
+                    throw .image(error)
+                }
+            }
+            return Self.bytes(bytes, type: format.mediaType, file: file)
+        } catch let error as ServeError {
+            return error.response
+        }
+    }
+
+    // MARK: - Deep Zoom
+
+    func deepZoomDescriptor(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let name = try context.parameters.require("name")
+        guard name.hasSuffix(".dzi"), let file = settings.root.file(forIdentifier: String(name.dropLast(4))) else {
+            return Self.notFound
+        }
+        if let unchanged = Self.notModified(request, file) { return unchanged }
+        let options = settings.options
+        do {
+            let size = try await work.run { () throws(TileViewError) in
+                try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options).imageSize
+            }
+            let xml = DeepZoomImage(width: size.width, height: size.height).descriptor
+            return Self.bytes(Array(xml.utf8), type: "application/xml", file: file)
+        } catch let error as TileViewError {
+            return Self.unprocessable(error)
+        }
+    }
+
+    func deepZoomTile(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let files = try context.parameters.require("files")
+        guard files.hasSuffix("_files"), let file = settings.root.file(forIdentifier: String(files.dropLast(6)))
+        else { return Self.notFound }
+        let level = try context.parameters.require("level")
+        let tile = try context.parameters.require("tile")
+        if let unchanged = Self.notModified(request, file) { return unchanged }
+        let options = settings.options
+        do {
+            let bytes = try await work.run { () throws(ServeError) -> [UInt8] in
+                let image: TiledImage
+                do {
+                    image = try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options)
+                } catch {
+                    throw .image(error)
+                }
+                let size = image.imageSize
+                let dzi = DeepZoomImage(width: size.width, height: size.height)
+                let target: DeepZoomTile
+                do {
+                    target = try dzi.tile(path: "\(level)/\(tile)")
+                } catch {
+                    throw .request(error)
+                }
+                do {
+                    return try ImageResponse.render(
+                        file, region: target.imageRect, size: target.size, output: ImageOutput(format: .jpg),
+                        options: options)
+                } catch {
+                    throw .image(error)
+                }
+            }
+            return Self.bytes(bytes, type: "image/jpeg", file: file)
+        } catch let error as ServeError {
+            return error.response
+        }
+    }
+
+    // MARK: - Responses
+
+    static let cors: HTTPFields = [.accessControlAllowOrigin: "*"]
+
+    static var notFound: Response { text(.notFound, "not found") }
+
+    /// One line of plain text (CORS allowed).
+    static func text(_ status: HTTPResponse.Status, _ line: String) -> Response {
+        var headers = cors
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: line + "\n")))
+    }
+
+    /// An image file that could not be read or decoded: 422 with the reason (the file is named by its identifier).
+    static func unprocessable(_ error: TileViewError) -> Response {
+        text(.unprocessableContent, error.reason)
+    }
+
+    /// A 200 answer with the caching headers of `file`: its entity tag and a day of freshness.
+    static func bytes(_ bytes: [UInt8], type: String, file: ServedFile) -> Response {
+        var headers = cors
+        headers[.contentType] = type
+        headers[.eTag] = file.entityTag
+        headers[.cacheControl] = "public, max-age=86400"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// 304 when the request's `If-None-Match` names the file's current entity tag.
+    static func notModified(_ request: Request, _ file: ServedFile) -> Response? {
+        guard let tags = request.headers[.ifNoneMatch] else { return nil }
+        let matches = tags.split(separator: ",").contains {
+            let tag = $0.trimmingPrefix(" ").replacingOccurrences(of: "W/", with: "")
+            return tag == file.entityTag || tag == "*"
+        }
+        guard matches else { return nil }
+        var headers = cors
+        headers[.eTag] = file.entityTag
+        return Response(status: .notModified, headers: headers)
+    }
+
+    /// `http://HOST` as the client addressed the server.
+    static func baseURI(_ request: Request, _ settings: ServeSettings) -> String {
+        let host = request.head.authority ?? request.headers[.host] ?? "\(settings.host):\(settings.port)"
+        return "http://\(host)"
+    }
+}
+
+/// Why an image request failed inside the worker: the request (400/404/501) or the image (422).
+enum ServeError: Error {
+    case request(ImageRequestError)
+    case image(TileViewError)
+
+    var response: Response {
+        switch self {
+        case .request(let error): TileServer.text(HTTPResponse.Status(code: error.status.rawValue), error.reason)
+        case .image(let error): TileServer.unprocessable(error)
+        }
+    }
+}
