@@ -165,6 +165,16 @@ tv_status tv_jpeg_finish(tv_jpeg_decoder *decoder, tv_error *err);
 const tv_warning_log *tv_jpeg_warnings(const tv_jpeg_decoder *decoder);
 void tv_jpeg_close(tv_jpeg_decoder *decoder);
 
+/* ---------- JPEG encoding (libjpeg-turbo, to memory) ---------- */
+
+/* Encodes RGBA8 rows (`stride` bytes apart) as a baseline 8-bit JFIF JPEG at `quality` 1 ... 100
+ * (libjpeg's scale): YCbCr with 4:2:0 chroma subsampling, or one gray component (libjpeg's
+ * Rec. 601 luma) when `grayscale` is non-zero. ISLOW DCT, standard Huffman tables. The alpha
+ * byte is ignored (not composited): callers flatten translucent pixels first. At most 65500
+ * pixels each way. On success `*out` holds `*out_length` bytes to release with tv_free. */
+tv_status tv_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int quality,
+                         int grayscale, uint8_t **out, size_t *out_length, tv_error *err);
+
 /* ---------- versions ---------- */
 
 /* Version of the libraries linked, for diagnostics. */
