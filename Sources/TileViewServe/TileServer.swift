@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Hummingbird
 import TileView
 import TileViewIIIF
@@ -90,9 +91,9 @@ public struct TileServer: Sendable {
             return Self.unprocessable(error)
         }
         let base = Self.baseURI(request, settings) + "/iiif/3/" + id
-        let document = IIIFInfo(id: base, width: size.width, height: size.height, limits: settings.limits)
+        let document = IIIFInfo(id: base, imageSize: size, limits: settings.limits)
         return Self.bytes(
-            Array(document.json.utf8), type: "application/ld+json;profile=\"http://iiif.io/api/image/3/context.json\"",
+            try Self.json(document), type: "application/ld+json;profile=\"http://iiif.io/api/image/3/context.json\"",
             file: file)
     }
 
@@ -158,7 +159,7 @@ public struct TileServer: Sendable {
             let size = try await work.run { () throws(TileViewError) in
                 try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options).imageSize
             }
-            let xml = DeepZoomImage(width: size.width, height: size.height).descriptor
+            let xml = DeepZoomImage(size: size).dziXML
             return Self.bytes(Array(xml.utf8), type: "application/xml", file: file)
         } catch let error as TileViewError {
             return Self.unprocessable(error)
@@ -181,17 +182,25 @@ public struct TileServer: Sendable {
                 } catch {
                     throw .image(error)
                 }
-                let size = image.imageSize
-                let dzi = DeepZoomImage(width: size.width, height: size.height)
-                let target: DeepZoomTile
+                let dzi = DeepZoomImage(size: image.imageSize)
+                let levelRect: PixelRect
+                let path: DeepZoomTilePath
                 do {
-                    target = try dzi.tile(path: "\(level)/\(tile)")
+                    path = try DeepZoomTilePath(parsing: "\(level)/\(tile)")
+                    levelRect = try dzi.tileRect(for: path)
                 } catch {
                     throw .request(error)
                 }
+                // Level L is the image scaled by 1 / 2^(maxLevel - L) (sizes rounded up): its pixels come from
+                // that rect of the image, clipped at the right and bottom edges.
+                let factor = 1 << (dzi.maxLevel - path.level)
+                let region = PixelRect(
+                    x: levelRect.x * factor, y: levelRect.y * factor, width: levelRect.width * factor,
+                    height: levelRect.height * factor
+                ).intersection(PixelRect(size: image.imageSize))!
                 do {
                     return try ImageResponse.render(
-                        file, region: target.imageRect, size: target.size, output: ImageOutput(format: .jpg),
+                        file, region: region, size: levelRect.size, output: ImageOutput(format: .jpg),
                         options: options)
                 } catch {
                     throw .image(error)
@@ -233,14 +242,23 @@ public struct TileServer: Sendable {
     /// 304 when the request's `If-None-Match` names the file's current entity tag.
     static func notModified(_ request: Request, _ file: ServedFile) -> Response? {
         guard let tags = request.headers[.ifNoneMatch] else { return nil }
-        let matches = tags.split(separator: ",").contains {
-            let tag = $0.trimmingPrefix(" ").replacingOccurrences(of: "W/", with: "")
+        let matches = tags.split(separator: ",").contains { raw in
+            var tag = raw.drop(while: { $0 == " " })
+            while tag.last == " " { tag = tag.dropLast() }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
             return tag == file.entityTag || tag == "*"
         }
         guard matches else { return nil }
         var headers = cors
         headers[.eTag] = file.entityTag
         return Response(status: .notModified, headers: headers)
+    }
+
+    /// Pretty JSON with sorted keys and unescaped slashes.
+    static func json(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
     }
 
     /// `http://HOST` as the client addressed the server.
