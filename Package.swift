@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "TileViewTiling", dependencies: ["TileViewCore"]),
         .target(name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling"]),
         .target(name: "TileViewGallery", dependencies: ["TileViewCore", "TileViewPaging", "TileViewZoom"]),
+        .target(name: "TileViewIIIF", dependencies: ["TileViewCore"]),
 
         // The one C front door: system libraries and the setjmp shim.
         .systemLibrary(
@@ -76,6 +77,7 @@ let package = Package(
         .testTarget(name: "TileViewFeedTests", dependencies: ["TileViewFeed", "TileViewTestSupport"]),
         .testTarget(name: "TileViewTilingTests", dependencies: ["TileViewTiling", "TileViewTestSupport"]),
         .testTarget(name: "TileViewRenderTests", dependencies: ["TileViewRender", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewIIIFTests", dependencies: ["TileViewIIIF", "TileViewTestSupport"]),
         .testTarget(name: "TileViewCodecsTests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
         .testTarget(name: "TileViewTests", dependencies: ["TileView", "TileViewTestSupport"]),
         .testTarget(
