@@ -56,7 +56,7 @@ let package = Package(
         // The server: IIIF and Deep Zoom over the library, on Hummingbird.
         .target(
             name: "TileViewServe",
-            dependencies: ["TileView", .product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: ["TileView", "TileViewIIIF", .product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "tileview",
             dependencies: [

@@ -3,7 +3,7 @@
 # when they are missing. Sourced by the other scripts; safe to run on its own.
 set -euo pipefail
 need=()
-for pkg in pkg-config libpng-dev libjpeg-dev; do
+for pkg in pkg-config libpng-dev libjpeg-dev curl; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

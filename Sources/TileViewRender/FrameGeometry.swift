@@ -77,7 +77,8 @@ public struct FrameGeometry: Hashable, Sendable, CustomStringConvertible {
     /// True when the numbers describe something drawable: a positive finite scale, a finite
     /// origin, and non-empty frame, image and level.
     public var isDrawable: Bool {
-        zoomScale.isFinite && zoomScale > 0 && zoomScaleY.isFinite && zoomScaleY > 0 && imageFrameOrigin.x.isFinite && imageFrameOrigin.y.isFinite
+        zoomScale.isFinite && zoomScale > 0 && zoomScaleY.isFinite && zoomScaleY > 0 && imageFrameOrigin.x.isFinite
+            && imageFrameOrigin.y.isFinite
             && !frameSize.isEmpty && !imageSize.isEmpty && !levelSize.isEmpty
     }
 

@@ -26,6 +26,7 @@ struct AccessLog<Context: RequestContext>: RouterMiddleware {
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
         let size = bytes.map { "\($0) B" } ?? "-"
         let tenths = Int((ms * 10).rounded())
-        StandardError.write("\(request.method) \(request.uri.path) \(status) \(size) \(tenths / 10).\(tenths % 10) ms\n")
+        StandardError.write(
+            "\(request.method) \(request.uri.path) \(status) \(size) \(tenths / 10).\(tenths % 10) ms\n")
     }
 }

@@ -62,7 +62,7 @@ public struct TileServer: Sendable {
         router.get("/dzi/:name") { request, context in
             try await deepZoomDescriptor(request, context)
         }
-        router.get("/dzi/:files/:level/:tile") { request, context in
+        router.get("/dzi/:name/:level/:tile") { request, context in
             try await deepZoomTile(request, context)
         }
         return router
@@ -83,11 +83,11 @@ public struct TileServer: Sendable {
         if let unchanged = Self.notModified(request, file) { return unchanged }
         let options = settings.options
         let size: PixelSize
-        do {
+        do throws(TileViewError) {
             size = try await work.run { () throws(TileViewError) in
                 try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options).imageSize
             }
-        } catch let error as TileViewError {
+        } catch {
             return Self.unprocessable(error)
         }
         let base = Self.baseURI(request, settings) + "/iiif/3/" + id
@@ -113,16 +113,16 @@ public struct TileServer: Sendable {
         if let unchanged = Self.notModified(request, file) { return unchanged }
         let options = settings.options
         let limits = settings.limits
-        do {
+        do throws(ServeError) {
             let (bytes, format) = try await work.run { () throws(ServeError) -> ([UInt8], IIIFFormat) in
                 let image: TiledImage
-                do {
+                do throws(TileViewError) {
                     image = try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options)
                 } catch {
                     throw .image(error)
                 }
                 let resolved: IIIFResolved
-                do {
+                do throws(ImageRequestError) {
                     resolved = try parsed.resolve(imageSize: image.imageSize, limits: limits)
                 } catch {
                     throw .request(error)
@@ -130,7 +130,7 @@ public struct TileServer: Sendable {
                 let output = ImageOutput(
                     quarterTurns: resolved.rotationDegrees / 90, mirrored: resolved.mirrored,
                     gray: resolved.quality == .gray, format: resolved.format == .png ? .png : .jpg)
-                do {
+                do throws(TileViewError) {
                     return (
                         try ImageResponse.render(
                             file, region: resolved.region, size: resolved.scaledSize, output: output,
@@ -141,7 +141,7 @@ public struct TileServer: Sendable {
                 }
             }
             return Self.bytes(bytes, type: format.mediaType, file: file)
-        } catch let error as ServeError {
+        } catch {
             return error.response
         }
     }
@@ -155,29 +155,29 @@ public struct TileServer: Sendable {
         }
         if let unchanged = Self.notModified(request, file) { return unchanged }
         let options = settings.options
-        do {
+        do throws(TileViewError) {
             let size = try await work.run { () throws(TileViewError) in
                 try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options).imageSize
             }
             let xml = DeepZoomImage(size: size).dziXML
             return Self.bytes(Array(xml.utf8), type: "application/xml", file: file)
-        } catch let error as TileViewError {
+        } catch {
             return Self.unprocessable(error)
         }
     }
 
     func deepZoomTile(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let files = try context.parameters.require("files")
+        let files = try context.parameters.require("name")
         guard files.hasSuffix("_files"), let file = settings.root.file(forIdentifier: String(files.dropLast(6)))
         else { return Self.notFound }
         let level = try context.parameters.require("level")
         let tile = try context.parameters.require("tile")
         if let unchanged = Self.notModified(request, file) { return unchanged }
         let options = settings.options
-        do {
+        do throws(ServeError) {
             let bytes = try await work.run { () throws(ServeError) -> [UInt8] in
                 let image: TiledImage
-                do {
+                do throws(TileViewError) {
                     image = try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options)
                 } catch {
                     throw .image(error)
@@ -185,7 +185,7 @@ public struct TileServer: Sendable {
                 let dzi = DeepZoomImage(size: image.imageSize)
                 let levelRect: PixelRect
                 let path: DeepZoomTilePath
-                do {
+                do throws(ImageRequestError) {
                     path = try DeepZoomTilePath(parsing: "\(level)/\(tile)")
                     levelRect = try dzi.tileRect(for: path)
                 } catch {
@@ -198,7 +198,7 @@ public struct TileServer: Sendable {
                     x: levelRect.x * factor, y: levelRect.y * factor, width: levelRect.width * factor,
                     height: levelRect.height * factor
                 ).intersection(PixelRect(size: image.imageSize))!
-                do {
+                do throws(TileViewError) {
                     return try ImageResponse.render(
                         file, region: region, size: levelRect.size, output: ImageOutput(format: .jpg),
                         options: options)
@@ -207,7 +207,7 @@ public struct TileServer: Sendable {
                 }
             }
             return Self.bytes(bytes, type: "image/jpeg", file: file)
-        } catch let error as ServeError {
+        } catch {
             return error.response
         }
     }
@@ -263,7 +263,7 @@ public struct TileServer: Sendable {
 
     /// `http://HOST` as the client addressed the server.
     static func baseURI(_ request: Request, _ settings: ServeSettings) -> String {
-        let host = request.head.authority ?? request.headers[.host] ?? "\(settings.host):\(settings.port)"
+        let host = request.head.authority ?? "\(settings.host):\(settings.port)"
         return "http://\(host)"
     }
 }

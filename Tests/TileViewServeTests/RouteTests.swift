@@ -68,11 +68,26 @@ struct RouteTests {
     @Test(
         "an image request is the library's render of the same region and size, turned as asked",
         arguments: [
-            ("full/max/0/default.png", PixelRect(x: 0, y: 0, width: 600, height: 400), PixelSize(width: 600, height: 400), 0, false, false),
-            ("100,50,200,100/50,/0/default.png", PixelRect(x: 100, y: 50, width: 200, height: 100), PixelSize(width: 50, height: 25), 0, false, false),
-            ("full/!120,120/90/default.png", PixelRect(x: 0, y: 0, width: 600, height: 400), PixelSize(width: 120, height: 80), 1, false, false),
-            ("square/64,64/!180/gray.png", PixelRect(x: 100, y: 0, width: 400, height: 400), PixelSize(width: 64, height: 64), 2, true, true),
-            ("pct:10,10,50,50/90,30/270/color.png", PixelRect(x: 60, y: 40, width: 300, height: 200), PixelSize(width: 90, height: 30), 3, false, false),
+            (
+                "full/max/0/default.png", PixelRect(x: 0, y: 0, width: 600, height: 400),
+                PixelSize(width: 600, height: 400), 0, false, false
+            ),
+            (
+                "100,50,200,100/50,/0/default.png", PixelRect(x: 100, y: 50, width: 200, height: 100),
+                PixelSize(width: 50, height: 25), 0, false, false
+            ),
+            (
+                "full/!120,120/90/default.png", PixelRect(x: 0, y: 0, width: 600, height: 400),
+                PixelSize(width: 120, height: 80), 1, false, false
+            ),
+            (
+                "square/64,64/!180/gray.png", PixelRect(x: 100, y: 0, width: 400, height: 400),
+                PixelSize(width: 64, height: 64), 2, true, true
+            ),
+            (
+                "pct:10,10,50,50/90,30/270/color.png", PixelRect(x: 60, y: 40, width: 300, height: 200),
+                PixelSize(width: 90, height: 30), 3, false, false
+            ),
         ])
     func pixels(_ path: String, _ region: PixelRect, _ size: PixelSize, _ turns: Int, _ mirrored: Bool, _ gray: Bool)
         async throws
@@ -135,9 +150,10 @@ struct RouteTests {
     @Test("a corrupt file is 422 for its own requests and the files around it still serve")
     func corruptBetweenGood() async throws {
         try await Self.withClient { client in
-            for uri in ["/iiif/3/rocket.jpg/full/64,/0/default.jpg", "/iiif/3/broken.jpg/full/64,/0/default.jpg",
-                "/iiif/3/albums%2Fcoffee.png/full/64,/0/default.jpg", "/dzi/broken_files/0/0_0.jpg"]
-            {
+            for uri in [
+                "/iiif/3/rocket.jpg/full/64,/0/default.jpg", "/iiif/3/broken.jpg/full/64,/0/default.jpg",
+                "/iiif/3/albums%2Fcoffee.png/full/64,/0/default.jpg", "/dzi/broken.jpg_files/0/0_0.jpg",
+            ] {
                 try await client.execute(uri: uri, method: .get) { response in
                     let broken = uri.contains("broken")
                     #expect(response.status == (broken ? .unprocessableContent : .ok), "\(uri)")
@@ -175,7 +191,8 @@ struct RouteTests {
             try await client.execute(uri: "/dzi/rocket.jpg.dzi", method: .get) { response in
                 #expect(response.status == .ok)
                 let xml = String(buffer: response.body)
-                #expect(xml.contains("TileSize=\"256\"") && xml.contains("Width=\"640\"") && xml.contains("Height=\"427\""))
+                #expect(
+                    xml.contains("TileSize=\"256\"") && xml.contains("Width=\"640\"") && xml.contains("Height=\"427\""))
             }
             // 640x427: the top level is 10 (2^10 >= 640); level 0 is 1x1.
             for (path, size) in [("10/0_0.jpg", (256, 256)), ("10/2_1.jpg", (128, 171)), ("0/0_0.jpg", (1, 1))] {

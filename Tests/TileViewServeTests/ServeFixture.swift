@@ -17,7 +17,8 @@ enum ServeFixture {
         let fm = FileManager.default
         try! fm.createDirectory(at: root.appendingPathComponent("albums"), withIntermediateDirectories: true)
         try! fm.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: root.appendingPathComponent("rocket.jpg"))
+            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
+            to: root.appendingPathComponent("rocket.jpg"))
         try! fm.copyItem(
             at: Fixtures.sampleImages.appendingPathComponent("coffee.png"),
             to: root.appendingPathComponent("albums/coffee.png"))
@@ -25,13 +26,15 @@ enum ServeFixture {
             at: Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg"),
             to: root.appendingPathComponent("broken.jpg"))
         try! fm.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: root.appendingPathComponent(".hidden.jpg"))
+            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
+            to: root.appendingPathComponent(".hidden.jpg"))
         let secret = parent.appendingPathComponent("secret.jpg")
         try! fm.copyItem(at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: secret)
         try! fm.createSymbolicLink(at: root.appendingPathComponent("escape.jpg"), withDestinationURL: secret)
         try! fm.createSymbolicLink(at: root.appendingPathComponent("up"), withDestinationURL: parent)
         try! fm.createSymbolicLink(
-            at: root.appendingPathComponent("inside.jpg"), withDestinationURL: root.appendingPathComponent("rocket.jpg"))
+            at: root.appendingPathComponent("inside.jpg"), withDestinationURL: root.appendingPathComponent("rocket.jpg")
+        )
         mkfifo(root.appendingPathComponent("pipe.jpg").path, 0o644)
         return Layout(parent: parent, root: root, secret: secret)
     }()
@@ -43,9 +46,10 @@ enum ServeFixture {
         "..%2Fsecret.jpg", "%2E%2E%2Fsecret.jpg", "%2e%2e%2fsecret.jpg", "..%2F..%2Fetc%2Fpasswd",
         "%2Fetc%2Fpasswd", "%2F" + layout.secret.path.dropFirst().replacingOccurrences(of: "/", with: "%2F"),
         "albums%2F..%2F..%2Fsecret.jpg", "albums%2F%2E%2E%2F%2E%2E%2Fsecret.jpg", ".%2F..%2Fsecret.jpg",
-        "%2E%2Fsecret.jpg", "escape.jpg", "up%2Fsecret.jpg", "up%2Froot%2Frocket.jpg", ".hidden.jpg",
+        "%2E%2Fsecret.jpg", "escape.jpg", "up%2Fsecret.jpg", "up%2F..%2Fsecret.jpg", ".hidden.jpg",
         "%2Ehidden.jpg", "albums%2F.%2Fcoffee.png", "albums%2F%2Fcoffee.png", "%2Frocket.jpg", "rocket.jpg%00.png",
-        "rocket.jpg%00", "..", "%2E%2E", ".", "%252E%252E%252Fsecret.jpg", "..%252Fsecret.jpg", "%c0%ae%c0%ae%2Fsecret.jpg",
+        "rocket.jpg%00", "..", "%2E%2E", ".", "%252E%252E%252Fsecret.jpg", "..%252Fsecret.jpg",
+        "%c0%ae%c0%ae%2Fsecret.jpg",
         "%C0%AE%C0%AE%2Fsecret.jpg", "..%5Csecret.jpg", "pipe.jpg", "albums", "albums%2F", "%", "%2", "%zz.jpg",
         "nonexistent.jpg", "secret.jpg", "..%2Froot%2F..%2Fsecret.jpg", "rocket.jpg%2F", "rocket.jpg%2F..",
     ]

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TileViewCodecs
+import TileViewTestSupport
+
+/// `tileview serve` as a user runs it: a real server on a loopback port, asked with curl, stopped by SIGTERM.
+@Suite("tileview serve", .serialized)
+struct ServeCommandTests {
+    /// `curl -s` of `url`: the status code and the body.
+    static func get(_ url: String) throws -> (status: Int, body: Data) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "20", url]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard let newline = data.lastIndex(of: UInt8(ascii: "\n")) else { return (0, Data()) }
+        return (Int(String(decoding: data[(newline + 1)...], as: UTF8.self)) ?? 0, Data(data[..<newline]))
+    }
+
+    @Test("serves healthz, info.json and an image on a loopback port, logs each request, and exits 0 on SIGTERM")
+    func liveServer() throws {
+        try TemporaryFolder.with("serve-cli") { dir in
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent("albums"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
+                to: dir.appendingPathComponent("albums/rocket.jpg"))
+            let port = 20_000 + Int(getpid() % 20_000) + Int.random(in: 0..<20_000)
+            let process = Process()
+            process.executableURL = CommandRunner.executable
+            process.arguments = ["serve", dir.path, "--port", "\(port)"]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            let base = "http://127.0.0.1:\(port)"
+            var health = (status: 0, body: Data())
+            for _ in 0..<100 where health.status != 200 {
+                health = try Self.get(base + "/healthz")
+                if health.status != 200 { usleep(100_000) }
+            }
+            #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "ok\n")
+
+            let info = try Self.get(base + "/iiif/3/albums%2Frocket.jpg/info.json")
+            #expect(info.status == 200)
+            let json = try JSONSerialization.jsonObject(with: info.body) as? [String: Any]
+            #expect(json?["width"] as? Int == 640 && json?["height"] as? Int == 427)
+            #expect(json?["id"] as? String == base + "/iiif/3/albums%2Frocket.jpg")
+
+            let tile = try Self.get(base + "/iiif/3/albums%2Frocket.jpg/0,0,256,256/128,/0/default.jpg")
+            #expect(tile.status == 200)
+            let image = try JPEGDecoder.decode(.bytes([UInt8](tile.body))).image
+            #expect(image.width == 128 && image.height == 128)
+            #expect(try Self.get(base + "/iiif/3/..%2F..%2Fetc%2Fpasswd/info.json").status == 404)
+
+            process.terminate()  // SIGTERM
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+            let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(log.contains("tileview: serving \(dir.path) at http://127.0.0.1:\(port)/"), "\(log)")
+            #expect(log.contains("GET /iiif/3/albums%2Frocket.jpg/info.json 200"), "\(log)")
+            #expect(log.contains(" 404 "), "\(log)")
+        }
+    }
+}
