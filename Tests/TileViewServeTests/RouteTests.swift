@@ -106,6 +106,37 @@ struct RouteTests {
         }
     }
 
+    @Test(
+        "seeded random x,y,w,h at w,h: the served PNG is the library's render of that rect at that size",
+        arguments: ["albums%2Fcoffee.png", "rocket.jpg", "inside.jpg"])
+    func seededPixels(_ id: String) async throws {
+        let file = try #require(ServeFixture.root.file(forIdentifier: id))
+        let image = try TiledImage(path: file.path, cacheBudgetBytes: 0)
+        let size = image.imageSize
+        var random = SplitMix64(seed: 0x5EED_0000 + UInt64(id.utf8.count))
+        var cases: [(String, PixelRect, PixelSize)] = []
+        for _ in 0..<12 {
+            let w = random.int(1...size.width)
+            let h = random.int(1...size.height)
+            let region = PixelRect(
+                x: random.int(0...(size.width - w)), y: random.int(0...(size.height - h)), width: w, height: h)
+            let out = PixelSize(width: random.int(1...w), height: random.int(1...h))
+            cases.append(
+                ("\(region.x),\(region.y),\(w),\(h)/\(out.width),\(out.height)/0/default.png", region, out))
+        }
+        let requests = cases
+        try await Self.withClient { client in
+            for (path, region, out) in requests {
+                let expected = try PNGEncoder.encode(
+                    TiledImage(path: file.path, cacheBudgetBytes: 0).render(region: region, size: out).image)
+                try await client.execute(uri: "/iiif/3/\(id)/" + path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(Array(buffer: response.body) == expected, "\(id) \(path)")
+                }
+            }
+        }
+    }
+
     @Test("a JPEG answer decodes to the requested size, close to the PNG answer")
     func jpeg() async throws {
         try await Self.withClient { client in
