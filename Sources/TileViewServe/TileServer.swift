@@ -47,11 +47,15 @@ public struct TileServer: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessLog())
+        // Preflight (OPTIONS) and the CORS headers of every answer: any origin may read images and info.
+        router.add(
+            middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.ifNoneMatch], allowMethods: [.get, .head]))
         router.get("/healthz") { _, _ in Self.text(.ok, "ok") }
         router.get("/iiif/3/:id") { request, context in
             let id = try context.parameters.require("id")
             guard settings.root.file(forIdentifier: id) != nil else { return Self.notFound }
-            return Response(status: .seeOther, headers: [.location: "/iiif/3/\(id)/info.json"] + Self.cors)
+            let location = Self.baseURI(request, settings) + "/iiif/3/\(id)/info.json"
+            return Response(status: .seeOther, headers: [.location: location] + Self.cors)
         }
         router.get("/iiif/3/:id/info.json") { request, context in
             try await info(request, context)

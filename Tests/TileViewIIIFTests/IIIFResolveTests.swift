@@ -51,8 +51,9 @@ import TileViewIIIF
         #expect(try size("^360,360") == PixelSize(width: 360, height: 360))
         #expect(try size("!225,100") == PixelSize(width: 150, height: 100))
         #expect(try size("^!360,360") == PixelSize(width: 360, height: 240))
-        // Not larger than the region without ^.
-        #expect(try size("!1000,1000") == PixelSize(width: 300, height: 200))
+        // A box that would enlarge the region needs ^ (as every other upscaling form does).
+        #expect(throws: ImageRequestError.self) { try size("!1000,1000") }
+        #expect(try size("!1000,150") == PixelSize(width: 225, height: 150))
         // The order-of-implementation example: 125,15,120,140 at 90, gives 90 x 105.
         #expect(
             try resolve("125,15,120,140/90,/!0/gray.jpg", image).get().scaledSize == PixelSize(width: 90, height: 105))

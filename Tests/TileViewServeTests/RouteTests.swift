@@ -48,7 +48,7 @@ struct RouteTests {
         try await Self.withClient { client in
             try await client.execute(uri: "/iiif/3/albums%2Fcoffee.png", method: .get) { response in
                 #expect(response.status == .seeOther)
-                #expect(response.headers[.location] == "/iiif/3/albums%2Fcoffee.png/info.json")
+                #expect(response.headers[.location]?.hasSuffix("/iiif/3/albums%2Fcoffee.png/info.json") == true)
             }
             try await client.execute(uri: "/iiif/3/albums%2Fcoffee.png/info.json", method: .get) { response in
                 #expect(response.status == .ok)
