@@ -68,3 +68,24 @@ struct ServeCommandTests {
         }
     }
 }
+
+/// The offline IIIF validator against a real server (`scripts/validate-iiif.sh`).
+@Suite("IIIF validator")
+struct IIIFValidatorTests {
+    @Test("iiif-validator-ng detects level 2 and every test passes", .timeLimit(.minutes(10)))
+    func validator() throws {
+        let process = Process()
+        process.executableURL = Fixtures.packageRoot.appendingPathComponent("scripts/validate-iiif.sh")
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["TILEVIEW": CommandRunner.executable.path]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("compliance level: LEVEL_2"), "\(text)")
+        #expect(text.contains(" 0 failed"), "\(text)")
+    }
+}
