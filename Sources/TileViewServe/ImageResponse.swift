@@ -29,12 +29,12 @@ public enum ImageResponse {
     /// The JPEG quality of served images.
     public static let jpegQuality = 90
 
-    /// `region` (oriented image pixels) of `file` scaled to exactly `size`, turned and encoded as `output` asks.
-    /// The frame is rendered straight from the decoder (only the rows and columns the region needs).
+    /// `region` (oriented image pixels) of `image` scaled to exactly `size`, turned and encoded as `output` asks.
+    /// With no tile cache the frame is rendered straight from the decoder (only the rows and columns the region
+    /// needs). Errors name the image by `identifier`.
     public static func render(
-        _ file: ServedFile, region: PixelRect, size: PixelSize, output: ImageOutput, options: DecodeOptions
+        _ image: TiledImage, identifier: String, region: PixelRect, size: PixelSize, output: ImageOutput
     ) throws(TileViewError) -> [UInt8] {
-        let image = try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options)
         var pixels = try image.render(region: region, size: size).image
         if output.mirrored { pixels = pixels.applying(.upMirrored) }
         switch output.quarterTurns {
@@ -53,7 +53,7 @@ public enum ImageResponse {
                     pixels, options: JPEGEncodeOptions(quality: jpegQuality, grayscale: output.gray))
             }
         } catch {
-            throw TileViewError(.write, path: file.identifier, reason: "cannot encode the image: \(error.message)")
+            throw TileViewError(.write, path: identifier, reason: "cannot encode the image: \(error.message)")
         }
     }
 

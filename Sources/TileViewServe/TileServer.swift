@@ -137,8 +137,8 @@ public struct TileServer: Sendable {
                 do throws(TileViewError) {
                     return (
                         try ImageResponse.render(
-                            file, region: resolved.region, size: resolved.scaledSize, output: output,
-                            options: options), resolved.format
+                            image, identifier: file.identifier, region: resolved.region, size: resolved.scaledSize,
+                            output: output), resolved.format
                     )
                 } catch {
                     throw .image(error)
@@ -204,8 +204,8 @@ public struct TileServer: Sendable {
                 ).intersection(PixelRect(size: image.imageSize))!
                 do throws(TileViewError) {
                     return try ImageResponse.render(
-                        file, region: region, size: levelRect.size, output: ImageOutput(format: .jpg),
-                        options: options)
+                        image, identifier: file.identifier, region: region, size: levelRect.size,
+                        output: ImageOutput(format: .jpg))
                 } catch {
                     throw .image(error)
                 }

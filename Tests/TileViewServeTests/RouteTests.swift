@@ -94,9 +94,8 @@ struct RouteTests {
     {
         let file = try #require(ServeFixture.root.file(forIdentifier: "albums%2Fcoffee.png"))
         let expected = try ImageResponse.render(
-            file, region: region, size: size,
-            output: ImageOutput(quarterTurns: turns, mirrored: mirrored, gray: gray, format: .png),
-            options: DecodeOptions())
+            TiledImage(path: file.path, cacheBudgetBytes: 0), identifier: file.identifier, region: region,
+            size: size, output: ImageOutput(quarterTurns: turns, mirrored: mirrored, gray: gray, format: .png))
         try await Self.withClient { client in
             try await client.execute(uri: "/iiif/3/albums%2Fcoffee.png/" + path, method: .get) { response in
                 #expect(response.status == .ok, "\(path): \(String(buffer: response.body))")
