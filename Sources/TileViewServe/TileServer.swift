@@ -36,6 +36,7 @@ public struct ServeSettings: Sendable {
 /// unreadable or damaged image 422 with the decoder's reason, and the server goes on serving.
 public struct TileServer: Sendable {
     public let settings: ServeSettings
+    public let metrics = ServerMetrics()
     let work: BlockingWork
 
     public init(settings: ServeSettings) {
@@ -46,11 +47,16 @@ public struct TileServer: Sendable {
     /// The router with every route.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: AccessLog())
+        router.add(middleware: AccessLog(metrics: metrics))
         // Preflight (OPTIONS) and the CORS headers of every answer: any origin may read images and info.
         router.add(
             middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.ifNoneMatch], allowMethods: [.get, .head]))
         router.get("/healthz") { _, _ in Self.text(.ok, "ok") }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+        }
         router.get("/iiif/3/:id") { request, context in
             let id = try context.parameters.require("id")
             guard settings.root.file(forIdentifier: id) != nil else { return Self.notFound }
@@ -135,11 +141,11 @@ public struct TileServer: Sendable {
                     quarterTurns: resolved.rotationDegrees / 90, mirrored: resolved.mirrored,
                     gray: resolved.quality == .gray, format: resolved.format == .png ? .png : .jpg)
                 do throws(TileViewError) {
-                    return (
-                        try ImageResponse.render(
-                            image, identifier: file.identifier, region: resolved.region, size: resolved.scaledSize,
-                            output: output), resolved.format
-                    )
+                    let bytes = try ImageResponse.render(
+                        image, identifier: file.identifier, region: resolved.region, size: resolved.scaledSize,
+                        output: output)
+                    metrics.recordDecoded(bytes: image.bytesDecoded)
+                    return (bytes, resolved.format)
                 } catch {
                     throw .image(error)
                 }
@@ -203,9 +209,11 @@ public struct TileServer: Sendable {
                     height: levelRect.height * factor
                 ).intersection(PixelRect(size: image.imageSize))!
                 do throws(TileViewError) {
-                    return try ImageResponse.render(
+                    let bytes = try ImageResponse.render(
                         image, identifier: file.identifier, region: region, size: levelRect.size,
                         output: ImageOutput(format: .jpg))
+                    metrics.recordDecoded(bytes: image.bytesDecoded)
+                    return bytes
                 } catch {
                     throw .image(error)
                 }

@@ -240,3 +240,32 @@ struct RouteTests {
         }
     }
 }
+
+/// `/metrics` in Prometheus' text format.
+@Suite("Server metrics")
+struct MetricsTests {
+    @Test("requests by route and status, the latency histogram and decoded bytes follow what was asked")
+    func metrics() async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            for uri in ["/healthz", "/iiif/3/rocket.jpg/full/64,/0/default.jpg", "/iiif/3/nope.jpg/info.json"] {
+                try await client.execute(uri: uri, method: .get) { _ in }
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(text.contains("tileview_requests_total{route=\"healthz\",status=\"200\"} 1"), "\(text)")
+                #expect(text.contains("tileview_requests_total{route=\"iiif-image\",status=\"200\"} 1"))
+                #expect(text.contains("tileview_requests_total{route=\"iiif-info\",status=\"404\"} 1"))
+                #expect(text.contains("tileview_request_duration_seconds_bucket{route=\"iiif-image\",le=\"+Inf\"} 1"))
+                #expect(text.contains("# TYPE tileview_request_duration_seconds histogram"))
+                #expect(!text.contains("tileview_decoded_bytes_total 0\n"), "an image was decoded")
+                #expect(text.contains("process_resident_memory_bytes "))
+            }
+        }
+        #expect(ServerMetrics.route(ofPath: "/dzi/a.jpg_files/3/0_0.jpg") == "dzi-tile")
+        #expect(ServerMetrics.route(ofPath: "/iiif/3/a.jpg") == "iiif-redirect")
+        #expect(ServerMetrics.route(ofPath: "/favicon.ico") == "other")
+    }
+}

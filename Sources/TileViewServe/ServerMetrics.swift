@@ -1,0 +1,83 @@
+import Synchronization
+import TileView
+
+/// What `/metrics` reports, in Prometheus' text format (written here: a handful of counters do not need a
+/// metrics library): requests by route and status, a latency histogram by route, the bytes of images
+/// decoded for answers, and the process's resident memory.
+public final class ServerMetrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds.
+    public static let buckets: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct State {
+        var requests: [String: [Int: Int]] = [:]
+        var bucketCounts: [String: [Int]] = [:]
+        var durationSums: [String: Double] = [:]
+        var decodedBytes = 0
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The route a request path belongs to, as the label of its series.
+    public static func route(ofPath path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        switch (parts.first, parts.count) {
+        case ("healthz", 1): return "healthz"
+        case ("metrics", 1): return "metrics"
+        case ("iiif", 3): return "iiif-redirect"
+        case ("iiif", 4) where parts.last == "info.json": return "iiif-info"
+        case ("iiif", 7): return "iiif-image"
+        case ("dzi", 2): return "dzi-descriptor"
+        case ("dzi", 4): return "dzi-tile"
+        default: return "other"
+        }
+    }
+
+    /// Counts one answered request.
+    public func record(path: String, status: Int, seconds: Double) {
+        let route = Self.route(ofPath: path)
+        state.withLock { s in
+            s.requests[route, default: [:]][status, default: 0] += 1
+            var counts = s.bucketCounts[route] ?? Array(repeating: 0, count: Self.buckets.count)
+            for (i, bound) in Self.buckets.enumerated() where seconds <= bound { counts[i] += 1 }
+            s.bucketCounts[route] = counts
+            s.durationSums[route, default: 0] += seconds
+        }
+    }
+
+    /// Counts level pixels decoded for an answer.
+    public func recordDecoded(bytes: Int) {
+        state.withLock { $0.decodedBytes += bytes }
+    }
+
+    /// The text exposition (format 0.0.4).
+    public func text() -> String {
+        let s = state.withLock { $0 }
+        var out = "# HELP tileview_requests_total Requests answered, by route and status.\n"
+        out += "# TYPE tileview_requests_total counter\n"
+        for route in s.requests.keys.sorted() {
+            for (status, count) in s.requests[route]!.sorted(by: { $0.key < $1.key }) {
+                out += "tileview_requests_total{route=\"\(route)\",status=\"\(status)\"} \(count)\n"
+            }
+        }
+        out += "# HELP tileview_request_duration_seconds Time to answer a request, by route.\n"
+        out += "# TYPE tileview_request_duration_seconds histogram\n"
+        for route in s.bucketCounts.keys.sorted() {
+            let counts = s.bucketCounts[route]!
+            let total = s.requests[route]!.values.reduce(0, +)
+            for (i, bound) in Self.buckets.enumerated() {
+                out += "tileview_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(counts[i])\n"
+            }
+            out += "tileview_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(total)\n"
+            out += "tileview_request_duration_seconds_sum{route=\"\(route)\"} \(s.durationSums[route]!)\n"
+            out += "tileview_request_duration_seconds_count{route=\"\(route)\"} \(total)\n"
+        }
+        out += "# HELP tileview_decoded_bytes_total Bytes of level pixels decoded to answer requests.\n"
+        out += "# TYPE tileview_decoded_bytes_total counter\n"
+        out += "tileview_decoded_bytes_total \(s.decodedBytes)\n"
+        out += "# HELP process_resident_memory_bytes Resident memory of the process (VmRSS).\n"
+        out += "# TYPE process_resident_memory_bytes gauge\n"
+        out += "process_resident_memory_bytes \(ProcessMemory.residentBytes ?? 0)\n"
+        return out
+    }
+}
