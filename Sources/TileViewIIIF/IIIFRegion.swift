@@ -25,33 +25,31 @@ public enum IIIFRegion: Hashable, Sendable, CustomStringConvertible {
             return
         default: break
         }
-        if text.hasPrefix("pct:") {
-            let parts = text.dropFirst(4).split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 4 else { throw fail("expected pct:x,y,w,h with 4 numbers, got \(parts.count)") }
-            var values: [Double] = []
+        /// The four comma-separated numbers of `list`, each read by `read`; the width and height above 0.
+        func four<T: Comparable & Numeric>(
+            _ list: Substring, _ kind: String, _ read: (Substring) -> T?, form: String
+        ) throws(ImageRequestError) -> [T] {
+            let parts = list.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 4 else { throw fail(form) }
+            var values: [T] = []
             for part in parts {
-                guard let value = IIIFNumber.decimal(part) else {
-                    throw fail("\"\(part)\" is not a non-negative decimal number")
-                }
+                guard let value = read(part) else { throw fail("\"\(part)\" is not a non-negative \(kind)") }
                 values.append(value)
             }
             guard values[2] > 0, values[3] > 0 else { throw fail("width and height must be greater than 0") }
-            self = .percent(x: values[0], y: values[1], width: values[2], height: values[3])
-            return
+            return values
         }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 4 else {
-            throw fail("expected full, square, x,y,w,h or pct:x,y,w,h")
+        if text.hasPrefix("pct:") {
+            let body = text.dropFirst(4)
+            let count = body.split(separator: ",", omittingEmptySubsequences: false).count
+            let v = try four(
+                body, "decimal number", IIIFNumber.decimal, form: "expected pct:x,y,w,h with 4 numbers, got \(count)")
+            self = .percent(x: v[0], y: v[1], width: v[2], height: v[3])
+        } else {
+            let v = try four(
+                Substring(text), "integer", IIIFNumber.integer, form: "expected full, square, x,y,w,h or pct:x,y,w,h")
+            self = .pixels(x: v[0], y: v[1], width: v[2], height: v[3])
         }
-        var values: [Int] = []
-        for part in parts {
-            guard let value = IIIFNumber.integer(part) else {
-                throw fail("\"\(part)\" is not a non-negative integer")
-            }
-            values.append(value)
-        }
-        guard values[2] > 0, values[3] > 0 else { throw fail("width and height must be greater than 0") }
-        self = .pixels(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
     /// The region's text form.
