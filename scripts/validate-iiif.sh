@@ -14,8 +14,12 @@ if [ ! -x "$venv/bin/python" ]; then
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq libvips42 >/dev/null
   }
-  python312=$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python
-  [ -x "$python312" ] || python312=$(command -v python3.12)
+  python312=""
+  for candidate in "$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python" \
+    "${PYENV_ROOT:-$HOME/.pyenv}/versions/3.12.1/bin/python" "$(command -v python3.12 || true)"; do
+    if [ -x "$candidate" ]; then python312=$candidate; break; fi
+  done
+  [ -n "$python312" ] || { echo "needs Python 3.12 (pyenv install 3.12.1, or python3.12 on PATH)" >&2; exit 1; }
   "$python312" -m venv "$venv"
   "$venv/bin/pip" install -q iiif-validator-ng pyvips
 fi
