@@ -53,3 +53,17 @@ func warningTexts(_ log: OpaquePointer?) -> [String] {
     if total > listed { texts.append("\(total - listed) more warnings") }
     return texts
 }
+
+/// The bytes a shim encoder returned, freed here, or the error it reported (`what`: "PNG", "JPEG"): the one
+/// tail of the PNG and JPEG encoders. Out of memory and over libjpeg's size limit are `.tooLarge`.
+func encodedBytes(
+    status: tv_status, output: UnsafeMutablePointer<UInt8>?, length: Int, error: tv_error, what: String
+) throws(CodecError) -> [UInt8] {
+    guard status == TV_OK, let output else {
+        let text = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let kind: CodecError.Kind = status == TV_ERR_NOMEM || status == TV_ERR_LIMIT ? .tooLarge : .unsupported
+        throw CodecError(kind, "cannot write the \(what): \(text)")
+    }
+    defer { tv_free(output) }
+    return Array(UnsafeBufferPointer(start: output, count: length))
+}

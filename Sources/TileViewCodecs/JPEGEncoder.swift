@@ -27,13 +27,7 @@ public enum JPEGEncoder {
                 pixels.baseAddress, UInt32(source.width), UInt32(source.height), source.rowBytes, quality,
                 options.grayscale ? 1 : 0, &output, &length, &error)
         }
-        guard status == TV_OK, let output else {
-            let text = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let kind: CodecError.Kind = status == TV_ERR_NOMEM || status == TV_ERR_LIMIT ? .tooLarge : .unsupported
-            throw CodecError(kind, "cannot write the JPEG: \(text)")
-        }
-        defer { tv_free(output) }
-        return Array(UnsafeBufferPointer(start: output, count: length))
+        return try encodedBytes(status: status, output: output, length: length, error: error, what: "JPEG")
     }
 
     /// `image` composited over the opaque colour `background`:

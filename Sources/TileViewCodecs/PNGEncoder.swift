@@ -36,11 +36,6 @@ public enum PNGEncoder {
                 pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes, colorType, level,
                 filter, options.interlaced ? 1 : 0, &output, &length, &error)
         }
-        guard status == TV_OK, let output else {
-            let text = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw CodecError(status == TV_ERR_NOMEM ? .tooLarge : .unsupported, "cannot write the PNG: \(text)")
-        }
-        defer { tv_free(output) }
-        return Array(UnsafeBufferPointer(start: output, count: length))
+        return try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
     }
 }

@@ -16,20 +16,16 @@ enum ServeFixture {
         let root = parent.appendingPathComponent("root")
         let fm = FileManager.default
         try! fm.createDirectory(at: root.appendingPathComponent("albums"), withIntermediateDirectories: true)
-        try! fm.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
-            to: root.appendingPathComponent("rocket.jpg"))
-        try! fm.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("coffee.png"),
-            to: root.appendingPathComponent("albums/coffee.png"))
-        try! fm.copyItem(
-            at: Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg"),
-            to: root.appendingPathComponent("broken.jpg"))
-        try! fm.copyItem(
-            at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
-            to: root.appendingPathComponent(".hidden.jpg"))
+        func copy(_ source: URL, to name: String) {
+            try! fm.copyItem(at: source, to: root.appendingPathComponent(name))
+        }
+        let rocket = Fixtures.sampleImages.appendingPathComponent("rocket.jpg")
+        copy(rocket, to: "rocket.jpg")
+        copy(Fixtures.sampleImages.appendingPathComponent("coffee.png"), to: "albums/coffee.png")
+        copy(Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg"), to: "broken.jpg")
+        copy(rocket, to: ".hidden.jpg")
         let secret = parent.appendingPathComponent("secret.jpg")
-        try! fm.copyItem(at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: secret)
+        try! fm.copyItem(at: rocket, to: secret)
         try! fm.createSymbolicLink(at: root.appendingPathComponent("escape.jpg"), withDestinationURL: secret)
         try! fm.createSymbolicLink(at: root.appendingPathComponent("up"), withDestinationURL: parent)
         try! fm.createSymbolicLink(

@@ -17,7 +17,4 @@ public final class PageHeaders: Sendable {
         headers.withLock { $0[path] = header }
         return header
     }
-
-    /// The header of `path` if it was read.
-    public func cached(_ path: String) -> ImageHeader? { headers.withLock { $0[path] } }
 }
