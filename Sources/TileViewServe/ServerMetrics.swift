@@ -80,4 +80,27 @@ public final class ServerMetrics: Sendable {
         out += "process_resident_memory_bytes \(ProcessMemory.residentBytes ?? 0)\n"
         return out
     }
+
+    /// The series of one byte-budgeted cache: budget and bytes held (gauges), hits, misses and evictions
+    /// (counters).
+    public static func cacheText(name: String, what: String, budget: Int, statistics: TileCacheStatistics) -> String {
+        var out = gaugeText("\(name)_budget_bytes", "Byte budget of the cache of \(what).", budget)
+        out += gaugeText("\(name)_bytes", "Bytes held by the cache of \(what).", statistics.currentBytes)
+        out += gaugeText("\(name)_entries", "Entries held by the cache of \(what).", statistics.entryCount)
+        out += counterText("\(name)_hits_total", "Lookups the cache of \(what) answered.", statistics.hits)
+        out += counterText("\(name)_misses_total", "Lookups the cache of \(what) missed.", statistics.misses)
+        out += counterText(
+            "\(name)_evictions_total", "Entries evicted from the cache of \(what).", statistics.evictions)
+        return out
+    }
+
+    /// One counter with its help and type lines.
+    public static func counterText(_ name: String, _ help: String, _ value: Int) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) counter\n\(name) \(value)\n"
+    }
+
+    /// One gauge with its help and type lines.
+    public static func gaugeText(_ name: String, _ help: String, _ value: Int) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
+    }
 }

@@ -12,19 +12,37 @@ public struct ServeSettings: Sendable {
     public var maxArea: Int
     /// Decodes and encodes running at once (each holds one band of rows and one response).
     public var maxConcurrentRenders: Int
+    /// `--cache-mb`: the bytes of the caches together: three quarters for decoded tiles (shared by every image),
+    /// one quarter for encoded answers.
+    public var cacheBytes: Int
     public var options: DecodeOptions
+
+    /// Seconds a connection may stay idle before it is closed.
+    public static let idleTimeoutSeconds: Int64 = 30
+    /// The largest request body accepted (no route reads one; a bigger body is refused with 413).
+    public static let maxRequestBodyBytes = 64 << 10
+    /// The largest header line and the largest header block accepted.
+    public static let maxHeaderFieldBytes = 8 << 10
+    public static let maxHeaderBytes = 32 << 10
 
     public init(
         root: ServeRoot, host: String = "127.0.0.1", port: Int = 8080, maxArea: Int = 4096 * 4096,
-        maxConcurrentRenders: Int = SystemInfo.availableProcessors, options: DecodeOptions = DecodeOptions()
+        maxConcurrentRenders: Int = SystemInfo.availableProcessors, cacheBytes: Int = 256 << 20,
+        options: DecodeOptions = DecodeOptions()
     ) {
         self.root = root
         self.host = host
         self.port = port
         self.maxArea = maxArea
         self.maxConcurrentRenders = maxConcurrentRenders
+        self.cacheBytes = cacheBytes
         self.options = options
     }
+
+    /// The tile cache's share of `cacheBytes`.
+    public var tileCacheBytes: Int { cacheBytes - responseCacheBytes }
+    /// The encoded answers' share of `cacheBytes`.
+    public var responseCacheBytes: Int { cacheBytes / 4 }
 
     public var limits: IIIFLimits { IIIFLimits(maxArea: maxArea) }
 }
@@ -37,10 +55,17 @@ public struct ServeSettings: Sendable {
 public struct TileServer: Sendable {
     public let settings: ServeSettings
     public let metrics = ServerMetrics()
+    /// Decoded tiles of every image, shared by all requests.
+    public let tiles: SharedTileCache
+    /// Encoded answers to image requests.
+    public let responses: ResponseCache
+    let coalescer = RequestCoalescer<Result<EncodedImage, ServeError>>()
     let work: BlockingWork
 
     public init(settings: ServeSettings) {
         self.settings = settings
+        tiles = SharedTileCache(budgetBytes: settings.tileCacheBytes)
+        responses = ResponseCache(budgetBytes: settings.responseCacheBytes)
         work = BlockingWork(limit: settings.maxConcurrentRenders)
     }
 
@@ -48,6 +73,7 @@ public struct TileServer: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessLog(metrics: metrics))
+        router.add(middleware: BodyLimit(maxBytes: ServeSettings.maxRequestBodyBytes))
         // Preflight (OPTIONS) and the CORS headers of every answer: any origin may read images and info.
         router.add(
             middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.ifNoneMatch], allowMethods: [.get, .head]))
@@ -55,7 +81,7 @@ public struct TileServer: Sendable {
         router.get("/metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+                body: .init(byteBuffer: ByteBuffer(string: await metricsText())))
         }
         router.get("/iiif/3/:id") { request, context in
             let id = try context.parameters.require("id")
@@ -82,7 +108,33 @@ public struct TileServer: Sendable {
     public func application() -> some ApplicationProtocol {
         Application(
             router: router(),
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: .seconds(ServeSettings.idleTimeoutSeconds),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: ServeSettings.maxHeaderFieldBytes,
+                        maxHeaderListSize: ServeSettings.maxHeaderBytes, maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "tileview"))
+    }
+
+    /// `/metrics`: the request figures, then the caches'.
+    func metricsText() async -> String {
+        metrics.text()
+            + ServerMetrics.cacheText(
+                name: "tileview_tile_cache", what: "decoded tiles shared by all images", budget: tiles.budgetBytes,
+                statistics: tiles.statistics)
+            + ServerMetrics.counterText(
+                "tileview_tile_bands_decoded_total", "Bands of tiles decoded (one row of tiles across a level).",
+                tiles.bandsDecoded)
+            + ServerMetrics.counterText(
+                "tileview_tile_band_waits_total", "Times a request waited for a band another request was decoding.",
+                tiles.coalescedWaits)
+            + ServerMetrics.cacheText(
+                name: "tileview_response_cache", what: "encoded image answers", budget: responses.budgetBytes,
+                statistics: responses.statistics)
+            + ServerMetrics.counterText(
+                "tileview_requests_coalesced_total",
+                "Image requests answered by an identical request in flight.", await coalescer.joined)
     }
 
     // MARK: - IIIF
@@ -91,14 +143,11 @@ public struct TileServer: Sendable {
         let id = try context.parameters.require("id")
         guard let file = settings.root.file(forIdentifier: id) else { return Self.notFound }
         if let unchanged = Self.notModified(request, file) { return unchanged }
-        let options = settings.options
         let size: PixelSize
-        do throws(TileViewError) {
-            size = try await work.run { () throws(TileViewError) in
-                try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options).imageSize
-            }
+        do throws(ServeError) {
+            size = try await work.run { () throws(ServeError) in try open(file).imageSize }
         } catch {
-            return Self.unprocessable(error)
+            return error.response
         }
         let base = Self.baseURI(request, settings) + "/iiif/3/" + id
         let document = IIIFInfo(id: base, imageSize: size, limits: settings.limits)
@@ -120,39 +169,19 @@ public struct TileServer: Sendable {
         } catch {
             return Self.text(HTTPResponse.Status(code: error.status.rawValue), error.reason)
         }
-        if let unchanged = Self.notModified(request, file) { return unchanged }
-        let options = settings.options
         let limits = settings.limits
-        do throws(ServeError) {
-            let (bytes, format) = try await work.run { () throws(ServeError) -> ([UInt8], IIIFFormat) in
-                let image: TiledImage
-                do throws(TileViewError) {
-                    image = try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options)
-                } catch {
-                    throw .image(error)
-                }
-                let resolved: IIIFResolved
-                do throws(ImageRequestError) {
-                    resolved = try parsed.resolve(imageSize: image.imageSize, limits: limits)
-                } catch {
-                    throw .request(error)
-                }
-                let output = ImageOutput(
-                    quarterTurns: resolved.rotationDegrees / 90, mirrored: resolved.mirrored,
-                    gray: resolved.quality == .gray, format: resolved.format == .png ? .png : .jpg)
-                do throws(TileViewError) {
-                    let bytes = try ImageResponse.render(
-                        image, identifier: file.identifier, region: resolved.region, size: resolved.scaledSize,
-                        output: output)
-                    metrics.recordDecoded(bytes: image.bytesDecoded)
-                    return (bytes, resolved.format)
-                } catch {
-                    throw .image(error)
-                }
+        return await answer(request, file: file, key: "iiif/" + parts.joined(separator: "/")) {
+            image throws(ServeError) in
+            let resolved: IIIFResolved
+            do throws(ImageRequestError) {
+                resolved = try parsed.resolve(imageSize: image.imageSize, limits: limits)
+            } catch {
+                throw .request(error)
             }
-            return Self.bytes(bytes, type: format.mediaType, file: file)
-        } catch {
-            return error.response
+            let output = ImageOutput(
+                quarterTurns: resolved.rotationDegrees / 90, mirrored: resolved.mirrored,
+                gray: resolved.quality == .gray, format: resolved.format == .png ? .png : .jpg)
+            return try Self.render(image, file, region: resolved.region, size: resolved.scaledSize, output: output)
         }
     }
 
@@ -164,15 +193,12 @@ public struct TileServer: Sendable {
             return Self.notFound
         }
         if let unchanged = Self.notModified(request, file) { return unchanged }
-        let options = settings.options
-        do throws(TileViewError) {
-            let size = try await work.run { () throws(TileViewError) in
-                try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options).imageSize
-            }
+        do throws(ServeError) {
+            let size = try await work.run { () throws(ServeError) in try open(file).imageSize }
             let xml = DeepZoomImage(size: size).dziXML
             return Self.bytes(Array(xml.utf8), type: "application/xml", file: file)
         } catch {
-            return Self.unprocessable(error)
+            return error.response
         }
     }
 
@@ -182,45 +208,81 @@ public struct TileServer: Sendable {
         else { return Self.notFound }
         let level = try context.parameters.require("level")
         let tile = try context.parameters.require("tile")
-        if let unchanged = Self.notModified(request, file) { return unchanged }
-        let options = settings.options
-        do throws(ServeError) {
-            let bytes = try await work.run { () throws(ServeError) -> [UInt8] in
-                let image: TiledImage
-                do throws(TileViewError) {
-                    image = try TiledImage(path: file.path, cacheBudgetBytes: 0, options: options)
-                } catch {
-                    throw .image(error)
-                }
-                let dzi = DeepZoomImage(size: image.imageSize)
-                let levelRect: PixelRect
-                let path: DeepZoomTilePath
-                do throws(ImageRequestError) {
-                    path = try DeepZoomTilePath(parsing: "\(level)/\(tile)")
-                    levelRect = try dzi.tileRect(for: path)
-                } catch {
-                    throw .request(error)
-                }
-                // Level L is the image scaled by 1 / 2^(maxLevel - L) (sizes rounded up): its pixels come from
-                // that rect of the image, clipped at the right and bottom edges.
-                let factor = 1 << (dzi.maxLevel - path.level)
-                let region = PixelRect(
-                    x: levelRect.x * factor, y: levelRect.y * factor, width: levelRect.width * factor,
-                    height: levelRect.height * factor
-                ).intersection(PixelRect(size: image.imageSize))!
-                do throws(TileViewError) {
-                    let bytes = try ImageResponse.render(
-                        image, identifier: file.identifier, region: region, size: levelRect.size,
-                        output: ImageOutput(format: .jpg))
-                    metrics.recordDecoded(bytes: image.bytesDecoded)
-                    return bytes
-                } catch {
-                    throw .image(error)
-                }
+        return await answer(request, file: file, key: "dzi/\(level)/\(tile)") { image throws(ServeError) in
+            let dzi = DeepZoomImage(size: image.imageSize)
+            let levelRect: PixelRect
+            let path: DeepZoomTilePath
+            do throws(ImageRequestError) {
+                path = try DeepZoomTilePath(parsing: "\(level)/\(tile)")
+                levelRect = try dzi.tileRect(for: path)
+            } catch {
+                throw .request(error)
             }
-            return Self.bytes(bytes, type: "image/jpeg", file: file)
+            // Level L is the image scaled by 1 / 2^(maxLevel - L) (sizes rounded up): its pixels come from that
+            // rect of the image, clipped at the right and bottom edges.
+            let factor = 1 << (dzi.maxLevel - path.level)
+            let region = PixelRect(
+                x: levelRect.x * factor, y: levelRect.y * factor, width: levelRect.width * factor,
+                height: levelRect.height * factor
+            ).intersection(PixelRect(size: image.imageSize))!
+            return try Self.render(image, file, region: region, size: levelRect.size, output: ImageOutput(format: .jpg))
+        }
+    }
+
+    // MARK: - Rendering
+
+    /// Opens `file` over the shared tile cache (its tiles are named by the file's path and entity tag, so a file
+    /// changed on disk never meets the tiles of its old contents).
+    func open(_ file: ServedFile) throws(ServeError) -> TiledImage {
+        do throws(TileViewError) {
+            return try TiledImage(
+                path: file.path, cacheBudgetBytes: 0,
+                sharedTiles: TiledImage.SharedTiles(cache: tiles, image: file.path + "\u{0}" + file.entityTag),
+                options: settings.options)
         } catch {
-            return error.response
+            throw .image(error)
+        }
+    }
+
+    /// The answer to an image request: 304 when the client has this version, else the encoded image from the
+    /// response cache, from an identical request in flight, or rendered by `render` on a worker thread.
+    func answer(
+        _ request: Request, file: ServedFile, key: String,
+        _ render: @escaping @Sendable (TiledImage) throws(ServeError) -> EncodedImage
+    ) async -> Response {
+        if let unchanged = Self.notModified(request, file) { return unchanged }
+        let cacheKey = file.path + "\u{0}" + file.entityTag + "\u{0}" + key
+        if let hit = responses.value(forKey: cacheKey) { return Self.bytes(hit.bytes, type: hit.mediaType, file: file) }
+        let result = await coalescer.run(cacheKey) { [self] in
+            do throws(ServeError) {
+                let encoded = try await work.run { () throws(ServeError) -> EncodedImage in
+                    let image = try open(file)
+                    let encoded = try render(image)
+                    metrics.recordDecoded(bytes: image.bytesDecoded)
+                    return encoded
+                }
+                responses.insert(encoded, forKey: cacheKey)
+                return .success(encoded)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let encoded): return Self.bytes(encoded.bytes, type: encoded.mediaType, file: file)
+        case .failure(let error): return error.response
+        }
+    }
+
+    /// `region` of `image` at `size`, turned and encoded as `output` says.
+    static func render(
+        _ image: TiledImage, _ file: ServedFile, region: PixelRect, size: PixelSize, output: ImageOutput
+    ) throws(ServeError) -> EncodedImage {
+        do throws(TileViewError) {
+            let bytes = try ImageResponse.render(
+                image, identifier: file.identifier, region: region, size: size, output: output)
+            return EncodedImage(bytes: bytes, mediaType: output.mediaType)
+        } catch {
+            throw .image(error)
         }
     }
 
@@ -281,7 +343,7 @@ public struct TileServer: Sendable {
 }
 
 /// Why an image request failed inside the worker: the request (400/404/501) or the image (422).
-enum ServeError: Error {
+enum ServeError: Error, Sendable {
     case request(ImageRequestError)
     case image(TileViewError)
 

@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             Routes: /iiif/3/ID/info.json, /iiif/3/ID/REGION/SIZE/ROTATION/QUALITY.FORMAT, /dzi/ID.dzi, \
             /dzi/ID_files/LEVEL/COL_ROW.jpg, /healthz. Only files under ROOT are served (no .., no dotfiles, \
             no symbolic link that leaves ROOT): anything else is 404. SIGINT or SIGTERM stop accepting, finish \
-            the requests in flight and exit 0.
+            the requests in flight and exit 0. Limits: idle connections close after 30 s, header blocks over 32 KiB \
+            and request bodies (none is needed) are refused.
 
             OpenSeadragon, in a page served from anywhere (CORS is open):
               OpenSeadragon({id: "viewer", prefixUrl: "images/",
@@ -33,11 +34,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-area"), help: "The largest response in pixels (width * height).")
     var maxArea = 4096 * 4096
 
+    @Option(
+        name: .customLong("cache-mb"),
+        help:
+            "MiB of memory for the caches: three quarters for decoded tiles shared by all images, one quarter for encoded answers."
+    )
+    var cacheMB = 256
+
     @OptionGroup var decoding: DecodeOptionGroup
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         guard maxArea > 0 else { throw ValidationError("--max-area must be a positive number of pixels") }
+        guard (0...1 << 20).contains(cacheMB) else {
+            throw ValidationError("--cache-mb must be 0 to 1048576, got \(cacheMB)")
+        }
     }
 
     func run() async throws {
@@ -51,7 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server = TileServer(
             settings: ServeSettings(
-                root: served, host: host, port: port, maxArea: maxArea, options: decoding.decodeOptions))
+                root: served, host: host, port: port, maxArea: maxArea, cacheBytes: cacheMB << 20,
+                options: decoding.decodeOptions))
         let first = (try? ImageFolder(path: root).names.first) ?? "IMAGE.jpg"
         Report.standardError(
             "tileview: serving \(root) at http://\(host):\(port)/ "

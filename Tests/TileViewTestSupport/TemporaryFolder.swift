@@ -14,6 +14,13 @@ public enum TemporaryFolder {
         return try body(dir)
     }
 
+    /// `with(_:_:)` for an asynchronous body.
+    public static func with<T>(_ label: String, _ body: (URL) async throws -> T) async throws -> T {
+        let dir = try make(label)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        return try await body(dir)
+    }
+
     /// A fresh empty folder that lasts the whole test process and is removed when it exits: for fixtures made
     /// once and shared by many tests.
     public static func untilExit(_ label: String) throws -> URL {

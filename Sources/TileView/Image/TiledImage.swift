@@ -31,6 +31,22 @@ public final class TiledImage {
     /// Bytes of level pixels decoded straight into frames, without tiles.
     public private(set) var streamedBytes = 0
     public private(set) var warnings: [String] = []
+    /// The cache shared with other images and threads, when the image is opened over one (the server's);
+    /// then the image's own cache is not used.
+    public let sharedTiles: SharedTiles?
+
+    /// A shared tile cache and the name of this version of the file in it.
+    public struct SharedTiles: Sendable {
+        public let cache: SharedTileCache
+        /// Names the file's contents: two images with the same name must have the same pixels (the path with
+        /// the file's size and modification time, for instance).
+        public let image: String
+
+        public init(cache: SharedTileCache, image: String) {
+            self.cache = cache
+            self.image = image
+        }
+    }
 
     /// The default tile cache budget: enough for a few viewports of tiles.
     public static let defaultCacheBudgetBytes = 64 << 20
@@ -39,7 +55,7 @@ public final class TiledImage {
     /// the pixel limit.
     public init(
         path: String, header knownHeader: ImageHeader? = nil, tileSize: Int = TileGrid.defaultTileSize,
-        cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
+        cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes, sharedTiles: SharedTiles? = nil,
         options: DecodeOptions = DecodeOptions()
     ) throws(TileViewError) {
         let header: ImageHeader
@@ -54,12 +70,15 @@ public final class TiledImage {
         self.path = path
         self.header = header
         self.options = options
+        self.sharedTiles = sharedTiles
         self.orientation = options.applyOrientation ? header.orientation : .up
         pyramid = LevelPyramid(
             imageSize: orientation.orientedSize(forStoredSize: header.storedSize), tileSize: tileSize)
         // A tile never costs more than tileSize^2 * 4 bytes: that cap stays valid whatever the budget
         // becomes later (`setCacheBudget`).
-        cache = TileCache(budgetBytes: cacheBudgetBytes, entryCapBytes: max(1, tileSize) * max(1, tileSize) * 4)
+        cache = TileCache(
+            budgetBytes: sharedTiles == nil ? cacheBudgetBytes : 0,
+            entryCapBytes: max(1, tileSize) * max(1, tileSize) * 4)
     }
 
     /// Changes the tile cache's budget. Lowering it evicts least recently used tiles at once; 0 frees
@@ -81,7 +100,7 @@ public final class TiledImage {
     /// True when frames are rendered straight from the decoder's rows instead of through the
     /// tile cache: the cache has no budget and the stored pixels are upright (a rotated or
     /// mirrored image needs its whole block to turn it).
-    var streamsFrames: Bool { cache.budgetBytes == 0 && orientation == .up }
+    var streamsFrames: Bool { sharedTiles == nil && cache.budgetBytes == 0 && orientation == .up }
 
     /// Counts a decoding pass made outside the cache that delivered `bytes` of level pixels.
     func noteStreamedPass(bytes: Int, warnings: [String]) {
@@ -104,6 +123,7 @@ public final class TiledImage {
     )? {
         let grid = pyramid.grid(ofLevel: level)
         guard let clipped = rect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
+        if let sharedTiles { return try sharedRegion(clipped, grid: grid, shared: sharedTiles) }
         let ids = grid.tiles(intersecting: clipped)
         let missing = ids.filter { !cache.contains($0) }
         if missing.count == ids.count {
@@ -127,7 +147,7 @@ public final class TiledImage {
 extension TiledImage {
     /// Decodes the block of level pixels covering `tiles` (their bounding rect) in one pass and
     /// turns it upright; counts the tiles as decoded.
-    fileprivate func decodeBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (ImageBuffer, PixelRect) {
+    func decodeBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (ImageBuffer, PixelRect) {
         let union = tiles.map { grid.pixelRect(of: $0) }.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
             $0.union($1)
         }

@@ -1,0 +1,156 @@
+import Dispatch
+import Synchronization
+import TileViewCore
+import TileViewTiling
+
+/// One byte-budgeted tile cache shared by many images and threads (the server's: every request opens its own
+/// `TiledImage` over the same cache).
+///
+/// Keys name a version of a file (`TiledImage.SharedTiles.image`, e.g. its path with its size and modification
+/// time, so a file changed on disk never meets its old tiles) and a tile. Tiles are decoded a band at a time: a
+/// band is one row of tiles across the whole level, the least a JPEG or PNG decoder can read without decoding
+/// the rows above again. A band being decoded is claimed: another thread that needs a tile of it waits for that
+/// decode instead of decoding the band a second time, and receives the tiles from the decoder itself (even if
+/// the cache has already evicted them).
+///
+/// Thread-safe; decoding happens outside the lock, in the threads that claim the bands.
+public final class SharedTileCache: Sendable {
+    /// A tile of one version of one image.
+    struct Key: Hashable {
+        var image: String
+        var tile: TileID
+    }
+
+    /// A band (one row of tiles of a level) of one version of one image.
+    struct Band: Hashable {
+        var image: String
+        var level: Int
+        var row: Int
+    }
+
+    /// A band some thread is decoding, and the threads waiting for it. Its fields are read and written under
+    /// the cache's lock only; `done` is signalled once per waiter when the band is published or fails.
+    final class BandDecode: @unchecked Sendable {
+        var tiles: [TileID: ImageBuffer]?
+        var error: TileViewError?
+        var waiters = 0
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    struct State {
+        var tiles: TileCache<Key, ImageBuffer>
+        var decoding: [Band: BandDecode] = [:]
+        var coalescedWaits = 0
+        var bandsDecoded = 0
+    }
+
+    private let state: Mutex<State>
+    public let budgetBytes: Int
+
+    /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square.
+    public init(budgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize) {
+        self.budgetBytes = max(0, budgetBytes)
+        let cap = max(1, tileSize) * max(1, tileSize) * 4
+        state = Mutex(
+            State(tiles: TileCache(budgetBytes: self.budgetBytes, entryCapBytes: cap) { $0.pixels.count }))
+    }
+
+    /// Hits, misses, evictions, bytes held and bytes decoded.
+    public var statistics: TileCacheStatistics { state.withLock { $0.tiles.statistics } }
+
+    /// Times a thread waited for a band another thread was decoding instead of decoding it again.
+    public var coalescedWaits: Int { state.withLock { $0.coalescedWaits } }
+
+    /// Bands decoded so far.
+    public var bandsDecoded: Int { state.withLock { $0.bandsDecoded } }
+
+    /// The cached tiles among `ids` (each counted as a hit or a miss).
+    func cached(image: String, _ ids: [TileID]) -> [TileID: ImageBuffer] {
+        state.withLock { state in
+            var found: [TileID: ImageBuffer] = [:]
+            for id in ids {
+                if let tile = state.tiles.value(forKey: Key(image: image, tile: id)) { found[id] = tile }
+            }
+            return found
+        }
+    }
+
+    /// Claims the bands among `rows` of `level` that this thread should decode: the `needed` ones nobody is
+    /// decoding, and the others nobody is decoding that miss a tile of `columns`. Returns them and the decodes
+    /// of other threads this one must wait for (the needed bands they hold).
+    func claim(
+        image: String, level: Int, rows: Range<Int>, needed: Set<Int>, columns: Int
+    ) -> (mine: [Int], waits: [Int: BandDecode]) {
+        state.withLock { state in
+            var mine: [Int] = []
+            var waits: [Int: BandDecode] = [:]
+            for row in rows {
+                let band = Band(image: image, level: level, row: row)
+                if let decode = state.decoding[band] {
+                    if needed.contains(row) {
+                        decode.waiters += 1
+                        state.coalescedWaits += 1
+                        waits[row] = decode
+                    }
+                    continue
+                }
+                let complete = (0..<columns).allSatisfy {
+                    state.tiles.contains(Key(image: image, tile: TileID(level: level, column: $0, row: row)))
+                }
+                guard needed.contains(row) || !complete else { continue }
+                state.decoding[band] = BandDecode()
+                mine.append(row)
+            }
+            return (mine, waits)
+        }
+    }
+
+    /// Stores the tiles of a claimed band, counts them as decoded and hands them to the threads waiting for it.
+    func publish(image: String, level: Int, row: Int, tiles: [TileID: ImageBuffer]) {
+        let decode = state.withLock { state -> BandDecode? in
+            for (id, tile) in tiles {
+                state.tiles.recordDecode(bytes: tile.pixels.count)
+                _ = state.tiles.insert(tile, forKey: Key(image: image, tile: id))
+            }
+            state.bandsDecoded += 1
+            guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
+            else { return nil }
+            decode.tiles = tiles
+            return decode
+        }
+        decode?.signalWaiters(self)
+    }
+
+    /// Ends claimed bands that will not be decoded: their waiters get `error`.
+    func fail(image: String, level: Int, rows: some Sequence<Int>, error: TileViewError) {
+        let decodes = state.withLock { state in
+            rows.compactMap { row -> BandDecode? in
+                guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
+                else { return nil }
+                decode.error = error
+                return decode
+            }
+        }
+        for decode in decodes { decode.signalWaiters(self) }
+    }
+
+    /// Blocks until another thread's band decode ends; its tiles, or its error.
+    func wait(for decode: BandDecode) throws(TileViewError) -> [TileID: ImageBuffer] {
+        decode.done.wait()
+        let (tiles, error) = state.withLock { _ in (decode.tiles, decode.error) }
+        if let tiles { return tiles }
+        throw error ?? TileViewError(.decode, path: "", reason: "a shared tile decode ended without tiles")
+    }
+
+    /// Removes every tile.
+    public func removeAll() { state.withLock { $0.tiles.removeAll() } }
+
+    fileprivate func waiterCount(_ decode: BandDecode) -> Int { state.withLock { _ in decode.waiters } }
+}
+
+extension SharedTileCache.BandDecode {
+    /// Wakes each waiter once (the count is final: the band left the claims under the lock).
+    fileprivate func signalWaiters(_ cache: SharedTileCache) {
+        for _ in 0..<cache.waiterCount(self) { done.signal() }
+    }
+}

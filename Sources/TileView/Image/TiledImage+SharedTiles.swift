@@ -1,0 +1,119 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewRender
+import TileViewTiling
+
+extension TiledImage {
+    /// `region(_:level:)` over a shared cache: the tiles that meet `clipped` come from the cache, and the missing
+    /// ones from band decodes (see `SharedTileCache`), this thread's or another's.
+    ///
+    /// A miss decodes whole bands, the full width of the level: a JPEG or PNG decoder reads every row above a
+    /// band and across it anyway, so the other tiles of the band cost little more and the next requests for them
+    /// are hits. When the whole level fits in half the cache, the first miss decodes every band of the level
+    /// that is missing a tile, in the same single pass (upright images only: a turned image decodes its block).
+    func sharedRegion(
+        _ clipped: PixelRect, grid: TileGrid, shared: SharedTiles
+    ) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
+        let ids = grid.tiles(intersecting: clipped)
+        var tiles = shared.cache.cached(image: shared.image, ids)
+        let missing = ids.filter { tiles[$0] == nil }
+        if let first = missing.map(\.row).min(), let last = missing.map(\.row).max() {
+            let needed = Set(missing.map(\.row))
+            let wholeLevel = orientation == .up && grid.levelSize.pixelCount * 4 <= shared.cache.budgetBytes / 2
+            let (mine, waits) = shared.cache.claim(
+                image: shared.image, level: grid.level, rows: wholeLevel ? 0..<grid.rows : first..<(last + 1),
+                needed: needed, columns: grid.columns)
+            if !mine.isEmpty {
+                let decoded = try decodeBands(mine, grid: grid, shared: shared, keeping: Set(missing))
+                tiles.merge(decoded) { old, _ in old }
+            }
+            for decode in waits.values {
+                let band = try shared.cache.wait(for: decode)
+                for id in missing where tiles[id] == nil { tiles[id] = band[id] }
+            }
+        }
+        return TileMosaic.assemble(levelRect: clipped, grid: grid) { tiles[$0] }
+    }
+
+    /// Decodes the claimed bands `rows` of `grid`'s level in one pass, publishes each to the shared cache as soon
+    /// as it is complete, and returns the tiles among `wanted`. On failure every band not yet published is ended
+    /// with the error (its waiters get it too).
+    private func decodeBands(
+        _ rows: [Int], grid: TileGrid, shared: SharedTiles, keeping wanted: Set<TileID>
+    ) throws(TileViewError) -> [TileID: ImageBuffer] {
+        var pending = Set(rows)
+        var kept: [TileID: ImageBuffer] = [:]
+        func publish(_ row: Int, _ band: [TileID: ImageBuffer]) {
+            shared.cache.publish(image: shared.image, level: grid.level, row: row, tiles: band)
+            pending.remove(row)
+            for (id, tile) in band where wanted.contains(id) { kept[id] = tile }
+        }
+        do throws(TileViewError) {
+            let first = rows.min()!
+            let last = rows.max()!
+            let size = grid.tileSize
+            let top = first * size
+            let span = PixelRect(
+                x: 0, y: top, width: grid.levelSize.width, height: min(grid.levelSize.height, (last + 1) * size) - top)
+            if orientation == .up {
+                try streamBands(span, grid: grid, claimed: pending, publish: publish)
+            } else {
+                let spanTiles = grid.tiles(intersecting: span)
+                let (block, blockRect) = try decodeBlock(of: spanTiles, grid: grid)
+                for row in rows {
+                    var band: [TileID: ImageBuffer] = [:]
+                    for id in spanTiles where id.row == row {
+                        let r = grid.pixelRect(of: id)
+                        band[id] = block.cropped(
+                            to: PixelRect(
+                                x: r.x - blockRect.x, y: r.y - blockRect.y, width: r.width, height: r.height))
+                    }
+                    publish(row, band)
+                }
+            }
+            return kept
+        } catch {
+            shared.cache.fail(image: shared.image, level: grid.level, rows: pending, error: error)
+            throw error
+        }
+    }
+
+    /// Streams the level rows of `span` (full width, whole bands) from the decoder and cuts the bands in
+    /// `claimed` into tiles as their last row arrives; the other bands' rows are decoded and dropped.
+    private func streamBands(
+        _ span: PixelRect, grid: TileGrid, claimed: Set<Int>, publish: (Int, [TileID: ImageBuffer]) -> Void
+    ) throws(TileViewError) {
+        let reader: LevelReader
+        do throws(CodecError) {
+            reader = try LevelReader(
+                .file(path: path), format: header.format, scale: .pyramidLevel(grid.level, format: header.format),
+                rect: span, options: options)
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+        let size = grid.tileSize
+        for row in (span.y / size)..<((span.maxY + size - 1) / size) where claimed.contains(row) {
+            let rects = (0..<grid.columns).map { grid.pixelRect(of: TileID(level: grid.level, column: $0, row: row)) }
+            let height = rects[0].height
+            var pixels = rects.map { [UInt8](repeating: 0, count: $0.pixelCount * 4) }
+            for y in 0..<height {
+                let source = reader.row(rects[0].y + y)
+                for (column, r) in rects.enumerated() {
+                    pixels[column].withUnsafeMutableBufferPointer { tile in
+                        (tile.baseAddress! + y * r.width * 4).update(from: source + r.x * 4, count: r.width * 4)
+                    }
+                }
+            }
+            if let failure = reader.failure, !reader.lenient { throw TileViewError(failure, path: path) }
+            var band: [TileID: ImageBuffer] = [:]
+            for (column, r) in rects.enumerated() {
+                band[TileID(level: grid.level, column: column, row: row)] = ImageBuffer(
+                    width: r.width, height: r.height, pixels: pixels[column])
+            }
+            publish(row, band)
+        }
+        reader.finish()
+        noteStreamedPass(bytes: span.pixelCount * 4, warnings: reader.lenientWarnings)
+        if let failure = reader.failure, !reader.lenient { throw TileViewError(failure, path: path) }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TileView
+import TileViewServe
+import TileViewTestSupport
+
+/// The server's caches seen from outside: encoded answers reused, identical requests in flight decoded once,
+/// a file changed on disk never served stale, the caches' series in `/metrics`, request bodies refused.
+@Suite("Server caches")
+struct CacheRouteTests {
+    static let tile = "/iiif/3/rocket.jpg/0,0,256,256/256,/0/default.png"
+
+    @Test("a repeated request is answered from the encoded answers, with the same bytes")
+    func responseCache() async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            var first: [UInt8] = []
+            try await client.execute(uri: Self.tile, method: .get) { first = Array(buffer: $0.body) }
+            let decoded = server.tiles.statistics.bytesDecoded
+            try await client.execute(uri: Self.tile, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(Array(buffer: response.body) == first)
+            }
+            #expect(server.responses.statistics.hits == 1)
+            #expect(server.tiles.statistics.bytesDecoded == decoded, "nothing decoded for the repeat")
+        }
+    }
+
+    @Test("identical requests arriving together are rendered once")
+    func coalescing() async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await client.execute(uri: Self.tile, method: .get) { Array(buffer: $0.body) }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(bodies.count == 8 && Set(bodies).count == 1)
+            #expect(server.responses.statistics.insertions == 1, "one render for eight requests")
+        }
+    }
+
+    @Test("neighbouring tiles of one band: the band is decoded once for all of them")
+    func bandsShared() async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 1 << 20))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            // 640x427 at level 0 is 1 MiB: more than half the tile budget, so bands are decoded one at a time.
+            for x in [0, 256, 512] {
+                try await client.execute(uri: "/iiif/3/rocket.jpg/\(x),0,128,128/128,/0/default.png", method: .get) {
+                    #expect($0.status == .ok)
+                }
+            }
+            #expect(server.tiles.bandsDecoded == 1)
+            #expect(server.tiles.statistics.currentBytes <= server.tiles.budgetBytes)
+        }
+    }
+
+    @Test("a file replaced on disk gets a new entity tag and its new pixels, never the cached ones")
+    func changedFileNotStale() async throws {
+        try await TemporaryFolder.with("serve-change") { folder in
+            let file = folder.appendingPathComponent("photo.png")
+            try FileManager.default.copyItem(at: Fixtures.sampleImages.appendingPathComponent("coffee.png"), to: file)
+            let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
+            let app = Application(router: server.router())
+            let uri = "/iiif/3/photo.png/0,0,64,64/64,/0/default.png"
+            try await app.test(.router) { client in
+                var before: (tag: String, bytes: [UInt8]) = ("", [])
+                try await client.execute(uri: uri, method: .get) {
+                    before = ($0.headers[.eTag] ?? "", Array(buffer: $0.body))
+                }
+                try FileManager.default.removeItem(at: file)
+                try FileManager.default.copyItem(
+                    at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"), to: file)
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: file.path)
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.eTag] != before.tag)
+                    #expect(Array(buffer: response.body) != before.bytes)
+                    let expected = try ImageResponse.render(
+                        try TiledImage(path: file.path, cacheBudgetBytes: 0), identifier: "photo.png",
+                        region: PixelRect(x: 0, y: 0, width: 64, height: 64), size: PixelSize(width: 64, height: 64),
+                        output: ImageOutput(format: .png))
+                    #expect(Array(buffer: response.body) == expected)
+                }
+                try FileManager.default.removeItem(at: file)
+                try await client.execute(uri: uri, method: .get) { #expect($0.status == .notFound) }
+            }
+        }
+    }
+
+    @Test("/metrics has the tile cache's and the answers' cache series")
+    func metrics() async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 64 << 20))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            try await client.execute(uri: Self.tile, method: .get) { _ in }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("tileview_tile_cache_budget_bytes \(48 << 20)\n"), "\(text)")
+                #expect(text.contains("tileview_response_cache_budget_bytes \(16 << 20)\n"))
+                #expect(!text.contains("tileview_tile_cache_bytes 0\n"))
+                #expect(text.contains("tileview_tile_cache_misses_total "))
+                #expect(!text.contains("tileview_tile_bands_decoded_total 0\n"))
+                #expect(text.contains("tileview_response_cache_misses_total 1\n"))
+                #expect(text.contains("tileview_requests_coalesced_total 0\n"))
+            }
+        }
+    }
+
+    @Test("a request body over the limit, or of unknown length, is 413 and closes the connection")
+    func bodyLimit() async throws {
+        try await RouteTests.withClient { client in
+            let big = ByteBuffer(repeating: 0, count: ServeSettings.maxRequestBodyBytes + 1)
+            try await client.execute(uri: Self.tile, method: .post, body: big) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(response.headers[.connection] == "close")
+            }
+            try await client.execute(uri: Self.tile, method: .get, headers: [.transferEncoding: "chunked"]) {
+                #expect($0.status == .contentTooLarge)
+            }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+}

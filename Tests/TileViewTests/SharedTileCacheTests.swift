@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import TileView
+import TileViewCore
+import TileViewTestSupport
+import TileViewTiling
+
+/// Images opened over one shared tile cache (the server's): the same pixels as the image's own decode, bands
+/// decoded once across images and threads, the budget kept.
+@Suite("Shared tile cache")
+struct SharedTileCacheTests {
+    static func open(_ file: String, _ cache: SharedTileCache, tileSize: Int = 64) throws -> TiledImage {
+        let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+        return try TiledImage(
+            path: path, tileSize: tileSize, cacheBudgetBytes: 0,
+            sharedTiles: TiledImage.SharedTiles(cache: cache, image: file))
+    }
+
+    @Test(
+        "any rect of any level over the shared cache equals the whole level decoded", arguments: TiledImageTests.files)
+    func regionsMatchWholeLevel(file: String) throws {
+        // A small budget (some levels fit whole, the biggest do not) and a fresh image per rect, as the server has.
+        let cache = SharedTileCache(budgetBytes: 3 << 20, tileSize: 64)
+        let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+        var rng = SplitMix64(seed: UInt64(file.utf8.count) &* 104_729)
+        let levels = try Self.open(file, cache).pyramid.levels.filter { $0 <= 5 }
+        for level in levels {
+            let reference = try TiledImageTests.referenceLevel(path, level: level)
+            for trial in 0..<5 {
+                let image = try Self.open(file, cache)
+                let size = image.pyramid.levelSize(ofLevel: level)
+                let w = 1 + rng.int(below: min(size.width, 200))
+                let h = 1 + rng.int(below: min(size.height, 200))
+                let rect = PixelRect(
+                    x: rng.int(below: size.width - w + 1), y: rng.int(below: size.height - h + 1), width: w, height: h)
+                let region = try #require(try image.region(rect, level: level))
+                let inBuffer = PixelRect(
+                    x: rect.x - region.origin.x, y: rect.y - region.origin.y, width: rect.width, height: rect.height)
+                #expect(
+                    region.buffer.cropped(to: inBuffer) == reference.cropped(to: rect),
+                    "\(file) level \(level) trial \(trial): \(rect)")
+                #expect(cache.statistics.currentBytes <= cache.budgetBytes, "\(file): over budget")
+            }
+        }
+    }
+
+    @Test("a second image of the same file finds every tile; another file's name does not")
+    func sharedAcrossImages() throws {
+        let cache = SharedTileCache(budgetBytes: 64 << 20, tileSize: 64)
+        let rect = PixelRect(x: 100, y: 50, width: 150, height: 90)
+        let first = try Self.open("jpeg/gen_chelsea_422_q90.jpg", cache)
+        let a = try #require(try first.region(rect, level: 0))
+        let bands = cache.bandsDecoded
+        #expect(bands > 0)
+        let second = try Self.open("jpeg/gen_chelsea_422_q90.jpg", cache)
+        let b = try #require(try second.region(rect, level: 0))
+        #expect(cache.bandsDecoded == bands, "the second image decoded nothing")
+        #expect(second.bytesDecoded == 0)
+        #expect(a.buffer == b.buffer)
+        _ = try Self.open("png/basn2c08.png", cache).region(PixelRect(x: 0, y: 0, width: 8, height: 8), level: 0)
+        #expect(cache.bandsDecoded > bands, "another image has its own tiles")
+    }
+
+    @Test("when a level fits in half the budget, one miss decodes every band of it")
+    func wholeLevel() throws {
+        let cache = SharedTileCache(budgetBytes: 64 << 20, tileSize: 64)
+        let image = try Self.open("png/gen_large_4100x3000.png", cache)
+        let grid = image.pyramid.grid(ofLevel: 2)
+        _ = try image.region(PixelRect(x: 0, y: 0, width: 10, height: 10), level: 2)
+        #expect(cache.bandsDecoded == grid.rows)
+        #expect(cache.statistics.entryCount == grid.tileCount)
+        #expect(image.decodePasses == 1)
+    }
+
+    @Test("threads asking for tiles of the same bands at once decode each band once, and get the same pixels")
+    func concurrentBandsDecodedOnce() throws {
+        // Level 0 (49 MB) is more than half this budget: no whole-level pass.
+        let cache = SharedTileCache(budgetBytes: 64 << 20, tileSize: 256)
+        let file = "png/gen_large_4100x3000.png"
+        let reference = try #require(
+            try Self.open(file, SharedTileCache(budgetBytes: 256 << 20, tileSize: 256)).region(
+                PixelRect(x: 0, y: 0, width: 4100, height: 3000), level: 0))
+        let results = Mutex<[Int: Bool]>([:])
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            // Each thread asks for one tile of level 0: rows 5 and 6.
+            let rect = PixelRect(x: (i % 8) * 512, y: (5 + i / 8) * 256, width: 256, height: 256)
+            let image = try! Self.open(file, cache, tileSize: 256)
+            let region = try! image.region(rect, level: 0)!
+            let same = region.buffer == reference.buffer.cropped(to: rect)
+            results.withLock { $0[i] = same }
+        }
+        #expect(results.withLock { $0.count == 16 && $0.values.allSatisfy { $0 } })
+        #expect(cache.bandsDecoded == 2, "two bands, each decoded once")
+    }
+
+    @Test("a decoding error reaches the thread that decoded and every thread that waited")
+    func failureShared() throws {
+        let cache = SharedTileCache(budgetBytes: 64 << 20)
+        let path = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg").path
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                let image = try TiledImage(
+                    path: path, cacheBudgetBytes: 0, sharedTiles: TiledImage.SharedTiles(cache: cache, image: path))
+                _ = try image.region(PixelRect(size: image.imageSize), level: 0)
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 4)
+        #expect(cache.statistics.entryCount == 0 || cache.statistics.currentBytes <= cache.budgetBytes)
+    }
+}
