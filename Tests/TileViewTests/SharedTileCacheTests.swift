@@ -92,7 +92,10 @@ struct SharedTileCacheTests {
             results.withLock { $0[i] = same }
         }
         #expect(results.withLock { $0.count == 16 && $0.values.allSatisfy { $0 } })
-        #expect(cache.bandsDecoded == 2, "two bands, each decoded once")
+        // Passes go on below the needed band, so which bands are decoded depends on who came first; but no
+        // band is ever decoded twice (its tiles would be stored again).
+        #expect(cache.bandsDecoded >= 2)
+        #expect(cache.statistics.replacements == 0, "a band was decoded twice")
     }
 
     @Test("a decoding error reaches the thread that decoded and every thread that waited")

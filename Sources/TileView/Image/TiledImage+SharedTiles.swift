@@ -10,7 +10,8 @@ extension TiledImage {
     /// A miss decodes whole bands, the full width of the level: a JPEG or PNG decoder reads every row above a
     /// band and across it anyway, so the other tiles of the band cost little more and the next requests for them
     /// are hits. When the whole level fits in half the cache, the first miss decodes every band of the level
-    /// that is missing a tile, in the same single pass (upright images only: a turned image decodes its block).
+    /// that is missing a tile, in the same single pass; otherwise the pass goes on down through the bands below
+    /// while it holds at most a quarter of the cache (upright images only: a turned image decodes its block).
     func sharedRegion(
         _ clipped: PixelRect, grid: TileGrid, shared: SharedTiles
     ) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
@@ -19,10 +20,20 @@ extension TiledImage {
         let missing = ids.filter { tiles[$0] == nil }
         if let first = missing.map(\.row).min(), let last = missing.map(\.row).max() {
             let needed = Set(missing.map(\.row))
-            let wholeLevel = orientation == .up && grid.levelSize.pixelCount * 4 <= shared.cache.budgetBytes / 2
+            let rows: Range<Int>
+            if orientation != .up {
+                rows = first..<(last + 1)
+            } else if grid.levelSize.pixelCount * 4 <= shared.cache.budgetBytes / 2 {
+                rows = 0..<grid.rows
+            } else {
+                // The bands below come at the cost of their inverse transform only (the rows above must be read
+                // anyway): decode down while the pass holds at most a quarter of the budget.
+                let bandBytes = max(1, grid.levelSize.width * grid.tileSize * 4)
+                let more = max(0, shared.cache.budgetBytes / 4 / bandBytes - (last - first + 1))
+                rows = first..<min(grid.rows, last + 1 + more)
+            }
             let (mine, waits) = shared.cache.claim(
-                image: shared.image, level: grid.level, rows: wholeLevel ? 0..<grid.rows : first..<(last + 1),
-                needed: needed, columns: grid.columns)
+                image: shared.image, level: grid.level, rows: rows, needed: needed, columns: grid.columns)
             if !mine.isEmpty {
                 let decoded = try decodeBands(mine, grid: grid, shared: shared, keeping: Set(missing))
                 tiles.merge(decoded) { old, _ in old }
