@@ -1,4 +1,3 @@
-import Synchronization
 import TileView
 
 /// An encoded answer to an image request: the bytes and their media type.
@@ -10,13 +9,13 @@ public struct EncodedImage: Sendable {
 /// The least recently used encoded answers, within a byte budget (the same `TileCache` the tiles use, keyed by
 /// the file's version and the request). Thread-safe.
 public final class ResponseCache: Sendable {
-    private let entries: Mutex<TileCache<String, EncodedImage>>
+    private let entries: Locked<TileCache<String, EncodedImage>>
     public let budgetBytes: Int
 
     public init(budgetBytes: Int) {
         self.budgetBytes = max(0, budgetBytes)
         // One answer may take at most an eighth of the budget: a few huge images must not flush every tile.
-        entries = Mutex(
+        entries = Locked(
             TileCache(budgetBytes: self.budgetBytes, entryCapBytes: self.budgetBytes / 8) { $0.bytes.count })
     }
 

@@ -1,4 +1,3 @@
-import Synchronization
 import TileView
 
 /// What `/metrics` reports, in Prometheus' text format (written here: a handful of counters do not need a
@@ -14,7 +13,7 @@ public final class ServerMetrics: Sendable {
         var durationSums: [String: Double] = [:]
         var decodedBytes = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 import TileView
 import TileViewCore
@@ -82,7 +81,7 @@ struct SharedTileCacheTests {
         let reference = try #require(
             try Self.open(file, SharedTileCache(budgetBytes: 256 << 20, tileSize: 256)).region(
                 PixelRect(x: 0, y: 0, width: 4100, height: 3000), level: 0))
-        let results = Mutex<[Int: Bool]>([:])
+        let results = Locked<[Int: Bool]>([:])
         DispatchQueue.concurrentPerform(iterations: 16) { i in
             // Each thread asks for one tile of level 0: rows 5 and 6.
             let rect = PixelRect(x: (i % 8) * 512, y: (5 + i / 8) * 256, width: 256, height: 256)
@@ -102,7 +101,7 @@ struct SharedTileCacheTests {
     func failureShared() throws {
         let cache = SharedTileCache(budgetBytes: 64 << 20)
         let path = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg").path
-        let failures = Mutex(0)
+        let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             do {
                 let image = try TiledImage(

@@ -1,10 +1,9 @@
-import Synchronization
 import TileViewCodecs
 
 /// The headers of a gallery's page files, read once: planning reads a page's header to know its size, and the
 /// loader later opens the page from the same header instead of reading the file's start again.
 public final class PageHeaders: Sendable {
-    private let headers = Mutex<[String: ImageHeader]>([:])
+    private let headers = Locked<[String: ImageHeader]>([:])
 
     public init() {}
 

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TileViewCore
 import TileViewTiling
 
@@ -44,14 +43,14 @@ public final class SharedTileCache: Sendable {
         var bandsDecoded = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     public let budgetBytes: Int
 
     /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square.
     public init(budgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize) {
         self.budgetBytes = max(0, budgetBytes)
         let cap = max(1, tileSize) * max(1, tileSize) * 4
-        state = Mutex(
+        state = Locked(
             State(tiles: TileCache(budgetBytes: self.budgetBytes, entryCapBytes: cap) { $0.pixels.count }))
     }
 

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TileViewCodecs
 import TileViewCore
 
@@ -29,7 +28,7 @@ public final class FrameWriter: @unchecked Sendable {
         var failure: (index: Int, error: TileViewError)?
         var encodeDuration: Duration = .zero
     }
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
 
     /// Frames encoded at once by default: two where the machine has two processors (one core encodes while the
     /// other decodes, renders and encodes), one on a single processor.
