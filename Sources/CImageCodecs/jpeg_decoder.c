@@ -227,8 +227,8 @@ tv_status tv_jpeg_open_memory(const uint8_t *data, size_t length, int strict, tv
 tv_status tv_jpeg_open_file(const char *path, int strict, tv_jpeg_decoder **decoder, tv_jpeg_header *header,
                             tv_error *err) {
     *decoder = NULL;
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) return tv_fail(err, TV_ERR_IO, strerror(errno));
+    FILE *file = tv_fopen_regular(path, err);
+    if (file == NULL) return TV_ERR_IO;
     return tv_jpeg_open(NULL, 0, file, strict, decoder, header, err);
 }
 

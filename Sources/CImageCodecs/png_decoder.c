@@ -219,8 +219,8 @@ tv_status tv_png_open_memory(const uint8_t *data, size_t length, tv_png_decoder 
 
 tv_status tv_png_open_file(const char *path, tv_png_decoder **decoder, tv_png_header *header, tv_error *err) {
     *decoder = NULL;
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) return tv_fail(err, TV_ERR_IO, strerror(errno));
+    FILE *file = tv_fopen_regular(path, err);
+    if (file == NULL) return TV_ERR_IO;
     return tv_png_open(NULL, 0, file, decoder, header, err);
 }
 

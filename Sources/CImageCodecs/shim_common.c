@@ -1,9 +1,12 @@
 #include "shim_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void tv_copy_message(char *dst, const char *src) {
     size_t n = strlen(src);
@@ -49,10 +52,43 @@ int tv_warning_log_times(const tv_warning_log *log, int index) {
     return log->times[index];
 }
 
+FILE *tv_fopen_regular(const char *path, tv_error *err) {
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        tv_fail(err, TV_ERR_IO, strerror(errno));
+        return NULL;
+    }
+    /* A FIFO would block the open (and every read) until a writer comes; a device may do anything. */
+    if (!S_ISREG(info.st_mode)) {
+        tv_fail(err, TV_ERR_IO, S_ISDIR(info.st_mode) ? "is a folder, not an image file" : "not a regular file");
+        return NULL;
+    }
+    /* Non-blocking, and checked again on the descriptor: the path may have been replaced since the stat. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        tv_fail(err, TV_ERR_IO, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        close(fd);
+        tv_fail(err, TV_ERR_IO, "not a regular file");
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    FILE *file = fdopen(fd, "rb");
+    if (file == NULL) {
+        int saved = errno;
+        close(fd);
+        tv_fail(err, TV_ERR_IO, strerror(saved));
+    }
+    return file;
+}
+
 tv_status tv_file_read_prefix(const char *path, uint8_t *buffer, size_t capacity, size_t *count, tv_error *err) {
     *count = 0;
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) return tv_fail(err, TV_ERR_IO, strerror(errno));
+    FILE *file = tv_fopen_regular(path, err);
+    if (file == NULL) return TV_ERR_IO;
     size_t got = fread(buffer, 1, capacity, file);
     int failed = ferror(file);
     int saved = errno;

@@ -68,3 +68,16 @@ extension ImageSource {
         }
     }
 }
+
+/// Opening files that must be regular files: a FIFO, a device, a socket or a folder is refused before it is
+/// opened for reading ("not a regular file"), so no input can block a run (see `tv_fopen_regular`).
+public enum RegularFile {
+    /// The file open for reading; the caller closes it with `fclose`.
+    public static func open(_ path: String) throws(CodecError) -> UnsafeMutablePointer<FILE> {
+        var error = tv_error()
+        guard let file = tv_fopen_regular(path, &error) else {
+            throw CodecError(status: TV_ERR_IO, error: error, format: nil)
+        }
+        return file
+    }
+}

@@ -22,7 +22,9 @@ public enum CommandRunner {
     }()
 
     /// Runs `tileview` with `arguments` in `directory` (default: a scratch folder is not made; the current one).
-    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// With a `timeout`, a run still going after that many seconds is killed (SIGKILL: status 9 by signal, and
+    /// the test sees a non-zero status instead of hanging).
+    public static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -33,6 +35,12 @@ public enum CommandRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        if let timeout {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                if process.isRunning { kill(pid, SIGKILL) }
+            }
+        }
         // Read both pipes while the process runs so a large output cannot block it.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define TV_MESSAGE_LEN 256
 
@@ -50,7 +51,12 @@ int tv_warning_log_times(const tv_warning_log *log, int index);
 
 /* ---------- files ---------- */
 
-/* Reads up to `capacity` bytes from the start of a file (format sniffing). */
+/* Opens a regular file for reading. Anything else (a FIFO, a device, a socket, a folder) is refused with
+   "not a regular file" before it is opened for reading (a FIFO would block until a writer comes): NULL and
+   `err` set, as for any failure to open. */
+FILE *tv_fopen_regular(const char *path, tv_error *err);
+
+/* Reads up to `capacity` bytes from the start of a file (format sniffing); a regular file only. */
 tv_status tv_file_read_prefix(const char *path, uint8_t *buffer, size_t capacity, size_t *count, tv_error *err);
 
 /* ---------- PNG decoding (libpng, streaming) ---------- */

@@ -9,7 +9,8 @@ import TileViewCore
 /// Writes files atomically: a temporary file in the destination's folder, then `rename(2)`.
 ///
 /// A reader never sees a partial file, and a failure at any point leaves nothing behind (the
-/// temporary file is removed). This is the only way tileview writes an output file.
+/// temporary file is removed). The file is flushed to disk (`fsync`) before the rename and the folder after
+/// it, so a crash or a power cut leaves the name holding the whole file or nothing. This is the only way tileview writes an output file.
 public enum AtomicFile {
     /// Writes `bytes` to `path`, replacing any file there.
     public static func write(_ bytes: [UInt8], to path: String) throws(TileViewError) {
@@ -38,12 +39,24 @@ public enum AtomicFile {
         let mask = umask(0)
         umask(mask)
         if failure == nil, fchmod(fd, 0o666 & ~mask) != 0 { failure = "cannot set permissions: \(errnoText())" }
+        // On disk before it gets its name: after a crash the name holds the whole file or is absent.
+        if failure == nil, fsync(fd) != 0 { failure = "cannot flush to disk: \(errnoText())" }
         if close(fd) != 0, failure == nil { failure = "close failed: \(errnoText())" }
         if failure == nil, rename(tempPath, path) != 0 { failure = "cannot rename into place: \(errnoText())" }
         if let failure {
             unlink(tempPath)
             throw TileViewError(.write, path: path, reason: failure)
         }
+        syncFolder(folder)
+    }
+
+    /// Flushes a folder's entries (a rename just made in it) to disk. Best effort: some file systems refuse to
+    /// sync a folder, and the file itself is already complete under its name.
+    static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
     }
 
     /// Creates a folder (and its parents) if it does not exist.

@@ -1,3 +1,4 @@
+import TileViewCodecs
 import TileViewCore
 
 #if canImport(Glibc)
@@ -13,8 +14,11 @@ public enum TextFile {
 
     /// The whole file as UTF-8 text (invalid sequences become U+FFFD).
     public static func read(_ path: String) throws(TileViewError) -> String {
-        guard let file = fopen(path, "rb") else {
-            throw TileViewError(.read, path: path, reason: "cannot open: \(errnoText())")
+        let file: UnsafeMutablePointer<FILE>
+        do throws(CodecError) {
+            file = try RegularFile.open(path)
+        } catch {
+            throw TileViewError(error, path: path)
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
