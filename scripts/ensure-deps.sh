@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the system packages tileview builds against (pkg-config, libpng, libjpeg-turbo)
-# when they are missing. Sourced by the other scripts; safe to run on its own.
+# Installs the system packages tileview builds against (pkg-config, libpng, libjpeg-turbo) and those its
+# server tests use (curl, wrk, python3) when they are missing. Sourced by the other scripts; safe to run on
+# its own.
 set -euo pipefail
 need=()
-for pkg in pkg-config libpng-dev libjpeg-dev curl; do
+for pkg in pkg-config libpng-dev libjpeg-dev curl wrk python3; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -43,6 +43,9 @@ public struct IIIFSize: Hashable, Sendable, CustomStringConvertible {
                 throw fail("the \(role) \"\(part)\" is not a non-negative integer")
             }
             guard value > 0 else { throw fail("the \(role) must be greater than 0") }
+            guard value <= IIIFSize.largestSide else {
+                throw fail("the \(role) \(value) is over \(IIIFSize.largestSide), larger than any image served")
+            }
             return value
         }
 
@@ -89,6 +92,10 @@ public struct IIIFSize: Hashable, Sendable, CustomStringConvertible {
         return (allowsUpscaling ? "^" : "") + body
     }
 
+    /// The largest side a size may ask for (2^30): anything larger is refused as it is parsed, so that no
+    /// arithmetic on sizes can overflow.
+    public static let largestSide = 1 << 30
+
     /// The output size for a region of `region` pixels under `limits` (section 4.2).
     ///
     /// A side derived from the aspect ratio (`w,`, `,h`, `!w,h`) is the region's side scaled and rounded to the
@@ -101,7 +108,16 @@ public struct IIIFSize: Hashable, Sendable, CustomStringConvertible {
         func fail(_ problem: String) -> ImageRequestError { .badRequest("size", description, problem) }
         let rw = Double(region.width)
         let rh = Double(region.height)
-        func derived(_ value: Double) -> Int { Swift.max(1, Int(value.rounded())) }
+        // Sides computed in floating point are checked before they become integers: a huge request must be a
+        // 400, not an overflow.
+        func whole(_ value: Double) throws(ImageRequestError) -> Int {
+            let rounded = value.rounded()
+            guard rounded.isFinite, rounded <= Double(IIIFSize.largestSide) else {
+                throw fail("the result would be over \(IIIFSize.largestSide) pixels on a side")
+            }
+            return Int(rounded)
+        }
+        func derived(_ value: Double) throws(ImageRequestError) -> Int { Swift.max(1, try whole(value)) }
 
         let result: PixelSize
         switch form {
@@ -109,11 +125,11 @@ public struct IIIFSize: Hashable, Sendable, CustomStringConvertible {
             let scale = Swift.min(allowsUpscaling ? Double.infinity : 1, limits.largestScale(for: region))
             result = scale.isInfinite ? region : limits.fitted(region, scale: scale)
         case .width(let w):
-            result = PixelSize(width: w, height: derived(rh * Double(w) / rw))
+            result = PixelSize(width: w, height: try derived(rh * Double(w) / rw))
         case .height(let h):
-            result = PixelSize(width: derived(rw * Double(h) / rh), height: h)
+            result = PixelSize(width: try derived(rw * Double(h) / rh), height: h)
         case .percent(let n):
-            result = PixelSize(width: Int((rw * n / 100).rounded()), height: Int((rh * n / 100).rounded()))
+            result = PixelSize(width: try whole(rw * n / 100), height: try whole(rh * n / 100))
         case .exact(let w, let h):
             result = PixelSize(width: w, height: h)
         case .bestFit(let w, let h):
@@ -127,9 +143,9 @@ public struct IIIFSize: Hashable, Sendable, CustomStringConvertible {
             if scale < boxScale {
                 result = scale >= 1 ? region : limits.fitted(region, scale: scale)
             } else if Double(w) / rw <= Double(h) / rh {
-                result = PixelSize(width: w, height: Swift.min(h, derived(rh * Double(w) / rw)))
+                result = PixelSize(width: w, height: Swift.min(h, try derived(rh * Double(w) / rw)))
             } else {
-                result = PixelSize(width: Swift.min(w, derived(rw * Double(h) / rh)), height: h)
+                result = PixelSize(width: Swift.min(w, try derived(rw * Double(h) / rh)), height: h)
             }
         }
 

@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// Refuses request bodies over `maxBytes` (by their `Content-Length`) and bodies of unknown length (chunked)
-/// with 413, and closes the connection: no route reads a body, so nobody may keep the server draining one.
+/// with 413 and `Connection: close`, before any route runs: no route reads a body. (The HTTP layer still reads
+/// and drops what the client goes on sending on that connection; the idle timeout ends a client that stops.)
 struct BodyLimit<Context: RequestContext>: RouterMiddleware {
     let maxBytes: Int
 

@@ -60,6 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
             Report.error(error.description)
             throw ExitCode.failure
         }
+        // Tiles of 256 KiB come and go on many threads: each gets its own mapping, returned when freed.
+        Allocator.returnLargeBlocksToTheSystem()
         let server = TileServer(
             settings: ServeSettings(
                 root: served, host: host, port: port, maxArea: maxArea, cacheBytes: cacheMB << 20,

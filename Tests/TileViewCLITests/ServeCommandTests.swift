@@ -89,3 +89,29 @@ struct IIIFValidatorTests {
         #expect(text.contains(" 0 failed"), "\(text)")
     }
 }
+
+/// Load and malformed requests against a real server (`scripts/load-serve.sh`), short: wrk for a few seconds
+/// (no socket error, no non-2xx, RSS within the cache budget + 64 MiB) and a thousand malformed requests (no 5xx
+/// but 501, the server alive and serving after). The long runs (30 s at 64 connections, 10,000 requests) are
+/// the same script with its defaults.
+@Suite("Server under load")
+struct LoadServeTests {
+    @Test("wrk and malformed requests: no error, no crash, memory bounded", .timeLimit(.minutes(5)))
+    func load() throws {
+        let process = Process()
+        process.executableURL = Fixtures.packageRoot.appendingPathComponent("scripts/load-serve.sh")
+        process.arguments = ["all"]
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "TILEVIEW": CommandRunner.executable.path, "DURATION": "5", "CONNECTIONS": "16", "COUNT": "1000",
+            "CACHE_MB": "64",
+        ]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("wrk ok:") && text.contains("fuzz ok:"), "\(text)")
+    }
+}

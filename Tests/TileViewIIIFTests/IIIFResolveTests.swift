@@ -37,6 +37,24 @@ import TileViewIIIF
                 == PixelRect(x: 0, y: 0, width: 1, height: 1))
     }
 
+    /// Found by the malformed-request run of `scripts/load-serve.sh`: each of these trapped on an integer
+    /// conversion and killed the server.
+    @Test func hugeSizesAre400NotATrap() {
+        let huge = [
+            "square/9223372036854775807,", "full/,9223372036854775807", "full/pct:100000000000000000000",
+            "full/^9223372036854775807,", "full/^,9223372036854775807", "full/^pct:1e300",
+            "full/^9223372036854775807,9223372036854775807", "full/!9223372036854775807,9223372036854775807",
+            "full/^!9223372036854775807,9223372036854775807", "full/^1073741825,", "full/^,2000000000",
+            "pct:0.000000001,0,0.000000001,1/^4611686018427387904,",
+            "pct:0.000000001,0,0.000000001,1/4611686018427387904,",
+        ]
+        for text in huge {
+            let status = resolve("\(text)/0/default.jpg", image, IIIFLimits(maxArea: nil)).failureStatus
+            #expect(status == .badRequest, "\(text)")
+            #expect(resolve("\(text)/0/default.jpg", image).failureStatus == .badRequest, "\(text)")
+        }
+    }
+
     @Test func sizeExamples() throws {
         #expect(try size("max", IIIFLimits(maxArea: nil, maxWidth: 200)) == PixelSize(width: 200, height: 133))
         #expect(try size("^max", IIIFLimits(maxArea: nil, maxWidth: 360)) == PixelSize(width: 360, height: 240))
