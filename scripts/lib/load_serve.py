@@ -227,14 +227,17 @@ ACCESS = re.compile(r"^([A-Z]+) (\S+) (\d{3}) ")
 
 
 def access_lines(log, wanted):
-    """The server's access-log lines (`GET /path 200 123 B 4.5 ms`) whose status is `wanted`."""
-    found = []
+    """The server's access-log lines (`GET /path 200 123 B 4.5 ms`) whose status is `wanted`, the first of
+    each method, path and status, with their counts."""
+    found = {}
     with open(log, errors="replace") as f:
         for line in f:
             m = ACCESS.match(line)
             if m and wanted(int(m[3])):
-                found.append(line.rstrip("\n"))
-    return found
+                key = m.group(1, 2, 3)
+                first, count = found.get(key, (line.rstrip("\n"), 0))
+                found[key] = (first, count + 1)
+    return [f"{first} (x{count})" for first, count in found.values()]
 
 
 def ms(value):
@@ -285,7 +288,7 @@ def cmd_wrk(args):
         failures.append("the Lua script's done() did not report")
     if r["non2xx3xx"] or r.get("non2xx"):
         failures.append(f"non-2xx responses: {r.get('non2xx')} (wrk: {r['non2xx3xx']} non-2xx or 3xx), "
-                        f"by status {statuses}; the first in the server's log:")
+                        f"by status {statuses}; in the server's log:")
         failures += [f"  {line}" for line in access_lines(log, lambda status: not 200 <= status < 300)[:20]]
     if not alive(pid):
         failures.append("the server died during the run")
