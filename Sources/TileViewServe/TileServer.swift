@@ -71,7 +71,8 @@ public struct TileServer: Sendable {
 
     /// The router with every route.
     public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD answers as GET would, without the body (Hummingbird makes the HEAD routes from the GET ones).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: AccessLog(metrics: metrics))
         router.add(middleware: BodyLimit(maxBytes: ServeSettings.maxRequestBodyBytes))
         // Preflight (OPTIONS) and the CORS headers of every answer: any origin may read images and info.

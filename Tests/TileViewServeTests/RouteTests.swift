@@ -215,6 +215,29 @@ struct RouteTests {
         }
     }
 
+    @Test("HEAD answers as GET does, with the same status and headers and no body")
+    func head() async throws {
+        try await Self.withClient { client in
+            for uri in [
+                "/iiif/3/rocket.jpg/info.json", "/iiif/3/rocket.jpg/full/64,/0/default.jpg", "/dzi/rocket.jpg.dzi",
+            ] {
+                var get: (status: HTTPResponse.Status, length: String?, tag: String?) = (.ok, nil, nil)
+                try await client.execute(uri: uri, method: .get) {
+                    get = ($0.status, $0.headers[.contentLength], $0.headers[.eTag])
+                }
+                try await client.execute(uri: uri, method: .head) { response in
+                    #expect(response.status == get.status, "\(uri)")
+                    #expect(response.body.readableBytes == 0, "\(uri)")
+                    #expect(response.headers[.eTag] == get.tag, "\(uri)")
+                    #expect(response.headers[.contentLength] == get.length, "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/iiif/3/nope.jpg/info.json", method: .head) {
+                #expect($0.status == .notFound)
+            }
+        }
+    }
+
     @Test("Deep Zoom: the descriptor and tiles of the top and bottom levels")
     func deepZoom() async throws {
         try await Self.withClient { client in
