@@ -2,6 +2,12 @@ import Dispatch
 import TileViewCodecs
 import TileViewCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Writes the numbered frames of a run into a folder: `frame-0000.png` onward, each encoded as PNG and written
 /// atomically (`AtomicFile`), on background threads while the next frames are rendered.
 ///
@@ -29,6 +35,9 @@ public final class FrameWriter: @unchecked Sendable {
         var encodeDuration: Duration = .zero
     }
     private let shared = Locked(Shared())
+    /// Temporary files an earlier run killed mid-write left in the folder, by frame name: each frame's are
+    /// removed when this run writes that frame (so a shard never touches another shard's files).
+    private let staleTemporaries: Locked<[String: [String]]>
 
     /// Frames encoded at once by default: two where the machine has two processors (one core encodes while the
     /// other decodes, renders and encodes), one on a single processor.
@@ -40,6 +49,7 @@ public final class FrameWriter: @unchecked Sendable {
         maxInFlight: Int = FrameWriter.defaultMaxInFlight
     ) throws(TileViewError) {
         try AtomicFile.makeDirectory(folder)
+        staleTemporaries = Locked(AtomicFile.temporaries(in: folder))
         self.folder = folder
         self.options = options
         self.maxInFlight = max(0, maxInFlight)
@@ -80,6 +90,8 @@ public final class FrameWriter: @unchecked Sendable {
     }
 
     private func write(_ frame: ImageBuffer, index: Int, to path: String) {
+        let stale = staleTemporaries.withLock { $0.removeValue(forKey: Self.frameName(index)) } ?? []
+        for name in stale { unlink(Paths.join(folder, name)) }
         let clock = ContinuousClock()
         let start = clock.now
         do throws(TileViewError) {

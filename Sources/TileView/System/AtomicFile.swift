@@ -59,6 +59,20 @@ public enum AtomicFile {
         close(fd)
     }
 
+    /// The temporary files `write` leaves only when the process is killed mid-write, in `folder`, by the name of
+    /// the file they were for: `.NAME.tmp-XXXXXX` under `NAME`.
+    public static func temporaries(in folder: String) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for entry in (try? FolderEntries.names(in: folder)) ?? [] {
+            // ".tmp-" and the six characters mkstemp puts in place of XXXXXX.
+            guard entry.hasPrefix("."), entry.suffix(11).hasPrefix(".tmp-") else { continue }
+            let name = String(entry.dropFirst().dropLast(11))
+            guard !name.isEmpty else { continue }
+            found[name, default: []].append(entry)
+        }
+        return found
+    }
+
     /// Creates a folder (and its parents) if it does not exist.
     public static func makeDirectory(_ path: String) throws(TileViewError) {
         var partial = path.hasPrefix("/") ? "" : "."

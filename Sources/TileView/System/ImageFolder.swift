@@ -22,15 +22,8 @@ public struct ImageFolder: Sendable {
     /// Lists `path`. Fails with a `.read` error naming the folder when it cannot be opened, and with an
     /// `.input` error when it holds no PNG or JPEG file (a grid of nothing is almost always a wrong path).
     public init(path: String) throws(TileViewError) {
-        guard let directory = opendir(path) else {
-            throw TileViewError(.read, path: path, reason: "cannot open folder: \(errnoText())")
-        }
-        defer { closedir(directory) }
         var found: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in try FolderEntries.names(in: path) {
             guard Self.isImageName(name) else { continue }
             var info = stat()
             guard stat(Paths.join(path, name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
