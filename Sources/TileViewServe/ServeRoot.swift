@@ -94,4 +94,8 @@ public struct ServedFile: Hashable, Sendable {
 
     /// `"SIZE-MTIME"` in hex, quoted, as HTTP wants an entity tag.
     public var entityTag: String { "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\"" }
+
+    /// Names this version of the file in the server's caches: its path and entity tag (a file changed on disk
+    /// is another version, so it never meets the tiles or answers of its old contents).
+    public var version: String { path + "\u{0}" + entityTag }
 }

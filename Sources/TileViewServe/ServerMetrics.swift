@@ -71,12 +71,11 @@ public final class ServerMetrics: Sendable {
             out += "tileview_request_duration_seconds_sum{route=\"\(route)\"} \(s.durationSums[route]!)\n"
             out += "tileview_request_duration_seconds_count{route=\"\(route)\"} \(total)\n"
         }
-        out += "# HELP tileview_decoded_bytes_total Bytes of level pixels decoded to answer requests.\n"
-        out += "# TYPE tileview_decoded_bytes_total counter\n"
-        out += "tileview_decoded_bytes_total \(s.decodedBytes)\n"
-        out += "# HELP process_resident_memory_bytes Resident memory of the process (VmRSS).\n"
-        out += "# TYPE process_resident_memory_bytes gauge\n"
-        out += "process_resident_memory_bytes \(ProcessMemory.residentBytes ?? 0)\n"
+        out += Self.counterText(
+            "tileview_decoded_bytes_total", "Bytes of level pixels decoded to answer requests.", s.decodedBytes)
+        out += Self.gaugeText(
+            "process_resident_memory_bytes", "Resident memory of the process (VmRSS).",
+            ProcessMemory.residentBytes ?? 0)
         return out
     }
 

@@ -232,13 +232,11 @@ public struct TileServer: Sendable {
 
     // MARK: - Rendering
 
-    /// Opens `file` over the shared tile cache (its tiles are named by the file's path and entity tag, so a file
-    /// changed on disk never meets the tiles of its old contents).
+    /// Opens `file` over the shared tile cache (its tiles are named by the file's `version`).
     func open(_ file: ServedFile) throws(ServeError) -> TiledImage {
         do throws(TileViewError) {
             return try TiledImage(
-                path: file.path, cacheBudgetBytes: 0,
-                sharedTiles: TiledImage.SharedTiles(cache: tiles, image: file.path + "\u{0}" + file.entityTag),
+                path: file.path, sharedTiles: TiledImage.SharedTiles(cache: tiles, image: file.version),
                 options: settings.options)
         } catch {
             throw .image(error)
@@ -252,7 +250,7 @@ public struct TileServer: Sendable {
         _ render: @escaping @Sendable (TiledImage) throws(ServeError) -> EncodedImage
     ) async -> Response {
         if let unchanged = Self.notModified(request, file) { return unchanged }
-        let cacheKey = file.path + "\u{0}" + file.entityTag + "\u{0}" + key
+        let cacheKey = file.version + "\u{0}" + key
         if let hit = responses.value(forKey: cacheKey) { return Self.bytes(hit.bytes, type: hit.mediaType, file: file) }
         let result = await coalescer.run(cacheKey) { [self] in
             do throws(ServeError) {

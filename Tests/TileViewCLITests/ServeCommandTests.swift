@@ -74,17 +74,8 @@ struct ServeCommandTests {
 struct IIIFValidatorTests {
     @Test("iiif-validator-ng detects level 2 and every test passes", .timeLimit(.minutes(10)))
     func validator() throws {
-        let process = Process()
-        process.executableURL = Fixtures.packageRoot.appendingPathComponent("scripts/validate-iiif.sh")
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["TILEVIEW": CommandRunner.executable.path]) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try CommandRunner.script("validate-iiif.sh")
+        #expect(status == 0, "\(text)")
         #expect(text.contains("compliance level: LEVEL_2"), "\(text)")
         #expect(text.contains(" 0 failed"), "\(text)")
     }
@@ -98,20 +89,10 @@ struct IIIFValidatorTests {
 struct LoadServeTests {
     @Test("wrk and malformed requests: no error, no crash, memory bounded", .timeLimit(.minutes(5)))
     func load() throws {
-        let process = Process()
-        process.executableURL = Fixtures.packageRoot.appendingPathComponent("scripts/load-serve.sh")
-        process.arguments = ["all"]
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "TILEVIEW": CommandRunner.executable.path, "DURATION": "5", "CONNECTIONS": "16", "COUNT": "1000",
-            "CACHE_MB": "64",
-        ]) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try CommandRunner.script(
+            "load-serve.sh", ["all"],
+            environment: ["DURATION": "5", "CONNECTIONS": "16", "COUNT": "1000", "CACHE_MB": "64"])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("wrk ok:") && text.contains("fuzz ok:"), "\(text)")
     }
 }

@@ -57,4 +57,24 @@ public enum CommandRunner {
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
+
+    /// Runs one of the project's scripts (`scripts/NAME`) with `arguments`, `TILEVIEW` naming the built binary
+    /// and `environment` added; the exit status and standard output and error together.
+    public static func script(
+        _ name: String, _ arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = Fixtures.packageRoot.appendingPathComponent("scripts").appendingPathComponent(name)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            environment.merging(["TILEVIEW": executable.path]) { old, _ in old }
+        ) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
 }

@@ -29,16 +29,10 @@ struct SharedTileCacheTests {
             let reference = try TiledImageTests.referenceLevel(path, level: level)
             for trial in 0..<5 {
                 let image = try Self.open(file, cache)
-                let size = image.pyramid.levelSize(ofLevel: level)
-                let w = 1 + rng.int(below: min(size.width, 200))
-                let h = 1 + rng.int(below: min(size.height, 200))
-                let rect = PixelRect(
-                    x: rng.int(below: size.width - w + 1), y: rng.int(below: size.height - h + 1), width: w, height: h)
+                let rect = TiledImageTests.randomRect(in: image.pyramid.levelSize(ofLevel: level), upTo: 200, &rng)
                 let region = try #require(try image.region(rect, level: level))
-                let inBuffer = PixelRect(
-                    x: rect.x - region.origin.x, y: rect.y - region.origin.y, width: rect.width, height: rect.height)
                 #expect(
-                    region.buffer.cropped(to: inBuffer) == reference.cropped(to: rect),
+                    TiledImageTests.pixels(of: rect, in: region) == reference.cropped(to: rect),
                     "\(file) level \(level) trial \(trial): \(rect)")
                 #expect(cache.statistics.currentBytes <= cache.budgetBytes, "\(file): over budget")
             }

@@ -28,6 +28,22 @@ struct TiledImageTests {
         return buffer.applying(header.orientation)
     }
 
+    /// A rect of random position and size (sides 1 to `side`) inside `size`.
+    static func randomRect(in size: PixelSize, upTo side: Int, _ rng: inout SplitMix64) -> PixelRect {
+        let w = 1 + rng.int(below: min(size.width, side))
+        let h = 1 + rng.int(below: min(size.height, side))
+        return PixelRect(
+            x: rng.int(below: size.width - w + 1), y: rng.int(below: size.height - h + 1), width: w, height: h)
+    }
+
+    /// The pixels of level rect `rect` in a `region(_:level:)` answer, nil when the answer does not hold them.
+    static func pixels(of rect: PixelRect, in region: (buffer: ImageBuffer, origin: (x: Int, y: Int))) -> ImageBuffer? {
+        let inBuffer = PixelRect(
+            x: rect.x - region.origin.x, y: rect.y - region.origin.y, width: rect.width, height: rect.height)
+        guard PixelRect(size: region.buffer.size).contains(inBuffer) else { return nil }
+        return region.buffer.cropped(to: inBuffer)
+    }
+
     static let files: [String] = [
         "jpeg/exif_Landscape_1.jpg", "jpeg/exif_Landscape_3.jpg", "jpeg/exif_Landscape_5.jpg",
         "jpeg/exif_Landscape_6.jpg", "jpeg/exif_Landscape_8.jpg", "jpeg/gen_chelsea_422_q90.jpg",
@@ -45,17 +61,11 @@ struct TiledImageTests {
             let size = image.pyramid.levelSize(ofLevel: level)
             #expect(reference.size == size, "\(file) level \(level): level size")
             for trial in 0..<6 {
-                let w = 1 + rng.int(below: min(size.width, 300))
-                let h = 1 + rng.int(below: min(size.height, 300))
-                let rect = PixelRect(
-                    x: rng.int(below: size.width - w + 1), y: rng.int(below: size.height - h + 1), width: w, height: h)
+                let rect = Self.randomRect(in: size, upTo: 300, &rng)
                 let region = try #require(try image.region(rect, level: level))
-                let inBuffer = PixelRect(
-                    x: rect.x - region.origin.x, y: rect.y - region.origin.y, width: rect.width, height: rect.height)
-                #expect(
-                    PixelRect(size: region.buffer.size).contains(inBuffer), "\(file) level \(level) trial \(trial)")
-                let identical = region.buffer.cropped(to: inBuffer) == reference.cropped(to: rect)
-                #expect(identical, "\(file) level \(level) trial \(trial): \(rect)")
+                let pixels = Self.pixels(of: rect, in: region)
+                #expect(pixels != nil, "\(file) level \(level) trial \(trial)")
+                #expect(pixels == reference.cropped(to: rect), "\(file) level \(level) trial \(trial): \(rect)")
             }
         }
         #expect(image.residentBytes <= 4 << 20, "the cache settles within its budget")

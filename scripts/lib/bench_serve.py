@@ -38,6 +38,8 @@ import subprocess
 import sys
 import time
 
+from load_serve import proc_kib
+
 TILE = 256
 SIDES = ("tileview", "iipsrv")
 
@@ -76,17 +78,6 @@ def process_tree(root):
     return tree
 
 
-def status_kib(pid, field):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 class Server:
     """One server instance: started in a session of its own, stopped with its whole process tree."""
 
@@ -118,7 +109,7 @@ class Server:
             raise RuntimeError(f"{self.side} exited with status {self.proc.returncode}:\n{tail}")
 
     def peak_rss_mib(self):
-        return sum(status_kib(pid, "VmHWM") for pid in process_tree(self.proc.pid)) / 1024
+        return sum(proc_kib(pid, "VmHWM") or 0 for pid in process_tree(self.proc.pid)) / 1024
 
     def stop(self):
         others = process_tree(self.proc.pid) - {self.proc.pid}

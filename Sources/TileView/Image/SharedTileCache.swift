@@ -34,6 +34,12 @@ public final class SharedTileCache: Sendable {
         var error: TileViewError?
         var waiters = 0
         let done = DispatchSemaphore(value: 0)
+
+        /// Wakes each waiter once; `count` is `waiters` read under the lock as the band left the claims (no
+        /// waiter can join after that).
+        func wake(_ count: Int) {
+            for _ in 0..<count { done.signal() }
+        }
     }
 
     struct State {
@@ -106,7 +112,7 @@ public final class SharedTileCache: Sendable {
 
     /// Stores the tiles of a claimed band, counts them as decoded and hands them to the threads waiting for it.
     func publish(image: String, level: Int, row: Int, tiles: [TileID: ImageBuffer]) {
-        let decode = state.withLock { state -> BandDecode? in
+        let ended = state.withLock { state -> (BandDecode, Int)? in
             for (id, tile) in tiles {
                 state.tiles.recordDecode(bytes: tile.pixels.count)
                 _ = state.tiles.insert(tile, forKey: Key(image: image, tile: id))
@@ -115,22 +121,22 @@ public final class SharedTileCache: Sendable {
             guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
             else { return nil }
             decode.tiles = tiles
-            return decode
+            return (decode, decode.waiters)
         }
-        decode?.signalWaiters(self)
+        if let (decode, waiters) = ended { decode.wake(waiters) }
     }
 
     /// Ends claimed bands that will not be decoded: their waiters get `error`.
     func fail(image: String, level: Int, rows: some Sequence<Int>, error: TileViewError) {
-        let decodes = state.withLock { state in
-            rows.compactMap { row -> BandDecode? in
+        let ended = state.withLock { state in
+            rows.compactMap { row -> (BandDecode, Int)? in
                 guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
                 else { return nil }
                 decode.error = error
-                return decode
+                return (decode, decode.waiters)
             }
         }
-        for decode in decodes { decode.signalWaiters(self) }
+        for (decode, waiters) in ended { decode.wake(waiters) }
     }
 
     /// Blocks until another thread's band decode ends; its tiles, or its error.
@@ -143,13 +149,4 @@ public final class SharedTileCache: Sendable {
 
     /// Removes every tile.
     public func removeAll() { state.withLock { $0.tiles.removeAll() } }
-
-    fileprivate func waiterCount(_ decode: BandDecode) -> Int { state.withLock { _ in decode.waiters } }
-}
-
-extension SharedTileCache.BandDecode {
-    /// Wakes each waiter once (the count is final: the band left the claims under the lock).
-    fileprivate func signalWaiters(_ cache: SharedTileCache) {
-        for _ in 0..<cache.waiterCount(self) { done.signal() }
-    }
 }

@@ -18,8 +18,8 @@ extension TiledImage {
         let ids = grid.tiles(intersecting: clipped)
         var tiles = shared.cache.cached(image: shared.image, ids)
         let missing = ids.filter { tiles[$0] == nil }
-        if let first = missing.map(\.row).min(), let last = missing.map(\.row).max() {
-            let needed = Set(missing.map(\.row))
+        let needed = Set(missing.map(\.row))
+        if let first = needed.min(), let last = needed.max() {
             let rows: Range<Int>
             if orientation != .up {
                 rows = first..<(last + 1)
