@@ -49,4 +49,27 @@ echo "== tileview decode: the whole image as PNG"
 echo "decoded: $out/rocket.png"
 
 echo
+echo "== tileview serve: IIIF tiles and the viewer; one view driven through the API like a browser"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$tv" serve SampleImages --port "$port" 2>"$out/serve.log" &
+server=$!
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
+view=$(curl -s -X POST "http://127.0.0.1:$port/api/views" \
+  -d '{"image": "rocket.jpg", "viewport": {"width": 1024, "height": 768}}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])')
+curl -s -X POST "http://127.0.0.1:$port/api/views/$view/gestures" -d '{"gesture": "double-tap 120,80"}' >/dev/null
+curl -s "http://127.0.0.1:$port/api/views/$view/frame.png" -o "$out/served-view.png"
+"$tv" zoom SampleImages/rocket.jpg --tap 120,80 -o "$out/rocket-tap.png"
+if cmp -s "$out/served-view.png" "$out/rocket-tap.png"; then
+  echo "the served frame equals tileview zoom --tap 120,80 byte for byte"
+else
+  echo "the served frame differs from tileview zoom --tap 120,80" >&2
+  kill "$server"
+  exit 1
+fi
+curl -s "http://127.0.0.1:$port/iiif/3/rocket.jpg/full/!320,320/0/default.jpg" -o "$out/rocket-iiif.jpg"
+echo "IIIF thumbnail: $out/rocket-iiif.jpg"
+kill "$server"; wait "$server" 2>/dev/null || true
+echo "to look through the images in a browser: $tv serve SampleImages --open"
+
+echo
 echo "Done. Outputs are in $out/"

@@ -24,15 +24,9 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/pip" install -q iiif-validator-ng pyvips
 fi
 root=$(mktemp -d)
-log=$(mktemp)
 cp "$("$venv/bin/python" -c 'import iiif_validator, os; print(os.path.dirname(iiif_validator.__file__))')/validation_image.png" \
   "$root/validation.png"
-port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$tv" serve "$root" --port "$port" 2>"$log" &
-server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$root" "$log"' EXIT
-for _ in $(seq 1 100); do
-  curl -s -o /dev/null "http://127.0.0.1:$port/healthz" && break
-  sleep 0.1
-done
+. scripts/lib/serve.sh
+serve_folder "$root"
+trap 'stop_server; rm -rf "$root"' EXIT
 "$venv/bin/python" scripts/lib/iiif_validate.py "http://127.0.0.1:$port/iiif/3" validation.png

@@ -7,6 +7,9 @@ public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
 
+    /// A size of whole numbers (a viewport's, an image's) in pixels; fractions are dropped.
+    public init(truncating size: Size) { self.init(width: Int(size.width), height: Int(size.height)) }
+
     /// width * height, computed without overflow traps (saturating at Int.max).
     public var pixelCount: Int {
         let (product, overflow) = width.multipliedReportingOverflow(by: height)

@@ -50,7 +50,7 @@ public struct GalleryPeek: Hashable, Sendable {
         page: VisiblePage, frame: PixelRect
     )] {
         let viewport = PixelRect(
-            size: PixelSize(width: Int(layout.viewportSize.width), height: Int(layout.viewportSize.height)))
+            size: PixelSize(truncating: layout.viewportSize))
         return layout.visiblePages(atContentOffset: offset, in: pages).compactMap { page in
             let frame = snapped(page.frame)
             return frame.intersection(viewport) == nil ? nil : (page, frame)

@@ -33,8 +33,10 @@ public struct GalleryPlanner {
     public let settings: GallerySettings
     public private(set) var pager: Pager
     public private(set) var zoomStates: PageZoomStates
-    /// The frames planned so far, frame 0 first.
+    /// The frames planned so far, frame 0 first (or the last one only, after `forgetFramesBeforeLast`).
     public private(set) var frames: [GalleryFramePlan] = []
+    /// How many frames were planned in all: the index of the next one.
+    public private(set) var frameCount = 0
     private var sizes: [Cell: Size] = [:]
     private let readImageSize: ImageSizeReader
 
@@ -63,6 +65,12 @@ public struct GalleryPlanner {
         var planner = try GalleryPlanner(layout: layout, start: start, settings: settings, imageSize: imageSize)
         for action in script.actions { try planner.apply(action) }
         return planner.frames
+    }
+
+    /// Keeps only the last planned frame (an open-ended walk, a server's gallery view, needs no more): the
+    /// frames planned later go on counting from `frameCount`.
+    public mutating func forgetFramesBeforeLast() {
+        frames.removeFirst(max(0, frames.count - 1))
     }
 
     /// Plans the frames of one step.
@@ -175,8 +183,9 @@ public struct GalleryPlanner {
             at: position, imageSize: try imageSize(at: position), frameSize: peek.pageFrameSize.asSize)
         frames.append(
             GalleryFramePlan(
-                index: frames.count, action: action, transition: transition, position: position,
+                index: frameCount, action: action, transition: transition, position: position,
                 resident: diff.resident, loaded: diff.load, evicted: diff.evict, placements: placements, zoom: zoom))
+        frameCount += 1
     }
 
     /// The page nearest a content offset: on each axis floor((2x + pw) / (2pw)).

@@ -31,12 +31,42 @@ public struct ServeRoot: Sendable {
         return ServedFile(identifier: relative, path: real, size: status.size, modified: status.modifiedNanoseconds)
     }
 
-    /// Whether a decoded relative path is one the server may look at.
-    static func isAcceptable(_ relative: String) -> Bool {
+    /// The folder an identifier names (the empty identifier is the root), by the same rules as files: ordinary
+    /// names only, inside the resolved root; nil (not found) otherwise.
+    public func folder(forIdentifier encoded: String) -> ServedFolder? {
+        guard let relative = Self.percentDecoded(encoded) else { return nil }
+        if relative.isEmpty { return ServedFolder(identifier: "", path: resolved) }
+        guard Self.isAcceptable(relative, image: false),
+            let real = FileStatus.resolvedPath(resolved + "/" + relative), real.hasPrefix(resolved + "/"),
+            FileStatus.of(real)?.kind == .folder
+        else { return nil }
+        return ServedFolder(identifier: relative, path: real)
+    }
+
+    /// What a folder holds that the server serves: its sub-folders and its images (each as `file(forIdentifier:)`
+    /// finds it, so a link out of the root or a FIFO is left out), both in natural order of their names.
+    public func contents(of folder: ServedFolder) -> (folders: [ServedFolder], images: [ServedFile]) {
+        let names = NaturalOrder.sorted((try? FolderEntries.names(in: folder.path)) ?? [])
+        var folders: [ServedFolder] = []
+        var images: [ServedFile] = []
+        for name in names where !name.hasPrefix(".") {
+            let relative = folder.identifier.isEmpty ? name : folder.identifier + "/" + name
+            if ImageFolder.isImageName(name) {
+                if let file = file(forIdentifier: Self.percentEncoded(relative)) { images.append(file) }
+            } else if let sub = self.folder(forIdentifier: Self.percentEncoded(relative)) {
+                folders.append(sub)
+            }
+        }
+        return (folders, images)
+    }
+
+    /// Whether a decoded relative path is one the server may look at: a PNG or JPEG name, or (`image` false) any
+    /// ordinary name.
+    static func isAcceptable(_ relative: String, image: Bool = true) -> Bool {
         guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.utf8.contains(0) else { return false }
         let components = relative.split(separator: "/", omittingEmptySubsequences: false)
         for component in components where component.isEmpty || component.hasPrefix(".") { return false }
-        return ImageFolder.isImageName(String(components.last!))
+        return !image || ImageFolder.isImageName(String(components.last!))
     }
 
     /// `%XX` sequences decoded once (UTF-8); nil for a malformed escape or invalid UTF-8.
@@ -98,4 +128,13 @@ public struct ServedFile: Hashable, Sendable {
     /// Names this version of the file in the server's caches: its path and entity tag (a file changed on disk
     /// is another version, so it never meets the tiles or answers of its old contents).
     public var version: String { path + "\u{0}" + entityTag }
+}
+
+/// A folder the server may list and page through: its identifier (decoded; empty for the root) and resolved path.
+public struct ServedFolder: Hashable, Sendable {
+    public let identifier: String
+    public let path: String
+
+    /// The last component of the identifier (empty for the root).
+    public var name: String { identifier.split(separator: "/").last.map(String.init) ?? "" }
 }

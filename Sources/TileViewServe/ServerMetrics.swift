@@ -28,6 +28,15 @@ public final class ServerMetrics: Sendable {
         case ("iiif", 7): return "iiif-image"
         case ("dzi", 2): return "dzi-descriptor"
         case ("dzi", 4): return "dzi-tile"
+        case ("api", 2) where parts.last == "views": return "api-views"
+        case ("api", 2) where parts.last == "openapi.json": return "api-openapi"
+        case ("api", 3): return "api-view"
+        case ("api", 4) where ["gestures", "moves", "frame.png"].contains(parts.last!):
+            return "api-view-" + parts.last!
+        case ("", 1), ("browse", _): return "page-list"
+        case ("view", _): return "page-view"
+        case ("gallery", _): return "page-gallery"
+        case ("viewer", _): return "page-asset"
         default: return "other"
         }
     }

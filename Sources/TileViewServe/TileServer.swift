@@ -16,10 +16,13 @@ public struct ServeSettings: Sendable {
     /// one quarter for encoded answers.
     public var cacheBytes: Int
     public var options: DecodeOptions
+    /// Views (DESIGN section 11) open at most, and the seconds an idle view lives.
+    public var maxViews: Int
+    public var viewIdleSeconds: Double
 
     /// Seconds a connection may stay idle before it is closed.
     public static let idleTimeoutSeconds: Int64 = 30
-    /// The largest request body accepted (no route reads one; a bigger body is refused with 413).
+    /// The largest request body accepted (the view API's JSON; a bigger body is refused with 413).
     public static let maxRequestBodyBytes = 64 << 10
     /// The largest header line and the largest header block accepted.
     public static let maxHeaderFieldBytes = 8 << 10
@@ -28,8 +31,10 @@ public struct ServeSettings: Sendable {
     public init(
         root: ServeRoot, host: String = "127.0.0.1", port: Int = 8080, maxArea: Int = 4096 * 4096,
         maxConcurrentRenders: Int = SystemInfo.availableProcessors, cacheBytes: Int = 256 << 20,
-        options: DecodeOptions = DecodeOptions()
+        options: DecodeOptions = DecodeOptions(), maxViews: Int = 64, viewIdleSeconds: Double = 900
     ) {
+        self.maxViews = maxViews
+        self.viewIdleSeconds = viewIdleSeconds
         self.root = root
         self.host = host
         self.port = port
@@ -61,12 +66,15 @@ public struct TileServer: Sendable {
     public let responses: ResponseCache
     let coalescer = RequestCoalescer<Result<EncodedImage, ServeError>>()
     let work: BlockingWork
+    /// The views browsers drive (DESIGN section 11).
+    public let views: ViewStore
 
     public init(settings: ServeSettings) {
         self.settings = settings
         tiles = SharedTileCache(budgetBytes: settings.tileCacheBytes)
         responses = ResponseCache(budgetBytes: settings.responseCacheBytes)
         work = BlockingWork(limit: settings.maxConcurrentRenders)
+        views = ViewStore(maxViews: settings.maxViews, idleSeconds: settings.viewIdleSeconds)
     }
 
     /// The router with every route.
@@ -77,7 +85,10 @@ public struct TileServer: Sendable {
         router.add(middleware: BodyLimit(maxBytes: ServeSettings.maxRequestBodyBytes))
         // Preflight (OPTIONS) and the CORS headers of every answer: any origin may read images and info.
         router.add(
-            middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.ifNoneMatch], allowMethods: [.get, .head]))
+            middleware: CORSMiddleware(
+                allowOrigin: .all, allowHeaders: [.ifNoneMatch, .contentType],
+                allowMethods: [.get, .head, .post, .delete]))
+        router.add(middleware: MethodNotAllowed())
         router.get("/healthz") { _, _ in Self.text(.ok, "ok") }
         router.get("/metrics") { _, _ in
             Response(
@@ -102,6 +113,8 @@ public struct TileServer: Sendable {
         router.get("/dzi/:name/:level/:tile") { request, context in
             try await deepZoomTile(request, context)
         }
+        addViewRoutes(to: router)
+        addViewerPages(to: router)
         return router
     }
 
@@ -136,6 +149,13 @@ public struct TileServer: Sendable {
             + ServerMetrics.counterText(
                 "tileview_requests_coalesced_total",
                 "Image requests answered by an identical request in flight.", await coalescer.joined)
+            + ServerMetrics.gaugeText("tileview_views_open", "Views open (image and gallery).", views.count)
+            + ServerMetrics.counterText("tileview_views_created_total", "Views made.", views.counters.created)
+            + ServerMetrics.counterText(
+                "tileview_views_expired_total", "Views let go after being idle too long.", views.counters.expired)
+            + ServerMetrics.counterText(
+                "tileview_views_dropped_total", "Views dropped, idle longest first, to keep their number bounded.",
+                views.counters.dropped)
     }
 
     // MARK: - IIIF

@@ -6,7 +6,7 @@ import TileViewServe
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the PNG and JPEG files under a folder over IIIF Image API 3.0 and Deep Zoom.",
+        abstract: "Serve the PNG and JPEG files under a folder over IIIF Image API 3.0 and Deep Zoom, with a viewer.",
         discussion: """
             Nothing is pre-processed: each request decodes only the part and the level of the file it needs. \
             An image's identifier is its path under ROOT, percent-encoded as one segment (albums%2Fbeach.jpg). \
@@ -14,7 +14,13 @@ struct ServeCommand: AsyncParsableCommand {
             /dzi/ID_files/LEVEL/COL_ROW.jpg, /healthz. Only files under ROOT are served (no .., no dotfiles, \
             no symbolic link that leaves ROOT): anything else is 404. SIGINT or SIGTERM stop accepting, finish \
             the requests in flight and exit 0. Limits: idle connections close after 30 s, header blocks over 32 KiB \
-            and request bodies (none is needed) are refused.
+            and request bodies over 64 KiB are refused.
+
+            The viewer: open http://HOST:PORT/ in a browser to list the folders and images, zoom one (/view/ID: \
+            double click, shift+double click, wheel, drag) or page through a folder (/gallery/FOLDER-ID, arrow \
+            keys and swipes; ?circular=1&peek=P&gap=G). Zooming and paging run on the server (/api/views, \
+            described at /api/openapi.json), so a view's frame.png is exactly what `tileview zoom` or \
+            `tileview gallery` writes after the same gestures and moves.
 
             OpenSeadragon, in a page served from anywhere (CORS is open):
               OpenSeadragon({id: "viewer", prefixUrl: "images/",
@@ -41,6 +47,15 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var cacheMB = 256
 
+    @Option(name: .customLong("max-views"), help: "Views (browser tabs) open at most; the one idle longest goes first.")
+    var maxViews = 64
+
+    @Option(name: .customLong("view-idle"), help: "Seconds an idle view is kept.")
+    var viewIdle = 900.0
+
+    @Flag(help: "Print the viewer's URL on standard output and open it where a desktop is present.")
+    var open = false
+
     @OptionGroup var decoding: DecodeOptionGroup
 
     func validate() throws {
@@ -48,6 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxArea > 0 else { throw ValidationError("--max-area must be a positive number of pixels") }
         guard (0...1 << 20).contains(cacheMB) else {
             throw ValidationError("--cache-mb must be 0 to 1048576, got \(cacheMB)")
+        }
+        guard (1...100_000).contains(maxViews) else { throw ValidationError("--max-views must be 1 to 100000") }
+        guard viewIdle.isFinite, viewIdle > 0, viewIdle <= 86_400 else {
+            throw ValidationError("--view-idle must be a number of seconds above 0 and at most 86400")
         }
     }
 
@@ -65,11 +84,19 @@ struct ServeCommand: AsyncParsableCommand {
         let server = TileServer(
             settings: ServeSettings(
                 root: served, host: host, port: port, maxArea: maxArea, cacheBytes: cacheMB << 20,
-                options: decoding.decodeOptions))
+                options: decoding.decodeOptions, maxViews: maxViews, viewIdleSeconds: viewIdle))
         let first = (try? ImageFolder(path: root).names.first) ?? "IMAGE.jpg"
         Report.standardError(
             "tileview: serving \(root) at http://\(host):\(port)/ "
                 + "(IIIF: http://\(host):\(port)/iiif/3/\(ServeRoot.percentEncoded(first))/info.json)\n")
-        try await server.application().runService()
+        let application = server.application()
+        if open {
+            // A server on every address is reached on this machine through the loopback one.
+            let local = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
+            let url = "http://\(local.contains(":") ? "[\(local)]" : local):\(port)/"
+            print("viewer: \(url)")
+            Desktop.open(url)
+        }
+        try await application.runService()
     }
 }

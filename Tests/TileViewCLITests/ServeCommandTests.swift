@@ -32,10 +32,15 @@ struct ServeCommandTests {
             let port = 20_000 + Int(getpid() % 20_000) + Int.random(in: 0..<20_000)
             let process = Process()
             process.executableURL = CommandRunner.executable
-            process.arguments = ["serve", dir.path, "--port", "\(port)"]
+            process.arguments = ["serve", dir.path, "--port", "\(port)", "--open"]
+            // No desktop: --open only prints the viewer's URL.
+            process.environment = ProcessInfo.processInfo.environment.filter {
+                $0.key != "DISPLAY" && $0.key != "WAYLAND_DISPLAY"
+            }
             let err = Pipe()
+            let out = Pipe()
             process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = out
             try process.run()
             defer { if process.isRunning { process.terminate() } }
             let base = "http://127.0.0.1:\(port)"
@@ -57,10 +62,15 @@ struct ServeCommandTests {
             let image = try JPEGDecoder.decode(.bytes([UInt8](tile.body))).image
             #expect(image.width == 128 && image.height == 128)
             #expect(try Self.get(base + "/iiif/3/..%2F..%2Fetc%2Fpasswd/info.json").status == 404)
+            let listing = try Self.get(base + "/")
+            #expect(listing.status == 200)
+            #expect(String(decoding: listing.body, as: UTF8.self).contains("href=\"/browse/albums\""))
 
             process.terminate()  // SIGTERM
             process.waitUntilExit()
             #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+            let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(printed == "viewer: http://127.0.0.1:\(port)/\n", "\(printed)")
             let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(log.contains("tileview: serving \(dir.path) at http://127.0.0.1:\(port)/"), "\(log)")
             #expect(log.contains("GET /iiif/3/albums%2Frocket.jpg/info.json 200"), "\(log)")
@@ -94,5 +104,32 @@ struct LoadServeTests {
             environment: ["DURATION": "5", "CONNECTIONS": "16", "COUNT": "1000", "CACHE_MB": "64"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("wrk ok:") && text.contains("fuzz ok:"), "\(text)")
+    }
+}
+
+/// The viewer in a real headless chromium against a real server (`scripts/test-browser.sh`): the double click at
+/// (120, 80), wheel, drag and the two-finger fallback give the command's states, the screenshot its frame (PSNR),
+/// and three right arrows in a gallery its page and resident set.
+@Suite("Viewer in a browser")
+struct BrowserTests {
+    @Test("chromium: states equal the command's, screenshot PSNR of at least 30 dB", .timeLimit(.minutes(5)))
+    func browser() throws {
+        let (status, text) = try CommandRunner.script("test-browser.sh")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("browser: 0 failed") && !text.contains("FAIL:"), "\(text)")
+    }
+}
+
+/// The view API fuzzed from its own OpenAPI document (`scripts/fuzz-api.sh`): about 2,000 generated requests,
+/// every schemathesis check passing, the server alive after.
+@Suite("View API fuzzing")
+struct APIFuzzTests {
+    @Test("schemathesis: no 5xx, answers as documented, the server alive", .timeLimit(.minutes(5)))
+    func fuzz() throws {
+        let (status, text) = try CommandRunner.script("fuzz-api.sh")
+        #expect(status == 0, "\(text)")
+        let generated = text.split(separator: "\n").first { $0.contains(" generated, ") } ?? ""
+        let count = Int(generated.split(separator: " ").first ?? "") ?? 0
+        #expect(count >= 1000 && generated.contains("\(count) passed"), "\(generated)")
     }
 }

@@ -37,11 +37,19 @@ public struct GalleryJob: Sendable {
 
     /// Every frame of the walk, planned; reads the header of each page that becomes resident.
     public func plan() throws(TileViewError) -> [GalleryFramePlan] {
+        var planner = try makePlanner()
+        for action in script.actions { try planner.apply(action) }
+        return planner.frames
+    }
+
+    /// A planner at the job's start with its initial frame planned, reading page sizes as `plan()` does; more
+    /// steps can be applied to it one at a time (a gallery being looked at).
+    public func makePlanner() throws(TileViewError) -> GalleryPlanner {
         let pages = self.pages
         let options = self.options
         let headers = self.headers
-        return try GalleryPlanner.plan(
-            layout: pages.layout, start: start, settings: settings, script: script
+        return try GalleryPlanner(
+            layout: pages.layout, start: start, settings: settings
         ) { (position: Cell) throws(TileViewError) -> Size in
             // Opening applies the pixel limit and the orientation exactly as the loader will.
             let path = pages.path(at: position)
@@ -50,12 +58,13 @@ public struct GalleryJob: Sendable {
         }
     }
 
-    /// A loader for this job's pages with the per-page budget of its viewport.
-    public func makeLoader() -> PageLoader {
+    /// A loader for this job's pages with the per-page budget of its viewport; with `sharedTiles`, pages keep
+    /// their tiles in that cache instead (a server's).
+    public func makeLoader(sharedTiles: PageLoader.SharedTilesNamer? = nil) -> PageLoader {
         PageLoader(
             pages: pages,
             pageCacheBudgetBytes: PageLoader.pageCacheBudget(viewport: settings.viewport, tileSize: tileSize),
-            tileSize: tileSize, options: options, headers: headers)
+            tileSize: tileSize, options: options, headers: headers, sharedTiles: sharedTiles)
     }
 
     /// The compositor for this job's viewport and background.

@@ -61,11 +61,19 @@ public final class PageLoader {
     /// Headers of page files read so far (shared with planning), so a page reopened is not read again.
     public let headers: PageHeaders
 
+    /// Names the shared tile cache entry of a page file (by its path), or nil to give that page its own cache.
+    public typealias SharedTilesNamer = @Sendable (String) -> TiledImage.SharedTiles?
+    /// Where pages keep their tiles when they are shared with other images (a server's cache); nil: each page
+    /// has its own cache, as above.
+    public let sharedTiles: SharedTilesNamer?
+
     public init(
         pages: GalleryPages, pageCacheBudgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize,
-        options: DecodeOptions = DecodeOptions(), headers: PageHeaders = PageHeaders()
+        options: DecodeOptions = DecodeOptions(), headers: PageHeaders = PageHeaders(),
+        sharedTiles: SharedTilesNamer? = nil
     ) {
         self.headers = headers
+        self.sharedTiles = sharedTiles
         self.pages = pages
         self.pageCacheBudgetBytes = pageCacheBudgetBytes
         self.tileSize = tileSize
@@ -204,7 +212,7 @@ public final class PageLoader {
         let path = pages.path(at: position)
         return try TiledImage(
             path: path, header: try headers.header(of: path, read: ImageFiles.header(ofFile:)), tileSize: tileSize,
-            cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0,
+            cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0, sharedTiles: sharedTiles?(path),
             options: options)
     }
 

@@ -30,13 +30,19 @@ public enum ImageFiles {
     public static func writePNG(
         _ image: ImageBuffer, to path: String, options: PNGEncodeOptions = PNGEncodeOptions()
     ) throws(TileViewError) {
-        let bytes: [UInt8]
+        try AtomicFile.write(try encodePNG(image, naming: path, options: options), to: path)
+    }
+
+    /// The PNG file of `image`, as `writePNG` writes it (the one encoding of every frame tileview shows: files,
+    /// and a server's frames, are byte for byte the same). An error names `path`.
+    public static func encodePNG(
+        _ image: ImageBuffer, naming path: String, options: PNGEncodeOptions = PNGEncodeOptions()
+    ) throws(TileViewError) -> [UInt8] {
         do {
-            bytes = try PNGEncoder.encode(image, options: options)
+            return try PNGEncoder.encode(image, options: options)
         } catch {
             throw TileViewError(.write, path: path, reason: "cannot encode PNG: \(error.message)")
         }
-        try AtomicFile.write(bytes, to: path)
     }
 }
 

@@ -22,7 +22,7 @@ extension TiledImage {
     public func render(
         _ state: ZoomState, background: RGBA8 = .black, filter: ResampleFilter = .automatic
     ) throws(TileViewError) -> RenderedFrame {
-        let frameSize = PixelSize(width: Int(state.viewportSize.width), height: Int(state.viewportSize.height))
+        let frameSize = PixelSize(truncating: state.viewportSize)
         let level = pyramid.level(forZoomScale: state.zoomScale)
         let geometry = FrameGeometry(
             frameSize: frameSize, zoomScale: state.zoomScale, imageFrameOrigin: state.imageFrame.origin,

@@ -46,16 +46,16 @@ public struct ZoomJob: Sendable {
         let image = try TiledImage(
             path: file, cacheBudgetBytes: framesFolder == nil ? 0 : TiledImage.defaultCacheBudgetBytes,
             options: options)
-        var state = ZoomState(
-            imageSize: image.imageSize.asSize, viewportSize: viewport.asSize, maximumScaleSetting: maximumScale,
-            doubleTapStep: doubleTapStep)
+        let session = ZoomSession(
+            image: image, viewport: viewport, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
+            background: background)
         var framePaths: [String] = []
         if let framesFolder {
             let writer = try FrameWriter(folder: framesFolder)
             do throws(TileViewError) {
                 for index in 0...gestures.count {
-                    if index > 0 { state.apply(gestures[index - 1]) }
-                    try writer.submit(try image.render(state, background: background).image, index: index)
+                    if index > 0 { session.apply(gestures[index - 1]) }
+                    try writer.submit(try session.render().image, index: index)
                     framePaths.append(writer.path(ofFrame: index))
                 }
             } catch {
@@ -64,15 +64,16 @@ public struct ZoomJob: Sendable {
             }
             try writer.finish()
         } else {
-            for gesture in gestures { state.apply(gesture) }
+            for gesture in gestures { session.apply(gesture) }
         }
-        var level = image.pyramid.level(forZoomScale: state.zoomScale)
+        var level = session.level
         if let output {
-            let frame = try image.render(state, background: background)
+            let frame = try session.render()
             level = frame.level
             try AtomicFile.makeDirectory(AtomicFile.split(output).folder)
             try ImageFiles.writePNG(frame.image, to: output)
         }
+        let state = session.state
         return ZoomResult(state: state, level: level, image: image, output: output, framePaths: framePaths)
     }
 }

@@ -1,0 +1,138 @@
+import Hummingbird
+import TileView
+
+/// One view a browser (or any client) drives: an image (`ZoomSession`) or a folder's gallery (`GallerySession`),
+/// the same sessions `tileview zoom` and `tileview gallery` run, so a frame the server returns is the file the
+/// command writes after the same steps. Every operation holds the view's lock: one step at a time.
+final class LiveView: Sendable {
+    enum Content {
+        /// The session and the image's identifier.
+        case image(ZoomSession, identifier: String)
+        /// The session, the folder, and each page's identifier in page order.
+        case gallery(GallerySession, folder: ServedFolder, identifiers: [String])
+    }
+
+    private let content: Locked<Content>
+
+    init(_ content: Content) {
+        self.content = Locked(content)
+    }
+
+    /// Runs `body` with the view's content, holding its lock.
+    func withContent<T, E: Error>(_ body: (Content) throws(E) -> T) throws(E) -> T {
+        try content.withLock { (value: inout Content) throws(E) -> T in try body(value) }
+    }
+}
+
+/// Why a view request failed: not found (404), a bad request (400, with the message the command line prints for
+/// the same text), a step the view does not take (409: a move on an image view), or an image that could not be
+/// read (422).
+enum ViewError: Error, Sendable {
+    case notFound(String)
+    case badRequest(String)
+    case conflict(String)
+    case image(TileViewError)
+
+    var response: Response {
+        switch self {
+        case .notFound(let why): TileServer.text(.notFound, why)
+        case .badRequest(let why): TileServer.text(.badRequest, why)
+        case .conflict(let why): TileServer.text(.conflict, why)
+        case .image(let error): TileServer.unprocessable(error)
+        }
+    }
+}
+
+/// What every view request answers (DESIGN section 11): the view, the current page's zoom state (section 3's
+/// keys), the step record of a gallery (section 9; null for an image), and what a client needs to draw the
+/// frame from IIIF tiles: each visible page with its identifier, its frame in the viewport, its zoom state and
+/// the level the server draws it from.
+struct ViewAnswer: Encodable, Sendable {
+    struct Placement: Encodable, Sendable {
+        let id: String
+        let name: String
+        let frame: PixelRect
+        let state: ZoomSnapshot
+        let level: Int
+    }
+
+    let view: String
+    let kind: String
+    let state: ZoomSnapshot
+    let level: Int
+    let page: GalleryStepRecord?
+    let pages: Int?
+    /// The current page's index in page order, from 0.
+    let pageIndex: Int?
+    let map: Bool?
+    /// The pages the gallery holds open now (never more than three).
+    let loaded: [String]?
+    let placements: [Placement]
+
+    enum CodingKeys: String, CodingKey {
+        case view, kind, state, level, page, pages, pageIndex, map, loaded, placements
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(view, forKey: .view)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(state, forKey: .state)
+        try c.encode(level, forKey: .level)
+        try c.encode(page, forKey: .page)  // null for an image view
+        try c.encodeIfPresent(pages, forKey: .pages)
+        try c.encodeIfPresent(pageIndex, forKey: .pageIndex)
+        try c.encodeIfPresent(map, forKey: .map)
+        try c.encodeIfPresent(loaded, forKey: .loaded)
+        try c.encode(placements, forKey: .placements)
+    }
+
+    /// The answer describing `content` now.
+    init(view: String, content: LiveView.Content) {
+        self.view = view
+        switch content {
+        case .image(let session, let identifier):
+            kind = "image"
+            state = session.state.snapshot
+            level = session.level
+            page = nil
+            pages = nil
+            pageIndex = nil
+            map = nil
+            loaded = nil
+            placements = [
+                Placement(
+                    id: ServeRoot.percentEncoded(identifier), name: Self.name(of: identifier),
+                    frame: PixelRect(size: PixelSize(truncating: session.state.viewportSize)), state: state,
+                    level: level)
+            ]
+        case .gallery(let session, _, let identifiers):
+            let pagesOf = session.job.pages
+            let frame = session.current
+            kind = "gallery"
+            state = frame.zoom.snapshot
+            level = Self.level(of: frame.zoom)
+            page = session.record
+            pages = pagesOf.count
+            pageIndex = pagesOf.layout.pageIndex(at: frame.position)
+            map = pagesOf.layout.isMap
+            loaded = session.loadedPages.map { pagesOf.name(at: $0) }
+            placements = frame.placements.compactMap { placement in
+                guard let index = pagesOf.layout.pageIndex(at: placement.position) else { return nil }
+                return Placement(
+                    id: ServeRoot.percentEncoded(identifiers[index]), name: pagesOf.names[index],
+                    frame: placement.frame, state: placement.zoom.snapshot,
+                    level: Self.level(of: placement.zoom))
+            }
+        }
+    }
+
+    /// The level a zoom state is drawn from (DESIGN section 7).
+    static func level(of zoom: ZoomState) -> Int {
+        LevelPyramid(imageSize: PixelSize(truncating: zoom.imageSize)).level(forZoomScale: zoom.zoomScale)
+    }
+
+    static func name(of identifier: String) -> String {
+        identifier.split(separator: "/").last.map(String.init) ?? identifier
+    }
+}

@@ -1,0 +1,468 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TileView
+import TileViewServe
+import TileViewTestSupport
+
+/// The view API (DESIGN section 11) through Hummingbird's test client: the life of a view, expiry, the bound on
+/// views, every gesture and move, residency, errors, and frames byte for byte equal to what `tileview zoom` and
+/// `tileview gallery` write (`ZoomJob`, `GalleryJob` with `GalleryRun`) after the same steps.
+@Suite("View API")
+struct ViewAPITests {
+    /// A served folder of the sample images, each page of a gallery, and an album inside it.
+    static let pagesRoot: URL = {
+        let root = try! TemporaryFolder.untilExit("views")
+        let fm = FileManager.default
+        try! fm.createDirectory(at: root.appendingPathComponent("album"), withIntermediateDirectories: true)
+        for name in try! fm.contentsOfDirectory(atPath: Fixtures.sampleImages.path).sorted()
+        where ImageFolder.isImageName(name) {
+            try! fm.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        }
+        for name in ["coffee.png", "rocket.jpg"] {
+            try! fm.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent(name),
+                to: root.appendingPathComponent("album/\(name)"))
+        }
+        return root
+    }()
+
+    static func server(maxViews: Int = 64, idle: Double = 900, root: URL = pagesRoot) -> TileServer {
+        TileServer(
+            settings: ServeSettings(
+                root: try! ServeRoot(path: root.path), maxViews: maxViews, viewIdleSeconds: idle))
+    }
+
+    static func withClient(
+        _ server: TileServer = server(), _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    struct Answer: @unchecked Sendable {
+        let status: HTTPResponse.Status
+        let json: [String: Any]
+        let text: String
+        var view: String { json["view"] as? String ?? "" }
+        var state: ZoomSnapshot? {
+            (json["state"]).flatMap { try? JSONSerialization.data(withJSONObject: $0) }
+                .flatMap { try? JSONDecoder().decode(ZoomSnapshot.self, from: $0) }
+        }
+        var page: [String: Any]? { json["page"] as? [String: Any] }
+    }
+
+    static func call(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: [String: Any]? = nil
+    ) async throws -> Answer {
+        let bytes = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+        return try await client.execute(
+            uri: uri, method: method, headers: body == nil ? [:] : [.contentType: "application/json"],
+            body: bytes.map { ByteBuffer(bytes: $0) }
+        ) { response in
+            let text = String(buffer: response.body)
+            let json = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any]
+            return Answer(status: response.status, json: json ?? [:], text: text)
+        }
+    }
+
+    static func frame(_ client: any TestClientProtocol, _ view: String) async throws -> (HTTPResponse.Status, [UInt8]) {
+        try await client.execute(uri: "/api/views/\(view)/frame.png", method: .get) { response in
+            (response.status, Array(response.body.readableBytesView))
+        }
+    }
+
+    /// `tileview zoom FILE --viewport WxH --gesture ...`: the frame it writes and its state.
+    static func zoomFrame(_ file: URL, viewport: PixelSize, gestures: [String]) throws -> ([UInt8], ZoomSnapshot) {
+        try TemporaryFolder.with("zoom-cli") { dir in
+            let output = dir.appendingPathComponent("frame.png").path
+            let result = try ZoomJob(
+                file: file.path, viewport: viewport, gestures: try gestures.map { try ZoomGesture(parsing: $0) },
+                output: output
+            ).run()
+            return (try Fixtures.bytes(URL(fileURLWithPath: output)), result.state.snapshot)
+        }
+    }
+
+    /// `tileview gallery --dir DIR --script ...`: the last frame it writes and its last step record.
+    static func galleryFrame(
+        _ folder: URL, settings: GallerySettings, circular: Bool, steps: [String]
+    ) throws -> ([UInt8], GalleryStepRecord) {
+        try TemporaryFolder.with("gallery-cli") { dir in
+            let pages = try GalleryPages.reading(folder: folder.path, circular: circular)
+            let job = GalleryJob(
+                pages: pages, settings: settings,
+                script: GalleryScript(actions: try steps.map { try GalleryAction(parsing: $0) }))
+            let frames = try job.plan()
+            _ = try GalleryRun.render(frames, loader: job.makeLoader(), compositor: job.compositor, folder: dir.path)
+            let last = frames[frames.count - 1]
+            return (
+                try Fixtures.bytes(URL(fileURLWithPath: FrameWriter.framePath(folder: dir.path, index: last.index))),
+                GalleryStepRecord(last, pages: pages, framePath: nil)
+            )
+        }
+    }
+
+    static func record(_ json: [String: Any]?) throws -> [String: Any] {
+        var json = try #require(json)
+        json["frame"] = nil
+        return json
+    }
+
+    static func recordJSON(_ record: GalleryStepRecord) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+    }
+
+    // MARK: - Image views
+
+    @Test("an image view: created at fit, gestures, the same state and PNG bytes as tileview zoom, deleted")
+    func imageLifecycle() async throws {
+        try await Self.withClient { client in
+            let created = try await Self.call(
+                client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 320, "height": 240]])
+            #expect(created.status == .created, "\(created.text)")
+            #expect(created.json["kind"] as? String == "image")
+            #expect(created.json["page"] is NSNull)
+            let file = Self.pagesRoot.appendingPathComponent("rocket.jpg")
+            let viewport = PixelSize(width: 320, height: 240)
+            #expect(created.state == (try Self.zoomFrame(file, viewport: viewport, gestures: [])).1)
+            let placements = try #require(created.json["placements"] as? [[String: Any]])
+            #expect(placements.count == 1 && placements[0]["id"] as? String == "rocket.jpg")
+
+            var gestures: [String] = []
+            for gesture in [
+                "double-tap 120,80", "pan -30,12", "pinch 1.7 200,100", "two-finger-tap", "zoom-to 10,20,100,80",
+            ] {
+                gestures.append(gesture)
+                let answer = try await Self.call(
+                    client, .post, "/api/views/\(created.view)/gestures", ["gesture": gesture])
+                #expect(answer.status == .ok, "\(answer.text)")
+                let (bytes, state) = try Self.zoomFrame(file, viewport: viewport, gestures: gestures)
+                #expect(answer.state == state, "\(gestures)")
+                let (status, frame) = try await Self.frame(client, created.view)
+                #expect(status == .ok && frame == bytes, "frame after \(gestures)")
+            }
+            let got = try await Self.call(client, .get, "/api/views/\(created.view)")
+            let now = try Self.zoomFrame(file, viewport: viewport, gestures: gestures).1
+            #expect(got.status == .ok && got.state == now)
+
+            let deleted = try await Self.call(client, .delete, "/api/views/\(created.view)")
+            #expect(deleted.status == .noContent)
+            for (method, uri) in [
+                (HTTPRequest.Method.get, "/api/views/\(created.view)"), (.delete, "/api/views/\(created.view)"),
+                (.get, "/api/views/\(created.view)/frame.png"),
+            ] {
+                #expect(try await Self.call(client, method, uri).status == .notFound, "\(uri)")
+            }
+            let gone = try await Self.call(
+                client, .post, "/api/views/\(created.view)/gestures", ["gesture": "two-finger-tap"])
+            #expect(gone.status == .notFound)
+        }
+    }
+
+    @Test("seeded random gesture sequences: every frame is the bytes tileview zoom writes", arguments: 0..<6)
+    func randomGestures(_ index: Int) async throws {
+        var random = SplitMix64(seed: SplitMix64.caseSeed(0x7E57_0011, index))
+        let names = ["rocket.jpg", "coffee.png", "astronaut.png", "hubble_deep_field.jpg", "chelsea.png", "retina.jpg"]
+        let name = names[index % names.count]
+        let viewport = PixelSize(width: 64 + Int(random.next() % 400), height: 48 + Int(random.next() % 300))
+        var gestures: [String] = []
+        for _ in 0..<6 {
+            let x = random.uniform(0, Double(viewport.width))
+            let y = random.uniform(0, Double(viewport.height))
+            let f = { (v: Double) in String(format: "%.3f", v) }
+            let gesture =
+                switch random.next() % 5 {
+                case 0: "double-tap \(f(x)),\(f(y))"
+                case 1: "two-finger-tap"
+                case 2: "pinch \(f(random.logUniform(0.3, 4))) \(f(x)),\(f(y))"
+                case 3: "pan \(f(random.uniform(-300, 300))),\(f(random.uniform(-300, 300)))"
+                default: "zoom-to \(f(x)),\(f(y)),\(f(random.uniform(5, 300))),\(f(random.uniform(5, 300)))"
+                }
+            gestures.append(gesture)
+        }
+        try await Self.withClient { [gestures] client in
+            let created = try await Self.call(
+                client, .post, "/api/views",
+                ["image": name, "viewport": ["width": viewport.width, "height": viewport.height], "maxScale": 2])
+            #expect(created.status == .created, "\(created.text)")
+            for gesture in gestures {
+                let answer = try await Self.call(
+                    client, .post, "/api/views/\(created.view)/gestures", ["gesture": gesture])
+                #expect(answer.status == .ok, "\(answer.text)")
+            }
+            let file = Self.pagesRoot.appendingPathComponent(name)
+            let job = ZoomJob(
+                file: file.path, viewport: viewport, gestures: try gestures.map { try ZoomGesture(parsing: $0) },
+                maximumScale: 2)
+            let (status, frame) = try await Self.frame(client, created.view)
+            let expected = try TemporaryFolder.with("zoom-cli") { dir in
+                var job = job
+                job.output = dir.appendingPathComponent("f.png").path
+                _ = try job.run()
+                return try Fixtures.bytes(URL(fileURLWithPath: job.output!))
+            }
+            #expect(status == .ok && frame == expected, "\(name) \(viewport) \(gestures)")
+        }
+    }
+
+    // MARK: - Gallery views
+
+    /// Walks a gallery view with seeded random moves, gestures and drags, comparing every step's record and
+    /// the last frame with `tileview gallery` on the same steps; residency never above three.
+    @Test(
+        "gallery walks (linear, circular, with peek and gap): records, residency and frames equal the CLI's",
+        arguments: [(false, 0, 0), (true, 0, 0), (false, 40, 8), (true, 24, 0)])
+    func galleryWalk(_ circular: Bool, _ peek: Int, _ gap: Int) async throws {
+        var random = SplitMix64(seed: SplitMix64.caseSeed(0x6A11, peek * 2 + (circular ? 1 : 0)))
+        let viewport = PixelSize(width: 300, height: 200)
+        let settings = GallerySettings(viewport: viewport, peek: peek, gap: gap)
+        let walk = (0..<10).map { _ in
+            let roll = random.next() % 10
+            return roll < 5
+                ? (roll < 3 ? "next" : "prev")
+                : roll < 7
+                    ? "double-tap \(Int(random.next() % 300)),\(Int(random.next() % 200))"
+                    : roll < 8
+                        ? "pinch 1.5 150,100"
+                        : roll < 9 ? "drag -\(40 + Int(random.next() % 100)),0 velocity 0.6,0" : "drag 20,3"
+        }
+        try await Self.withClient { client in
+            let created = try await Self.call(
+                client, .post, "/api/views",
+                [
+                    "folder": "", "viewport": ["width": viewport.width, "height": viewport.height],
+                    "circular": circular, "peek": peek, "gap": gap,
+                ])
+            #expect(created.status == .created, "\(created.text)")
+            #expect(created.json["pages"] as? Int == 6)
+            var steps: [String] = []
+            for (n, step) in walk.enumerated() {
+                steps.append(step)
+                let isGesture = step.hasPrefix("double-tap") || step.hasPrefix("pinch")
+                let answer = try await Self.call(
+                    client, .post, "/api/views/\(created.view)/\(isGesture ? "gestures" : "moves")",
+                    isGesture ? ["gesture": step] : ["move": step])
+                #expect(answer.status == .ok, "\(step): \(answer.text)")
+                let loaded = try #require(answer.json["loaded"] as? [String])
+                #expect(loaded.count <= 3, "\(loaded)")
+                let page = try Self.record(answer.page)
+                let resident = try #require(page["resident"] as? [String])
+                #expect(Set(loaded) == Set(resident), "the loader holds exactly the resident set")
+                if n % 3 == 2 || n == 9 {
+                    let (bytes, record) = try Self.galleryFrame(
+                        Self.pagesRoot, settings: settings, circular: circular, steps: steps)
+                    let expected = try Self.recordJSON(record)
+                    #expect(NSDictionary(dictionary: page).isEqual(to: expected), "\(steps): \(page) vs \(expected)")
+                    let (status, frame) = try await Self.frame(client, created.view)
+                    #expect(status == .ok && frame == bytes, "frame after \(steps)")
+                }
+            }
+        }
+    }
+
+    @Test("a gallery starts where asked; the page record and state describe it")
+    func galleryStart() async throws {
+        try await Self.withClient { client in
+            let byName = try await Self.call(
+                client, .post, "/api/views",
+                ["folder": "album", "viewport": ["width": 200, "height": 150], "start": "rocket.jpg"])
+            #expect(byName.status == .created, "\(byName.text)")
+            #expect(byName.page?["page"] as? String == "rocket.jpg")
+            #expect(byName.json["pageIndex"] as? Int == 1)
+            let byIndex = try await Self.call(
+                client, .post, "/api/views",
+                ["folder": "album", "viewport": ["width": 200, "height": 150], "start": 1])
+            #expect(byIndex.page?["page"] as? String == "rocket.jpg")
+            let bad = try await Self.call(
+                client, .post, "/api/views",
+                ["folder": "album", "viewport": ["width": 200, "height": 150], "start": 7])
+            #expect(bad.status == .notFound)
+            #expect(bad.text.contains("neither a page as written nor an index from 0 to 1"), "\(bad.text)")
+        }
+    }
+
+    // MARK: - Bounds and errors
+
+    @Test("idle views expire: 404 after the idle time")
+    func expiry() async throws {
+        try await Self.withClient(Self.server(idle: 1)) { client in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let created = try await Self.call(
+                client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 100, "height": 100]])
+            let status = try await Self.call(client, .get, "/api/views/\(created.view)").status
+            // On a loaded machine the two requests may take longer than the idle time themselves.
+            if clock.now - start < .milliseconds(900) { #expect(status == .ok) }
+            try await Task.sleep(for: .milliseconds(1400))
+            #expect(try await Self.call(client, .get, "/api/views/\(created.view)").status == .notFound)
+            #expect(try await Self.call(client, .get, "/api/views/\(created.view)/frame.png").status == .notFound)
+        }
+    }
+
+    @Test("the number of views is bounded: the view idle longest is dropped first")
+    func bound() async throws {
+        let server = Self.server(maxViews: 3)
+        try await Self.withClient(server) { client in
+            var views: [String] = []
+            for _ in 0..<3 {
+                views.append(
+                    try await Self.call(
+                        client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 50, "height": 50]]
+                    ).view)
+            }
+            // Use the first: the second is now idle longest.
+            #expect(try await Self.call(client, .get, "/api/views/\(views[0])").status == .ok)
+            let fourth = try await Self.call(
+                client, .post, "/api/views", ["folder": "album", "viewport": ["width": 50, "height": 50]])
+            #expect(fourth.status == .created)
+            #expect(try await Self.call(client, .get, "/api/views/\(views[1])").status == .notFound)
+            for view in [views[0], views[2], fourth.view] {
+                #expect(try await Self.call(client, .get, "/api/views/\(view)").status == .ok)
+            }
+            #expect(server.views.count == 3 && server.views.counters.dropped == 1)
+        }
+    }
+
+    @Test("bad bodies, gestures and moves are 400 with the command line's message; unknown things 404")
+    func errors() async throws {
+        try await Self.withClient { client in
+            let image = try await Self.call(
+                client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 100, "height": 80]])
+            let gallery = try await Self.call(
+                client, .post, "/api/views", ["folder": "album", "viewport": ["width": 100, "height": 80]])
+            let gestureError = try #require(throws: ZoomGestureParseError.self) {
+                try ZoomGesture(parsing: "pinch x 1,2")
+            }
+            let badGesture = try await Self.call(
+                client, .post, "/api/views/\(image.view)/gestures", ["gesture": "pinch x 1,2"])
+            #expect(badGesture.status == .badRequest && badGesture.text == "\(gestureError)\n")
+            let moveError = try #require(throws: PageMoveError.self) { try PageMoveList(parsing: "sideways") }
+            let badMove = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "sideways"])
+            #expect(badMove.status == .badRequest && badMove.text == "\(moveError)\n")
+            let imageMove = try await Self.call(client, .post, "/api/views/\(image.view)/moves", ["move": "next"])
+            #expect(imageMove.status == .conflict)
+            let twoMoves = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "next,next"])
+            #expect(twoMoves.status == .badRequest)
+            let extraKey = try await Self.call(
+                client, .post, "/api/views/\(gallery.view)/moves", ["move": "next", "speed": 2])
+            #expect(extraKey.status == .badRequest && extraKey.text.contains("\"speed\""), "\(extraKey.text)")
+
+            let bodies: [[String: Any]] = [
+                [:], ["image": "rocket.jpg"], ["image": "rocket.jpg", "viewport": ["width": 0, "height": 10]],
+                ["image": "rocket.jpg", "viewport": ["width": 4097, "height": 10]],
+                ["image": "rocket.jpg", "viewport": ["width": 10, "height": 10, "depth": 1]],
+                ["image": "rocket.jpg", "viewport": ["width": 10, "height": 10], "zoom": 2],
+                ["image": "rocket.jpg", "viewport": ["width": 10, "height": "10"]],
+                ["image": "rocket.jpg", "folder": "", "viewport": ["width": 10, "height": 10]],
+                ["image": "rocket.jpg", "viewport": ["width": 10, "height": 10], "peek": 4],
+                ["folder": "", "viewport": ["width": 10, "height": 10], "peek": -1],
+                ["image": "rocket.jpg", "viewport": ["width": 10, "height": 10], "maxScale": 0],
+                ["image": "rocket.jpg", "viewport": ["width": 10, "height": 10], "maxScale": NSNull()],
+            ]
+            for body in bodies {
+                let answer = try await Self.call(client, .post, "/api/views", body)
+                #expect(answer.status == .badRequest, "\(body): \(answer.text)")
+                #expect(answer.text.hasSuffix("\n") && !answer.text.dropLast().contains("\n"), "one line")
+            }
+            let notJSON = try await client.execute(
+                uri: "/api/views", method: .post, body: ByteBuffer(string: "{\"image\": ")
+            ) { $0.status }
+            #expect(notJSON == .badRequest)
+            for id in ServeFixture.escapes + ["missing.jpg"] {
+                let answer = try await Self.call(
+                    client, .post, "/api/views", ["image": id, "viewport": ["width": 10, "height": 10]])
+                #expect(answer.status == .notFound, "\(id)")
+            }
+            for folder in ["..", "%2E%2E", "missing", "rocket.jpg", ".hidden"] {
+                let answer = try await Self.call(
+                    client, .post, "/api/views", ["folder": folder, "viewport": ["width": 10, "height": 10]])
+                #expect(answer.status == .notFound, "\(folder)")
+            }
+            #expect(try await Self.call(client, .get, "/api/views/nope").status == .notFound)
+            #expect(
+                try await Self.call(client, .post, "/api/views/nope/gestures", ["gesture": "two-finger-tap"]).status
+                    == .notFound)
+        }
+    }
+
+    @Test("a corrupt page gives 422 for its frame and the view and server go on")
+    func corruptPage() async throws {
+        try await Self.withClient(TileServer(settings: ServeSettings(root: ServeFixture.root))) { client in
+            let gallery = try await Self.call(
+                client, .post, "/api/views", ["folder": "", "viewport": ["width": 120, "height": 90]])
+            #expect(gallery.status == .created, "\(gallery.text)")
+            // The root's served images in natural order: broken.jpg, inside.jpg, rocket.jpg (no link out, no FIFO).
+            #expect(gallery.json["pages"] as? Int == 3)
+            #expect(gallery.page?["page"] as? String == "broken.jpg")
+            #expect(try await Self.frame(client, gallery.view).0 == .unprocessableContent)
+            let next = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "next"])
+            #expect(next.status == .ok && next.page?["page"] as? String == "inside.jpg")
+            #expect(try await Self.frame(client, gallery.view).0 == .ok)
+        }
+    }
+
+    @Test("a method a served path does not take is 405 with Allow; paths not served stay 404")
+    func methods() async throws {
+        try await Self.withClient { client in
+            let cases: [(HTTPRequest.Method, String, String?)] = [
+                (.trace, "/api/views", "POST"), (.get, "/api/views", "POST"),
+                (.put, "/api/views/x", "GET, HEAD, DELETE"),
+                (.get, "/api/views/x/gestures", "POST"), (.post, "/api/views/x/frame.png", "GET, HEAD"),
+                (.post, "/iiif/3/rocket.jpg/info.json", "GET, HEAD"), (.delete, "/", "GET, HEAD"),
+                (.put, "/favicon.ico", nil), (.get, "/api/nothing", nil),
+            ]
+            for (method, uri, allow) in cases {
+                try await client.execute(uri: uri, method: method) { response in
+                    #expect(response.status == (allow == nil ? .notFound : .methodNotAllowed), "\(method) \(uri)")
+                    #expect(response.headers[.allow] == allow, "\(method) \(uri)")
+                }
+            }
+        }
+    }
+
+    @Test("/api/openapi.json is OpenAPI 3.1 and names every route")
+    func openAPI() async throws {
+        try await Self.withClient { client in
+            let answer = try await Self.call(client, .get, "/api/openapi.json")
+            #expect(answer.status == .ok)
+            #expect(answer.json["openapi"] as? String == "3.1.0")
+            let paths = try #require(answer.json["paths"] as? [String: Any])
+            #expect(
+                Set(paths.keys) == [
+                    "/api/views", "/api/views/{vid}", "/api/views/{vid}/gestures", "/api/views/{vid}/moves",
+                    "/api/views/{vid}/frame.png",
+                ])
+        }
+    }
+
+    @Test("the pages: the listing links views, galleries and IIIF thumbnails; view and gallery pages carry the ids")
+    func pages() async throws {
+        try await Self.withClient { client in
+            let listing = try await client.execute(uri: "/", method: .get) { String(buffer: $0.body) }
+            #expect(listing.contains("href=\"/view/rocket.jpg\""))
+            #expect(listing.contains("src=\"/iiif/3/rocket.jpg/full/!240,240/0/default.jpg\""))
+            #expect(listing.contains("alt=\"rocket.jpg\""))
+            #expect(listing.contains("href=\"/browse/album\"") && listing.contains("href=\"/gallery/album\""))
+            let album = try await client.execute(uri: "/browse/album", method: .get) { String(buffer: $0.body) }
+            #expect(album.contains("href=\"/view/album%2Fcoffee.png\""))
+            let view = try await client.execute(uri: "/view/album%2Fcoffee.png", method: .get) {
+                String(buffer: $0.body)
+            }
+            #expect(view.contains("id=\"tileview-viewport\"") && view.contains("data-id=\"album%2Fcoffee.png\""))
+            #expect(view.contains("aria-label=\"coffee.png\"") && view.contains("tabindex=\"0\""))
+            let gallery = try await client.execute(uri: "/gallery/album?circular=1&peek=30", method: .get) {
+                String(buffer: $0.body)
+            }
+            #expect(gallery.contains("data-folder=\"album\"") && gallery.contains("data-peek=\"30\""))
+            #expect(gallery.contains("data-circular=\"1\""))
+            let script = try await client.execute(uri: "/viewer/viewer.js", method: .get) { $0 }
+            #expect(script.status == .ok && script.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            for uri in ["/view/..%2Fsecret.jpg", "/gallery/..", "/browse/%2E%2E", "/view/missing.jpg"] {
+                #expect(try await client.execute(uri: uri, method: .get) { $0.status } == .notFound, "\(uri)")
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+"""The viewer in a real browser: Debian's chromium driven by Selenium (chromedriver from PATH), against a real
+`tileview serve` on a loopback port, compared with the `tileview` command on the same files.
+
+usage: browser_test.py TILEVIEW ROOT BASE_URL [--screenshots DIR]
+
+Checks (each prints one line; the exit status is the number of failures):
+- /view/{id}: a double click at viewport point (120, 80) of #tileview-viewport gives the state of
+  `tileview zoom --viewport WxH --tap 120,80 --json` (W x H the element's client size); once the tiles are in,
+  a screenshot of the element has a PSNR of at least 30 dB against the frame that command writes;
+- wheel zoom about the pointer, a drag, and shift+double click (the two-finger fallback): the state equals the
+  command's with the gestures the page sent, in order;
+- /gallery: three presses of the right arrow give the page and resident set of
+  `tileview gallery --dir ROOT --moves next,next,next --json`.
+With --screenshots, the zoom page, a gallery with peeking neighbours and the listing are also saved there
+(JPEG files, as docs/screenshots holds them).
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from PIL import Image
+from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+STATE_KEYS = ["image", "viewport", "zoomScale", "minimumZoomScale", "maximumZoomScale", "contentOffset",
+              "contentSize", "imageFrame", "visibleRect"]
+
+failures = []
+
+
+def check(ok, what, detail=""):
+    print(("ok: " if ok else "FAIL: ") + what + (f" ({detail})" if detail else ""), flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def close(a, b, tolerance=1e-6):
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(close(a[k], b[k], tolerance) for k in a)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(a - b) <= tolerance
+    return a == b
+
+
+def design_state(state):
+    return {k: state[k] for k in STATE_KEYS}
+
+
+def cli(tileview, *args):
+    result = subprocess.run([tileview, *args], capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"tileview {' '.join(args)}: exit {result.returncode}: {result.stderr}")
+    return result.stdout
+
+
+def wait_idle(driver, timeout=30):
+    end = time.time() + timeout
+    while time.time() < end:
+        if driver.execute_script("return !!(window.tileview && window.tileview.state && window.tileview.idle())"):
+            # Two quiet polls in a row: a tile that finished loading may schedule one more draw.
+            time.sleep(0.15)
+            if driver.execute_script("return window.tileview.idle()"):
+                return True
+        time.sleep(0.05)
+    raise TimeoutError("the viewer did not settle: " + json.dumps(driver.execute_script(
+        "return {busy: tileview.busy, pending: tileview.pending, error: tileview.error}")))
+
+
+def psnr(a, b):
+    if a.size != b.size:
+        return 0.0
+    pa, pb = a.convert("RGB").tobytes(), b.convert("RGB").tobytes()
+    total = 0
+    for x, y in zip(pa, pb):
+        d = x - y
+        total += d * d
+    mse = total / len(pa)
+    return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def screenshot(driver, element, path):
+    driver.execute_script("document.querySelectorAll('.bar').forEach(b => b.style.visibility = 'hidden')")
+    element.screenshot(path)
+    driver.execute_script("document.querySelectorAll('.bar').forEach(b => b.style.visibility = '')")
+
+
+def save(driver, element, path):
+    """A screenshot of `element` (the whole window when None), with the page's bar, as a JPEG file."""
+    raw = path + ".png"
+    if element is None:
+        driver.save_screenshot(raw)
+    else:
+        element.screenshot(raw)
+    Image.open(raw).convert("RGB").save(path, quality=85)
+    os.remove(raw)
+    print(f"saved {path}")
+
+
+def main():
+    tileview, root, base = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
+    shots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+    options = webdriver.ChromeOptions()
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1024,768",
+                 "--force-device-scale-factor=1", "--hide-scrollbars", "--disable-dev-shm-usage"]:
+        options.add_argument(flag)
+    if os.path.exists("/usr/bin/chromium"):
+        options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(options=options)
+    work = tempfile.mkdtemp()
+    try:
+        name = "hubble_deep_field.jpg"
+        driver.get(f"{base}/view/{name}")
+        wait_idle(driver)
+        viewport = driver.find_element(By.ID, "tileview-viewport")
+        w, h = driver.execute_script(
+            "const e = document.getElementById('tileview-viewport'); return [e.clientWidth, e.clientHeight]")
+        print(f"viewport element: {w}x{h}")
+        path = os.path.join(root, name)
+
+        actions = ActionBuilder(driver)
+        actions.pointer_action.move_to_location(120, 80)
+        actions.pointer_action.double_click()
+        actions.perform()
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        check(sent == ["double-tap 120,80"], "the double click is sent as a double tap at (120, 80)", str(sent))
+        state = driver.execute_script("return window.tileview.state")
+        expected = json.loads(cli(tileview, "zoom", path, "--viewport", f"{w}x{h}", "--tap", "120,80", "--json"))
+        check(close(design_state(state), design_state(expected)),
+              "window.tileview.state equals tileview zoom --tap 120,80 --json",
+              json.dumps(state) + " vs " + json.dumps(design_state(expected)))
+        reference = os.path.join(work, "zoom.png")
+        cli(tileview, "zoom", path, "--viewport", f"{w}x{h}", "--tap", "120,80", "-o", reference)
+        shot = os.path.join(work, "shot.png")
+        screenshot(driver, viewport, shot)
+        value = psnr(Image.open(shot), Image.open(reference))
+        check(value >= 30, "the screenshot matches the CLI's frame", f"PSNR {value:.2f} dB")
+        if shots:
+            save(driver, viewport, os.path.join(shots, "viewer-zoom.jpg"))
+
+        # Wheel about the pointer, a drag, and shift+double click: replayed through the command line.
+        ActionChains(driver).scroll_from_origin(ScrollOrigin.from_viewport(600, 300), 0, -120).perform()
+        wait_idle(driver)
+        ActionChains(driver).move_to_element_with_offset(viewport, 0, 0).click_and_hold() \
+            .move_by_offset(-60, -30).move_by_offset(-60, -30).release().perform()
+        wait_idle(driver)
+        ActionChains(driver).key_down(Keys.SHIFT).double_click(viewport).key_up(Keys.SHIFT).perform()
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        kinds = [s.split(" ")[0] for s in sent]
+        check("pinch" in kinds and "pan" in kinds and kinds[-1] == "two-finger-tap",
+              "wheel, drag and shift+double click are sent as pinch, pan and two-finger-tap", str(sent))
+        args = ["zoom", path, "--viewport", f"{w}x{h}", "--json"]
+        for gesture in sent:
+            args += ["--gesture", gesture]
+        expected = json.loads(cli(tileview, *args))
+        state = driver.execute_script("return window.tileview.state")
+        check(close(design_state(state), design_state(expected)),
+              "after wheel, drag and two-finger tap the state equals the command's", json.dumps(sent))
+
+        # The gallery: three right arrows.
+        driver.get(f"{base}/gallery")
+        wait_idle(driver)
+        viewport = driver.find_element(By.ID, "tileview-viewport")
+        gw, gh = driver.execute_script(
+            "const e = document.getElementById('tileview-viewport'); return [e.clientWidth, e.clientHeight]")
+        for _ in range(3):
+            viewport.send_keys(Keys.ARROW_RIGHT)
+            wait_idle(driver)
+        page = driver.execute_script("return window.tileview.page")
+        out = os.path.join(work, "gallery")
+        report = json.loads(cli(tileview, "gallery", "--dir", root, "--viewport", f"{gw}x{gh}", "--moves",
+                                "next,next,next", "--json", "-o", out))
+        last = report["steps"][-1]
+        check(page["page"] == last["page"] and page["resident"] == last["resident"] and page["step"] == last["step"],
+              "three right arrows: the page and resident set of tileview gallery --moves next,next,next",
+              f"{page['page']} {page['resident']} vs {last['page']} {last['resident']}")
+        if shots:
+            # A gallery with neighbours peeking in, on its second page.
+            driver.get(f"{base}/gallery?peek=90&gap=16")
+            wait_idle(driver)
+            viewport = driver.find_element(By.ID, "tileview-viewport")
+            viewport.send_keys(Keys.ARROW_RIGHT)
+            wait_idle(driver)
+            time.sleep(0.4)
+            save(driver, viewport, os.path.join(shots, "viewer-gallery.jpg"))
+            driver.get(f"{base}/")
+            time.sleep(1.5)
+            save(driver, None, os.path.join(shots, "viewer-listing.jpg"))
+    finally:
+        driver.quit()
+    print(f"browser: {len(failures)} failed")
+    return len(failures)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The viewer in a real browser: installs what it needs when missing (Debian's chromium and chromium-driver;
+# selenium and pillow from PyPI into .build/browser-venv), starts a real `tileview serve` of the sample images on
+# a free loopback port, and runs scripts/lib/browser_test.py against it (double click, wheel, drag, two-finger
+# fallback and gallery arrows compared with the `tileview` command; a screenshot compared by PSNR). Exit 0 when
+# every check passes. `--screenshots DIR` also saves the zoom, gallery and listing pages there (see
+# scripts/screenshots.sh). TILEVIEW names the binary (default .build/debug/tileview).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tv=${TILEVIEW:-.build/debug/tileview}
+venv=.build/browser-venv
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import selenium, PIL' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q selenium pillow
+fi
+root=$(mktemp -d)
+for f in SampleImages/*.png SampleImages/*.jpg; do cp "$f" "$root/"; done
+. scripts/lib/serve.sh
+serve_folder "$root"
+trap 'stop_server; rm -rf "$root"' EXIT
+status=0
+# Selenium finds chromedriver on PATH; it must not try to download one.
+SE_OFFLINE=true "$venv/bin/python" scripts/lib/browser_test.py "$tv" "$root" "http://127.0.0.1:$port" "$@" || status=$?
+server_alive || { echo "the server died during the browser test" >&2; cat "$server_log" >&2; status=1; }
+exit "$status"
