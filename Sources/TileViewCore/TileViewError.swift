@@ -1,6 +1,7 @@
 /// An error that names the file it concerns and says what went wrong, as the command prints it.
 ///
-/// The command maps every `TileViewError` to exit status 1 and prints `tileview: <description>`.
+/// The command maps every `TileViewError` to exit status 1 (an interrupted run to 128 + the signal) and prints
+/// `tileview: <description>`.
 public struct TileViewError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: String, Sendable {
         /// The file could not be opened or read.
@@ -11,6 +12,8 @@ public struct TileViewError: Error, CustomStringConvertible, Equatable, Sendable
         case write
         /// A gallery, map or script file is malformed.
         case input
+        /// The run was stopped by a signal (SIGINT, SIGTERM) before its last frame; the path is the output.
+        case interrupted
     }
 
     public let kind: Kind

@@ -77,6 +77,12 @@ struct GalleryCommand: ParsableCommand {
     @Option(name: .customLong("max-scale"), help: "Maximum zoom scale of every page (viewport pixels per image pixel).")
     var maxScale: Double = 1.0
 
+    @Flag(help: "Keep the frames an interrupted run of the same job finished (checked against OUTDIR's journal).")
+    var resume = false
+
+    @Flag(help: "Remove frames in OUTDIR that this run does not write (left by a longer earlier run).")
+    var clean = false
+
     @OptionGroup var decoding: DecodeOptionGroup
 
     func validate() throws {
@@ -109,6 +115,8 @@ struct GalleryCommand: ParsableCommand {
     }
 
     func run() throws {
+        // From here SIGINT and SIGTERM stop the run between frames (exit 130 or 143), never mid-file.
+        Interrupts.install()
         Report.verbose = decoding.verbose
         Allocator.returnLargeBlocksToTheSystem()
         try Report.failures {
@@ -141,10 +149,16 @@ struct GalleryCommand: ParsableCommand {
                 start: startPosition, script: steps, options: decoding.decodeOptions, background: background)
             let frames = try job.plan()
             let shard = self.shard.flatMap { GalleryShard(parsing: $0) } ?? .whole
+            let ours = frames.filter { shard.contains(frame: $0.index) }
+            let prepared = try FrameOutput.prepare(
+                folder: output, frameCount: frames.count, ours: ours.map(\.index), job: job.journalName,
+                shard: shard, resume: resume, clean: clean)
+            Report.staleFrames(prepared, clean: clean)
             let loader = job.makeLoader()
-            let progress = ProgressLine(total: frames.filter { shard.contains(frame: $0.index) }.count, label: "frame")
+            let progress = ProgressLine(total: ours.count - prepared.reused.count, label: "frame")
             let summary = try GalleryRun.render(
-                frames, shard: shard, loader: loader, compositor: job.compositor, folder: output
+                frames, shard: shard, reused: resume ? prepared.reused : nil, loader: loader,
+                compositor: job.compositor, folder: output, journal: prepared.journal
             ) { _, _ in progress.advance() }
             progress.finish()
             for warning in loader.warnings { Report.warning("\(warning.path): \(warning.message)") }
@@ -156,7 +170,7 @@ struct GalleryCommand: ParsableCommand {
                 print(
                     try Report.json(GalleryReport(steps: steps, summary: summary)))
             } else {
-                Report.framesWritten(summary.frames, into: output)
+                Report.framesWritten(summary.frames, into: output, reused: summary.reused)
             }
         }
     }

@@ -31,8 +31,25 @@ enum Report {
     static func standardError(_ text: String) { StandardError.write(text) }
 
     /// The summary line of a run that wrote frames into a folder: `out: 12 frames`.
-    static func framesWritten(_ count: Int, into folder: String) {
-        print("\(folder): \(count) frame\(count == 1 ? "" : "s")")
+    static func framesWritten(_ count: Int, into folder: String, reused: Int? = nil) {
+        let kept = reused.map { ", \($0) reused from an earlier run" } ?? ""
+        print("\(folder): \(count) frame\(count == 1 ? "" : "s")\(kept)")
+    }
+
+    /// Says what `FrameOutput.prepare` found of an earlier, longer run: removed with `--clean`, else a warning.
+    static func staleFrames(_ output: FrameOutput, clean: Bool) {
+        guard let first = output.stale.first, let last = output.stale.last else { return }
+        let names =
+            first == last
+            ? FrameWriter.frameName(first) : "\(FrameWriter.frameName(first)) to \(FrameWriter.frameName(last))"
+        let count = "\(output.stale.count) frame\(output.stale.count == 1 ? "" : "s")"
+        if clean {
+            standardError("tileview: \(output.folder): removed \(count) this run does not write (\(names))\n")
+        } else {
+            warning(
+                "\(output.folder): holds \(count) this run does not write (\(names)), left by an earlier run; --clean removes them"
+            )
+        }
     }
 
     /// Runs `body`; a `TileViewError` is printed and becomes exit status 1.
@@ -41,6 +58,9 @@ enum Report {
             try body()
         } catch let error as TileViewError {
             Report.error(error.description)
+            if error.kind == .interrupted, let signal = Interrupts.stopSignal {
+                throw ExitCode(Interrupts.exitStatus(for: signal))
+            }
             throw ExitCode.failure
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TileViewCodecs
+import TileViewCore
 import TileViewTestSupport
 
 /// `tileview decode` end to end, over every file of the conformance corpus.

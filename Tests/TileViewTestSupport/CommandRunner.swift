@@ -23,8 +23,12 @@ public enum CommandRunner {
 
     /// Runs `tileview` with `arguments` in `directory` (default: a scratch folder is not made; the current one).
     /// With a `timeout`, a run still going after that many seconds is killed (SIGKILL: status 9 by signal, and
-    /// the test sees a non-zero status instead of hanging).
-    public static func run(_ arguments: [String], in directory: URL? = nil, timeout: Double? = nil) throws -> Result {
+    /// the test sees a non-zero status instead of hanging). `signals` are sent while it runs, each that many
+    /// seconds after the start (a signal that ends it is reported as the status, e.g. 9 for SIGKILL).
+    public static func run(
+        _ arguments: [String], in directory: URL? = nil, timeout: Double? = nil,
+        signals: [(seconds: Double, signal: Int32)] = []
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -35,10 +39,15 @@ public enum CommandRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let pid = process.processIdentifier
         if let timeout {
-            let pid = process.processIdentifier
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
                 if process.isRunning { kill(pid, SIGKILL) }
+            }
+        }
+        for (seconds, signal) in signals {
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                if process.isRunning { kill(pid, signal) }
             }
         }
         // Read both pipes while the process runs so a large output cannot block it.

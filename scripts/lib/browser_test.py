@@ -8,7 +8,7 @@ Checks (each prints one line; the exit status is the number of failures):
   `tileview zoom --viewport WxH --tap 120,80 --json` (W x H the element's client size); once the tiles are in,
   a screenshot of the element has a PSNR of at least 30 dB against the frame that command writes;
 - wheel zoom about the pointer, a drag, and shift+double click (the two-finger fallback): the state equals the
-  command's with the gestures the page sent, in order;
+  command's with the gestures the page sent, in order; likewise touch: a double tap, a pinch, a two-finger tap;
 - /gallery: three presses of the right arrow give the page and resident set of
   `tileview gallery --dir ROOT --moves next,next,next --json`.
 With --screenshots, the zoom page, a gallery with peeking neighbours and the listing are also saved there
@@ -105,6 +105,16 @@ def save(driver, element, path):
     print(f"saved {path}")
 
 
+def replay(driver, tileview, path, w, h, sent, what):
+    """Checks that the page's state equals `tileview zoom` with the gestures the page sent, in order."""
+    args = ["zoom", path, "--viewport", f"{w}x{h}", "--json"]
+    for gesture in sent:
+        args += ["--gesture", gesture]
+    expected = json.loads(cli(tileview, *args))
+    state = driver.execute_script("return window.tileview.state")
+    check(close(design_state(state), design_state(expected)), what, json.dumps(sent))
+
+
 def main():
     tileview, root, base = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
     shots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
@@ -159,13 +169,36 @@ def main():
         kinds = [s.split(" ")[0] for s in sent]
         check("pinch" in kinds and "pan" in kinds and kinds[-1] == "two-finger-tap",
               "wheel, drag and shift+double click are sent as pinch, pan and two-finger-tap", str(sent))
-        args = ["zoom", path, "--viewport", f"{w}x{h}", "--json"]
-        for gesture in sent:
-            args += ["--gesture", gesture]
-        expected = json.loads(cli(tileview, *args))
-        state = driver.execute_script("return window.tileview.state")
-        check(close(design_state(state), design_state(expected)),
-              "after wheel, drag and two-finger tap the state equals the command's", json.dumps(sent))
+        replay(driver, tileview, path, w, h, sent, "after wheel, drag and two-finger tap the state equals the command's")
+
+        # Touch, as a phone sends it (Chrome's input pipeline, so the page sees touch pointer events): a double
+        # tap, a pinch apart and a two-finger tap, replayed through the command line.
+        driver.get(f"{base}/view/{name}")
+        wait_idle(driver)
+
+        def touch(kind, points):
+            driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+                "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+        for _ in range(2):
+            touch("touchStart", [(200, 150)])
+            touch("touchEnd", [])
+            time.sleep(0.08)
+        wait_idle(driver)
+        touch("touchStart", [(400, 300), (500, 300)])
+        touch("touchMove", [(380, 300), (520, 300)])
+        touch("touchMove", [(350, 300), (550, 300)])
+        touch("touchEnd", [])
+        wait_idle(driver)
+        time.sleep(0.4)  # apart from the pinch: not one gesture
+        touch("touchStart", [(300, 200), (420, 260)])
+        touch("touchEnd", [])
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        kinds = [s.split(" ")[0] for s in sent]
+        check(len(sent) >= 3 and sent[0] == "double-tap 200,150" and "pinch" in kinds and kinds[-1] == "two-finger-tap",
+              "touch: a double tap, a pinch and a two-finger tap are sent as such", str(sent))
+        replay(driver, tileview, path, w, h, sent, "after the touch gestures the state equals the command's")
 
         # The gallery: three right arrows.
         driver.get(f"{base}/gallery")

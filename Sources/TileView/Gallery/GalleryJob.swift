@@ -67,6 +67,20 @@ public struct GalleryJob: Sendable {
             tileSize: tileSize, options: options, headers: headers, sharedTiles: sharedTiles)
     }
 
+    /// The job's name in a frame journal (`FrameJournal`): a digest of everything its frames depend on: each
+    /// page's name, file, size and modification time, the layout, the settings, the start, the steps, the decode
+    /// options, the background and the tile size. A resumed run reuses only frames journaled under this name.
+    public var journalName: String {
+        var text = "gallery\n\(pages.layout)\n"
+        for (name, path) in zip(pages.names, pages.paths) {
+            let status = FileStatus.of(path)
+            text += "\(name)\t\(path)\t\(status?.size ?? -1)\t\(status?.modifiedNanoseconds ?? -1)\n"
+        }
+        text += "\(settings)\n\(String(describing: start))\n\(script.actions.map(\.description))\n"
+        text += "\(options)\n\(background)\n\(tileSize)\n"
+        return FrameJournal.jobName(describing: text)
+    }
+
     /// The compositor for this job's viewport and background.
     public var compositor: GalleryCompositor {
         GalleryCompositor(viewport: settings.viewport, background: background)

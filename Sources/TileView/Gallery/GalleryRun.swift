@@ -23,16 +23,20 @@ public enum GalleryRun {
         public let rssBytes: Int?
     }
 
-    /// Renders the frames of `shard` (all by default) with `loader`; writes them into `folder` when given
-    /// (created if missing); calls `onFrame` after each render, in frame order.
+    /// Renders the frames of `shard` (all by default) but those in `reused` (when resuming: finished by an earlier
+    /// run, see `FrameJournal`) with `loader`; writes them into `folder` when given (created if missing), recording each in
+    /// `journal`; calls `onFrame` after each render, in frame order. A SIGINT or SIGTERM (`Interrupts`) stops it
+    /// before the next frame: the frames in flight land whole, then it throws an `.interrupted` error.
     public static func render(
-        _ frames: [GalleryFramePlan], shard: GalleryShard = .whole, loader: PageLoader, compositor: GalleryCompositor,
-        folder: String?, writerConcurrency: Int = FrameWriter.defaultMaxInFlight,
+        _ frames: [GalleryFramePlan], shard: GalleryShard = .whole, reused: Set<Int>? = nil, loader: PageLoader,
+        compositor: GalleryCompositor, folder: String?, journal: FrameJournal? = nil,
+        writerConcurrency: Int = FrameWriter.defaultMaxInFlight,
         onFrame: (GalleryFramePlan, FrameSample) -> Void = { _, _ in }
     ) throws(TileViewError) -> GallerySummaryRecord {
-        let selected = frames.filter { shard.contains(frame: $0.index) }
+        let ours = frames.filter { shard.contains(frame: $0.index) }
+        let selected = ours.filter { !(reused?.contains($0.index) ?? false) }
         let writer = try folder.map { (folder) throws(TileViewError) in
-            try FrameWriter(folder: folder, maxInFlight: max(1, writerConcurrency))
+            try FrameWriter(folder: folder, maxInFlight: max(1, writerConcurrency), journal: journal)
         }
         var peakBytes = 0
 
@@ -48,9 +52,16 @@ public enum GalleryRun {
             return draws
         }
 
-        do {
+        do throws(TileViewError) {
             var draws = selected.isEmpty ? [] : try prepare(0)
             for (n, frame) in selected.enumerated() {
+                if let signal = Interrupts.stopSignal {
+                    throw TileViewError(
+                        .interrupted, path: folder ?? "",
+                        reason:
+                            "stopped by \(Interrupts.name(of: signal)) after \(ours.count - selected.count + n) of \(ours.count) frames; rerun with --resume"
+                    )
+                }
                 let regions = try loader.finishDecoding()
                 let heldBytes = loader.residentBytes + regions.reduce(0) { $0 + ($1?.byteCount ?? 0) }
                 peakBytes = max(peakBytes, heldBytes)
@@ -68,7 +79,8 @@ public enum GalleryRun {
         }
         loader.evictAll()
         return GallerySummaryRecord(
-            frames: selected.count, maxResident: selected.map(\.resident.count).max() ?? 0,
+            frames: selected.count, reused: reused.map { _ in ours.count - selected.count },
+            maxResident: selected.map(\.resident.count).max() ?? 0,
             peakResidentBytes: peakBytes, peakRSSBytes: ProcessMemory.peakResidentBytes,
             decodePasses: loader.decodePasses, bytesDecoded: loader.bytesDecoded, loads: loader.loadCount,
             evictions: loader.evictionCount, shard: shard == .whole ? nil : shard.description)

@@ -38,6 +38,8 @@ public final class FrameWriter: @unchecked Sendable {
     /// Temporary files an earlier run killed mid-write left in the folder, by frame name: each frame's are
     /// removed when this run writes that frame (so a shard never touches another shard's files).
     private let staleTemporaries: Locked<[String: [String]]>
+    /// Where each frame is recorded once it is on disk under its name (for `--resume`), if anywhere.
+    public let journal: FrameJournal?
 
     /// Frames encoded at once by default: two where the machine has two processors (one core encodes while the
     /// other decodes, renders and encodes), one on a single processor.
@@ -46,9 +48,10 @@ public final class FrameWriter: @unchecked Sendable {
     /// A writer into `folder`, which is created (with its parents) when missing.
     public init(
         folder: String, options: PNGEncodeOptions = PNGEncodeOptions(),
-        maxInFlight: Int = FrameWriter.defaultMaxInFlight
+        maxInFlight: Int = FrameWriter.defaultMaxInFlight, journal: FrameJournal? = nil
     ) throws(TileViewError) {
         try AtomicFile.makeDirectory(folder)
+        self.journal = journal
         staleTemporaries = Locked(AtomicFile.temporaries(in: folder))
         self.folder = folder
         self.options = options
@@ -60,6 +63,18 @@ public final class FrameWriter: @unchecked Sendable {
     public static func frameName(_ index: Int) -> String {
         let digits = String(index)
         return "frame-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".png"
+    }
+
+    /// The indices of the frames in `folder` (files named as `frameName` names them), in order.
+    public static func frameIndices(in folder: String) -> [Int] {
+        ((try? FolderEntries.names(in: folder)) ?? []).compactMap { name -> Int? in
+            guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return nil }
+            let digits = name.dropFirst(6).dropLast(4)
+            guard digits.count >= 4, digits.allSatisfy(\.isASCII), let index = Int(digits), index >= 0,
+                frameName(index) == name
+            else { return nil }
+            return index
+        }.sorted()
     }
 
     /// `folder/frame-0007.png` for frame 7: the folder as given, joined with the frame's name.
@@ -95,7 +110,9 @@ public final class FrameWriter: @unchecked Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do throws(TileViewError) {
-            try ImageFiles.writePNG(frame, to: path, options: options)
+            let bytes = try ImageFiles.encodePNG(frame, naming: path, options: options)
+            try AtomicFile.write(bytes, to: path)
+            try journal?.record(FrameJournal.Entry(name: Self.frameName(index), bytes: bytes))
         } catch {
             record(error, index: index)
         }

@@ -16,12 +16,11 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) throws(TileViewError) {
         let (folder, name) = split(path)
         guard !name.isEmpty else { throw TileViewError(.write, path: path, reason: "not a file name") }
-        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let (fd, tempPath) = createTemporary(folder: folder, name: name)
         guard fd >= 0 else {
             throw TileViewError(.write, path: path, reason: "cannot create a file in \(folder): \(errnoText())")
         }
-        let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { inFlight.withLock { _ = $0.remove(tempPath) } }
         var failure: String? = nil
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -48,6 +47,39 @@ public enum AtomicFile {
             throw TileViewError(.write, path: path, reason: failure)
         }
         syncFolder(folder)
+    }
+
+    /// Temporary files being written by this process: what a second interrupt removes before it ends the process.
+    private static let inFlight = Locked(Set<String>())
+
+    /// Creates `folder/.NAME.tmp-XXXXXX` (six random letters and digits, like `mkstemp`) with mode 0600, holding
+    /// the in-flight lock while it is created and registered, so that `removeTemporariesInFlight` sees every
+    /// temporary file that exists. Returns the descriptor (-1 with `errno` on failure) and the path.
+    private static func createTemporary(folder: String, name: String) -> (Int32, String) {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
+            let candidate = "\(folder)/.\(name).tmp-\(suffix)"
+            let (fd, error) = inFlight.withLock { files -> (Int32, Int32) in
+                let fd = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                let error = errno
+                if fd >= 0 { files.insert(candidate) }
+                return (fd, error)
+            }
+            errno = error
+            if fd >= 0 || error != EEXIST { return (fd, candidate) }
+        }
+        return (-1, "")
+    }
+
+    /// Removes every temporary file this process is writing (called when a second interrupt ends the process at
+    /// once). Holds the lock, so no new one is created meanwhile.
+    static func removeTemporariesInFlight() {
+        inFlight.withLock { files in
+            for file in files { unlink(file) }
+            files.removeAll()
+        }
     }
 
     /// Flushes a folder's entries (a rename just made in it) to disk. Best effort: some file systems refuse to

@@ -7,13 +7,18 @@ import TileViewCore
     import Darwin
 #endif
 
-/// Reading small text files (page maps, gallery scripts), with errors that name the file.
+/// Reading small files whole (page maps, gallery scripts, frames a journal names), with errors that name the file.
 public enum TextFile {
     /// The largest text file read: a script or a map is far smaller; anything larger is the wrong file.
     public static let largestBytes = 16 << 20
 
     /// The whole file as UTF-8 text (invalid sequences become U+FFFD).
     public static func read(_ path: String) throws(TileViewError) -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    /// The whole file's bytes, refused when over `limit` bytes.
+    public static func readBytes(_ path: String, limit: Int = largestBytes) throws(TileViewError) -> [UInt8] {
         let file: UnsafeMutablePointer<FILE>
         do throws(CodecError) {
             file = try RegularFile.open(path)
@@ -30,10 +35,10 @@ public enum TextFile {
                 if ferror(file) != 0 { throw TileViewError(.read, path: path, reason: "cannot read: \(errnoText())") }
                 break
             }
-            if bytes.count > largestBytes {
-                throw TileViewError(.input, path: path, reason: "is over \(largestBytes >> 20) MiB: not a text file")
+            if bytes.count > limit {
+                throw TileViewError(.input, path: path, reason: "is over \(limit >> 20) MiB: not a text file")
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -1,4 +1,5 @@
-/// SHA-256 (FIPS 180-4), for comparing decoded pixels with the corpus's reference hashes.
+/// SHA-256 (FIPS 180-4): the checksums of the frame journal (`--resume`) and, in the tests, of decoded pixels
+/// against the corpus's reference hashes.
 ///
 /// The corpus references are digests of up to 49 MB of RGBA, hashed in debug builds, so this walks the
 /// bytes through raw pointers with the state in locals (several times faster without optimisation).

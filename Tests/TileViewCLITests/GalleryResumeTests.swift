@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import TileViewTestSupport
+
+/// Interrupted gallery runs (DESIGN section 13): SIGINT and SIGTERM stop a run with 130 or 143 and no temporary
+/// file, a second SIGINT ends it at once, `kill -9` at any moment leaves only whole frames, and `--resume` always
+/// finishes the folder byte for byte as an uninterrupted run; frames an earlier longer run left are reported and
+/// `--clean` removes them.
+@Suite("Gallery: interrupt and resume", .serialized)
+struct GalleryResumeTests {
+    /// Six sample pages, five moves with two eased frames between pages: 16 frames (about 2 s in a debug build).
+    static func arguments(
+        _ output: URL, viewport: String = "240x180", moves: String = "next,next,next,next,next", transitions: Int = 2
+    ) -> [String] {
+        [
+            "gallery", "--dir", Fixtures.sampleImages.path, "--viewport", viewport, "--moves", moves,
+            "--transition-frames", "\(transitions)", "-o", output.path,
+        ]
+    }
+
+    /// The names and bytes of the frames in `folder`, and whether a temporary file is there.
+    static func contents(_ folder: URL) throws -> (frames: [String: Data], temporaries: [String]) {
+        var frames: [String: Data] = [:]
+        var temporaries: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            if name.contains(".tmp-") { temporaries.append(name) }
+            if name.hasPrefix("frame-") { frames[name] = try Data(contentsOf: folder.appendingPathComponent(name)) }
+        }
+        return (frames, temporaries)
+    }
+
+    /// An uninterrupted run's frames.
+    static let reference: [String: Data] = {
+        let folder = try! TemporaryFolder.untilExit("resume-reference")
+        let result = try! CommandRunner.run(arguments(folder))
+        precondition(result.status == 0, "\(result)")
+        return try! contents(folder).frames
+    }()
+
+    @Test("SIGINT or SIGTERM mid-run: 130 or 143, the message, no temporary file; --resume ends byte-identical")
+    func signals() throws {
+        #expect(Self.reference.count == 16)
+        var random = SplitMix64(seed: 0x5167_1A75)
+        for run in 0..<8 {
+            try TemporaryFolder.with("resume-signal") { folder in
+                let signal = run % 2 == 0 ? SIGINT : SIGTERM
+                let delay = random.uniform(0.05, 2)
+                let stopped = try CommandRunner.run(
+                    Self.arguments(folder), timeout: 120, signals: [(delay, signal)])
+                let (frames, temporaries) = try Self.contents(folder)
+                #expect(temporaries.isEmpty, "run \(run): \(temporaries)")
+                if stopped.status != 0 {
+                    #expect(stopped.status == 128 + signal, "run \(run): \(stopped)")
+                    let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+                    #expect(
+                        stopped.stderr.contains(
+                            "stopped by \(name) after \(frames.count) of 16 frames; rerun with --resume"),
+                        "run \(run): \(stopped.stderr), \(frames.count) frames on disk")
+                }
+                for (name, bytes) in frames { #expect(Self.reference[name] == bytes, "run \(run): \(name) whole") }
+                let resumed = try CommandRunner.run(Self.arguments(folder) + ["--resume"], timeout: 120)
+                #expect(resumed.status == 0, "\(resumed)")
+                let left = 16 - frames.count
+                #expect(
+                    resumed.stdout.contains("\(left) frame\(left == 1 ? "" : "s"), \(frames.count) reused"),
+                    "\(resumed)")
+                #expect(try Self.contents(folder).frames == Self.reference, "run \(run) resumed after \(delay) s")
+            }
+        }
+    }
+
+    @Test("a second SIGINT ends the run at once, still without a temporary file")
+    func secondInterrupt() throws {
+        for delay in [0.3, 0.6] {
+            try TemporaryFolder.with("resume-twice") { folder in
+                let result = try CommandRunner.run(
+                    Self.arguments(folder, viewport: "1600x1200", transitions: 8), timeout: 120,
+                    signals: [(delay, SIGINT), (delay + 0.01, SIGINT)])
+                #expect(result.status == 130 || result.status == 0, "\(result)")
+                let (frames, temporaries) = try Self.contents(folder)
+                #expect(temporaries.isEmpty, "\(temporaries)")
+                #expect(frames.count < 46 || result.status == 0)
+            }
+        }
+    }
+
+    @Test("kill -9 at random moments (50 runs), then --resume: always byte-identical, only whole frames before")
+    func crashConsistency() throws {
+        var random = SplitMix64(seed: 0xC4A5_4909)
+        // Three pages, two moves, two eased frames between pages: 7 frames, about a second a run.
+        let short = { (folder: URL) in Self.arguments(folder, moves: "next,next") }
+        let small = try TemporaryFolder.with("crash-reference") { folder -> [String: Data] in
+            #expect(try CommandRunner.run(short(folder)).status == 0)
+            return try Self.contents(folder).frames
+        }
+        #expect(small.count == 7)
+        for run in 0..<50 {
+            try TemporaryFolder.with("crash") { folder in
+                let delay = random.uniform(0.02, 1)
+                let killed = try CommandRunner.run(short(folder), timeout: 60, signals: [(delay, SIGKILL)])
+                let (frames, _) = try Self.contents(folder)
+                for (name, bytes) in frames { #expect(small[name] == bytes, "run \(run): \(name) is whole") }
+                let resumed = try CommandRunner.run(short(folder) + ["--resume"], timeout: 60)
+                #expect(resumed.status == 0, "\(resumed)")
+                let after = try Self.contents(folder)
+                #expect(after.frames == small, "run \(run): killed after \(delay) s (status \(killed.status))")
+                #expect(after.temporaries.isEmpty, "a resumed run removes what the killed one left")
+            }
+        }
+    }
+
+    @Test("--resume keeps only frames of the same job that are whole on disk")
+    func resumeChecks() throws {
+        try TemporaryFolder.with("resume-checks") { folder in
+            #expect(try CommandRunner.run(Self.arguments(folder)).status == 0)
+            // A damaged frame is rendered again; the others are kept.
+            let damaged = folder.appendingPathComponent("frame-0007.png")
+            var bytes = try Data(contentsOf: damaged)
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: damaged)
+            let again = try CommandRunner.run(Self.arguments(folder) + ["--resume"])
+            #expect(again.stdout.contains("1 frame, 15 reused"), "\(again)")
+            #expect(try Self.contents(folder).frames == Self.reference)
+            // Another job (other moves) reuses nothing.
+            let other = try CommandRunner.run(Self.arguments(folder, moves: "next,prev,next,next,prev") + ["--resume"])
+            #expect(other.status == 0 && other.stdout.contains("16 frames, 0 reused"), "\(other)")
+        }
+    }
+
+    @Test("frames a longer earlier run left: a warning with the count, and --clean removes them")
+    func staleFrames() throws {
+        try TemporaryFolder.with("stale") { folder in
+            #expect(try CommandRunner.run(Self.arguments(folder)).status == 0)
+            let shorter = try CommandRunner.run(Self.arguments(folder, moves: "next,next"))
+            #expect(shorter.status == 0)
+            #expect(
+                shorter.stderr.contains(
+                    "holds 9 frames this run does not write (frame-0007.png to frame-0015.png), left by an earlier run; --clean removes them"
+                ), "\(shorter.stderr)")
+            #expect(try Self.contents(folder).frames.count == 16, "nothing is removed without --clean")
+            let cleaned = try CommandRunner.run(Self.arguments(folder, moves: "next,next") + ["--clean"])
+            #expect(cleaned.status == 0 && cleaned.stderr.contains("removed 9 frames"), "\(cleaned)")
+            #expect(try Self.contents(folder).frames.count == 7)
+        }
+    }
+}
