@@ -151,13 +151,14 @@ struct GalleryCommand: ParsableCommand {
             let shard = self.shard.flatMap { GalleryShard(parsing: $0) } ?? .whole
             let ours = frames.filter { shard.contains(frame: $0.index) }
             let prepared = try FrameOutput.prepare(
-                folder: output, frameCount: frames.count, ours: ours.map(\.index), job: job.journalName,
-                shard: shard, resume: resume, clean: clean)
+                folder: output, outputs: ours.map { FrameWriter.frameName($0.index) }, frameCount: frames.count,
+                job: job.journalName, shard: shard, resume: resume, clean: clean)
+            let reused = prepared.reusedFrames(ours.map(\.index))
             Report.staleFrames(prepared, clean: clean)
             let loader = job.makeLoader()
-            let progress = ProgressLine(total: ours.count - prepared.reused.count, label: "frame")
+            let progress = ProgressLine(total: ours.count - reused.count, label: "frame")
             let summary = try GalleryRun.render(
-                frames, shard: shard, reused: resume ? prepared.reused : nil, loader: loader,
+                frames, shard: shard, reused: resume ? reused : nil, loader: loader,
                 compositor: job.compositor, folder: output, journal: prepared.journal
             ) { _, _ in progress.advance() }
             progress.finish()

@@ -15,11 +15,28 @@ struct ZoomCommand: ParsableCommand {
             noted): "double-tap X,Y", "two-finger-tap", "pinch F X,Y", "pan DX,DY", "zoom-to X,Y,W,H" \
             (image pixels). Without -o and --json the frame goes to NAME.zoom.png in the current folder. \
             With --json and no -o only the header is read and nothing is decoded.
+
+            Batches: several FILEs or --dir DIR (its PNG and JPEG files in natural order) with -o OUTDIR apply \
+            the same gestures to every file and write OUTDIR/NAME.png each (NAME: the file's name without its \
+            extension; two files with one NAME are a usage error). A file that cannot be decoded is reported and \
+            the batch goes on (exit 1 at the end). --shard K/N does the files whose index i has i mod N = K; \
+            --resume keeps the frames an interrupted run of the same batch finished; SIGINT or SIGTERM stop \
+            between files (exit 130 or 143). --json prints {"files": [a record per file], "summary": {...}}.
             """
     )
 
-    @Argument(help: "A PNG or JPEG file.")
-    var file: String
+    @Argument(help: "A PNG or JPEG file (several, or --dir, for a batch).")
+    var files: [String] = []
+
+    @Option(help: ArgumentHelp("A batch of the folder's PNG and JPEG files, in natural order.", valueName: "DIR"))
+    var dir: String?
+
+    @Option(
+        help: ArgumentHelp("Batches: do only shard K of N (K from 0): files whose index mod N is K.", valueName: "K/N"))
+    var shard: String?
+
+    @Flag(help: "Batches: keep the frames an interrupted run of the same batch finished (checked against the journal).")
+    var resume = false
 
     @Option(help: "Viewport size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
@@ -40,7 +57,7 @@ struct ZoomCommand: ParsableCommand {
     @Option(help: "Background colour of the margins, RRGGBB or RRGGBBAA.")
     var background = RGBA8.black
 
-    @Option(name: .shortAndLong, help: "The PNG file to write the final frame to.")
+    @Option(name: .shortAndLong, help: "The PNG file to write the final frame to (a batch: the folder for the frames).")
     var output: String?
 
     @Option(help: "Write the frame before and after every gesture into this folder (frame-0000.png, ...).")
@@ -54,7 +71,26 @@ struct ZoomCommand: ParsableCommand {
 
     @OptionGroup var decoding: DecodeOptionGroup
 
+    /// Several files, or a folder: a batch.
+    var isBatch: Bool { files.count > 1 || dir != nil }
+
     func validate() throws {
+        guard !files.isEmpty || dir != nil else { throw ValidationError("give a FILE, several FILEs, or --dir DIR") }
+        guard files.isEmpty || dir == nil else { throw ValidationError("give FILEs or --dir DIR, not both") }
+        if isBatch {
+            guard output != nil else { throw ValidationError("a batch needs -o OUTDIR, the folder for its frames") }
+            guard frames == nil else { throw ValidationError("--frames applies to one FILE, not to a batch") }
+            if let (a, b) = ZoomBatch.clash(in: files) {
+                throw ValidationError(
+                    "'\(a)' and '\(b)' would both be written as \(ZoomBatch.outputName(of: a)); rename one or run them apart"
+                )
+            }
+        } else {
+            guard shard == nil, !resume else { throw ValidationError("--shard and --resume apply to batches") }
+        }
+        if let shard, GalleryShard(parsing: shard) == nil {
+            throw ValidationError("--shard must be K/N with 0 <= K < N (K counts from 0), got '\(shard)'")
+        }
         guard maxScale.isFinite, maxScale > 0 else { throw ValidationError("--max-scale must be a positive number") }
         guard doubleTapStep.isFinite, doubleTapStep >= 1 else {
             throw ValidationError("--double-tap-step must be a number of at least 1")
@@ -77,6 +113,8 @@ struct ZoomCommand: ParsableCommand {
 
     func run() throws {
         Report.verbose = decoding.verbose
+        if isBatch { return try runBatch() }
+        let file = files[0]
         try Report.failures {
             let job = ZoomJob(
                 file: file, viewport: viewport.pixelSize, gestures: try orderedGestures(), maximumScale: maxScale,
@@ -89,6 +127,83 @@ struct ZoomCommand: ParsableCommand {
             if json { print(try Report.json(ZoomReport(result))) }
             if stats { Report.statistics(of: result.image) }
         }
+    }
+
+    /// A batch: every file with the same gestures, `OUTDIR/NAME.png` each.
+    func runBatch() throws {
+        Interrupts.install()
+        var records: [BatchRecord] = []
+        var failures = 0
+        var total = 0
+        try Report.failures {
+            var inputs = files
+            if let dir {
+                let folder = try ImageFolder(path: dir)
+                inputs = folder.names.indices.map(folder.filePath(ofItem:))
+                if let (a, b) = ZoomBatch.clash(in: inputs) {
+                    Self.exit(
+                        withError: ValidationError(
+                            "'\(a)' and '\(b)' would both be written as \(ZoomBatch.outputName(of: a))"))
+                }
+            }
+            let batch = ZoomBatch(
+                files: inputs, outputFolder: output!, viewport: viewport.pixelSize, gestures: try orderedGestures(),
+                maximumScale: maxScale, doubleTapStep: doubleTapStep, background: background,
+                options: decoding.decodeOptions, shard: shard.flatMap { GalleryShard(parsing: $0) } ?? .whole,
+                resume: resume)
+            let progress = ProgressLine(
+                total: inputs.indices.filter { batch.shard.contains(frame: $0) }.count, label: "file")
+            let summary = try batch.run { _, file, outcome in
+                progress.advance()
+                switch outcome {
+                case .rendered(let result):
+                    for warning in result.image.warnings { Report.warning("\(file): \(warning)") }
+                    if json { records.append(BatchRecord(report: ZoomReport(result, file: file))) }
+                case .reused(let output):
+                    if json { records.append(BatchRecord(file: file, output: output, reused: true)) }
+                case .failed(let error):
+                    failures += 1
+                    Report.error(error.description)
+                    if json { records.append(BatchRecord(file: file, error: error.reason)) }
+                }
+            }
+            progress.finish()
+            total = summary.files
+            if json {
+                print(try Report.json(BatchReport(files: records, summary: summary)))
+            } else {
+                Report.framesWritten(summary.written, into: output!, reused: summary.reused)
+            }
+        }
+        if failures > 0 {
+            Report.error("\(failures) of \(total) files could not be zoomed")
+            throw ExitCode.failure
+        }
+    }
+
+    /// One file of a batch in `--json`: its zoom report with `file`, or `file` with `error`, or with `reused`.
+    struct BatchRecord: Encodable {
+        var report: ZoomReport?
+        var file: String?
+        var output: String?
+        var reused: Bool?
+        var error: String?
+
+        func encode(to encoder: any Encoder) throws {
+            if let report { return try report.encode(to: encoder) }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encodeIfPresent(file, forKey: .file)
+            try c.encodeIfPresent(output, forKey: .output)
+            try c.encodeIfPresent(reused, forKey: .reused)
+            try c.encodeIfPresent(error, forKey: .error)
+        }
+
+        enum Keys: String, CodingKey { case file, output, reused, error }
+    }
+
+    struct BatchReport: Encodable {
+        let files: [BatchRecord]
+        let summary: ZoomBatch.Summary
     }
 
     /// `photo.zoom.png` in the current folder for `path/to/photo.jpg`.

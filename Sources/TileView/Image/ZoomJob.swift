@@ -91,11 +91,17 @@ public struct ZoomResult {
 /// The `--json` of `tileview zoom`: the zoom state with DESIGN's keys (section 3), then how the frame was made.
 public struct ZoomReport: Encodable {
     public let result: ZoomResult
+    /// The input file, in a batch's records (no key otherwise).
+    public let file: String?
 
-    public init(_ result: ZoomResult) { self.result = result }
+    public init(_ result: ZoomResult, file: String? = nil) {
+        self.result = result
+        self.file = file
+    }
 
     enum CodingKeys: String, CodingKey {
         case level, levelSize, tilesDecoded, bytesDecoded, decodePasses, cacheHits, cacheMisses, peakCacheBytes, output
+        case file
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -113,5 +119,6 @@ public struct ZoomReport: Encodable {
         try c.encode(stats.misses, forKey: .cacheMisses)
         try c.encode(stats.peakBytes, forKey: .peakCacheBytes)
         try c.encodeIfPresent(result.output, forKey: .output)
+        try c.encodeIfPresent(file, forKey: .file)
     }
 }

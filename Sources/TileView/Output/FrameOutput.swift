@@ -15,18 +15,20 @@ public struct FrameOutput: Sendable {
     public let folder: String
     /// This run's journal, holding the reused frames already.
     public let journal: FrameJournal
-    /// Frames of this run that an earlier run finished (empty without `resume`).
-    public let reused: Set<Int>
-    /// Frames in the folder past the job's last frame: removed when `clean`, else left for the caller to report.
+    /// Files of this run that an earlier run finished (empty without `resume`).
+    public let reusedNames: Set<String>
+    /// Numbered frames in the folder past the job's last frame: removed when `clean`, else left for the caller to
+    /// report.
     public let stale: [Int]
 
-    /// Prepares `folder` for a job of `frameCount` frames of which this run writes `ours` (a shard's, or all).
+    /// Prepares `folder` for a run that writes the files `outputs` (frame names, or a batch's `NAME.png`). With
+    /// `frameCount`, the job's numbered frames, frames past the last one are `stale`.
     public static func prepare(
-        folder: String, frameCount: Int, ours: [Int], job: String, shard: GalleryShard = .whole, resume: Bool,
-        clean: Bool
+        folder: String, outputs: [String], frameCount: Int? = nil, job: String, shard: GalleryShard = .whole,
+        resume: Bool, clean: Bool
     ) throws(TileViewError) -> FrameOutput {
         try AtomicFile.makeDirectory(folder)
-        let stale = FrameWriter.frameIndices(in: folder).filter { $0 >= frameCount }
+        let stale = frameCount.map { count in FrameWriter.frameIndices(in: folder).filter { $0 >= count } } ?? []
         if clean {
             for index in stale where unlink(FrameWriter.framePath(folder: folder, index: index)) != 0 && errno != ENOENT
             {
@@ -36,12 +38,14 @@ public struct FrameOutput: Sendable {
             }
         }
         var kept: [String: FrameJournal.Entry] = [:]
-        if resume {
-            kept = FrameJournal.reusableFrames(in: folder, job: job, names: Set(ours.map(FrameWriter.frameName)))
-        }
+        if resume { kept = FrameJournal.reusableFrames(in: folder, job: job, names: Set(outputs)) }
         let journal = try FrameJournal(
             folder: folder, job: job, shard: shard, kept: kept.values.sorted { $0.name < $1.name })
-        let reused = Set(ours.filter { kept[FrameWriter.frameName($0)] != nil })
-        return FrameOutput(folder: folder, journal: journal, reused: reused, stale: stale)
+        return FrameOutput(folder: folder, journal: journal, reusedNames: Set(kept.keys), stale: stale)
+    }
+
+    /// The numbered frames among `indices` that an earlier run finished.
+    public func reusedFrames(_ indices: [Int]) -> Set<Int> {
+        Set(indices.filter { reusedNames.contains(FrameWriter.frameName($0)) })
     }
 }

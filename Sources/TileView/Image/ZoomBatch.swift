@@ -1,0 +1,152 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewGallery
+import TileViewZoom
+
+/// `tileview zoom FILE... -o OUTDIR` (or `--dir DIR`, DESIGN section 13): the same gestures on every file, one
+/// frame per file written as `OUTDIR/NAME.png` (NAME: the file's name without its extension).
+///
+/// Each file is a `ZoomSession` whose frame is rendered straight from the decoder's rows (no tile cache), so
+/// memory is one frame being rendered plus the frames the writer is encoding (`FrameWriter`, two at once by
+/// default): decoding file i+1 overlaps encoding file i, and the count of files does not matter. A file that
+/// cannot be read or decoded is reported (its record has `error`) and the batch goes on; a frame that cannot be
+/// written stops it. With a shard only files whose index i has i mod N = K are done; `--resume` keeps the frames
+/// an interrupted run of the same batch finished (`FrameJournal`); SIGINT and SIGTERM stop it between files.
+public struct ZoomBatch: Sendable {
+    public var files: [String]
+    public var outputFolder: String
+    public var viewport: PixelSize
+    public var gestures: [ZoomGesture]
+    public var maximumScale: Double
+    public var doubleTapStep: Double
+    public var background: RGBA8
+    public var options: DecodeOptions
+    public var shard: GalleryShard
+    public var resume: Bool
+
+    public init(
+        files: [String], outputFolder: String, viewport: PixelSize = PixelSize(width: 1024, height: 768),
+        gestures: [ZoomGesture] = [], maximumScale: Double = 1, doubleTapStep: Double = 1.5,
+        background: RGBA8 = .black, options: DecodeOptions = DecodeOptions(), shard: GalleryShard = .whole,
+        resume: Bool = false
+    ) {
+        self.files = files
+        self.outputFolder = outputFolder
+        self.viewport = viewport
+        self.gestures = gestures
+        self.maximumScale = maximumScale
+        self.doubleTapStep = doubleTapStep
+        self.background = background
+        self.options = options
+        self.shard = shard
+        self.resume = resume
+    }
+
+    /// `NAME.png` for a file: its name without the folder and the last extension.
+    public static func outputName(of file: String) -> String {
+        let name = AtomicFile.split(file).name
+        let stem = name.lastIndex(of: ".").map { name[..<$0] }.map(String.init) ?? name
+        return (stem.isEmpty ? name : stem) + ".png"
+    }
+
+    /// The first two files whose outputs would have the same name, if any.
+    public static func clash(in files: [String]) -> (String, String)? {
+        var seen: [String: String] = [:]
+        for file in files {
+            let name = outputName(of: file)
+            if let earlier = seen[name] { return (earlier, file) }
+            seen[name] = file
+        }
+        return nil
+    }
+
+    /// What a batch did with one file: its zoom report, or the error that stopped it; `reused` when a resumed
+    /// run kept the frame an earlier run wrote.
+    public enum Outcome {
+        case rendered(ZoomResult)
+        case reused(output: String)
+        case failed(TileViewError)
+    }
+
+    /// What a batch did.
+    public struct Summary: Encodable, Sendable {
+        /// Files of this run (its shard's), frames written, files that failed, frames reused.
+        public let files: Int
+        public let written: Int
+        public let failed: Int
+        public let reused: Int?
+        @EncodedAsNull public private(set) var peakRSSBytes: Int?
+        public let shard: String?
+    }
+
+    /// The batch's name in a frame journal: the files (each with its size and modification time), the gestures
+    /// and every setting the frames depend on.
+    public var journalName: String {
+        var text = "zoom\n"
+        for file in files {
+            let status = FileStatus.of(file)
+            text += "\(file)\t\(status?.size ?? -1)\t\(status?.modifiedNanoseconds ?? -1)\n"
+        }
+        text += "\(viewport)\n\(gestures.map(\.description))\n\(maximumScale)\n\(doubleTapStep)\n"
+        text += "\(background)\n\(options)\n"
+        return FrameJournal.jobName(describing: text)
+    }
+
+    /// Runs the batch; `onFile(index, file, outcome)` is called for each file of the run, in order. Throws when a
+    /// frame cannot be written, or with `.interrupted` after a signal (the frames in flight land first).
+    public func run(onFile: (Int, String, Outcome) -> Void = { _, _, _ in }) throws(TileViewError) -> Summary {
+        let ours = files.indices.filter { shard.contains(frame: $0) }
+        let names = files.map(Self.outputName(of:))
+        let prepared = try FrameOutput.prepare(
+            folder: outputFolder, outputs: ours.map { names[$0] }, job: journalName, shard: shard, resume: resume,
+            clean: false)
+        let writer = try FrameWriter(folder: outputFolder, journal: prepared.journal)
+        var written = 0
+        var failed = 0
+        var reused = 0
+        do throws(TileViewError) {
+            for (n, index) in ours.enumerated() {
+                let output = Paths.join(outputFolder, names[index])
+                if prepared.reusedNames.contains(names[index]) {
+                    reused += 1
+                    onFile(index, files[index], .reused(output: output))
+                    continue
+                }
+                if let signal = Interrupts.stopSignal {
+                    throw TileViewError(
+                        .interrupted, path: outputFolder,
+                        reason:
+                            "stopped by \(Interrupts.name(of: signal)) after \(n) of \(ours.count) files; rerun with --resume"
+                    )
+                }
+                let result: ZoomResult
+                do throws(TileViewError) {
+                    let image = try TiledImage(path: files[index], cacheBudgetBytes: 0, options: options)
+                    let session = ZoomSession(
+                        image: image, viewport: viewport, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
+                        background: background)
+                    for gesture in gestures { session.apply(gesture) }
+                    let frame = try session.render()
+                    try writer.submit(frame.image, named: names[index], order: index)
+                    result = ZoomResult(
+                        state: session.state, level: frame.level, image: image, output: output, framePaths: [])
+                } catch  where error.kind == .write {
+                    throw error
+                } catch {
+                    failed += 1
+                    onFile(index, files[index], .failed(error))
+                    continue
+                }
+                written += 1
+                onFile(index, files[index], .rendered(result))
+            }
+        } catch {
+            try? writer.finish()  // the frames in flight land whole
+            throw error
+        }
+        try writer.finish()
+        return Summary(
+            files: ours.count, written: written, failed: failed, reused: resume ? reused : nil,
+            peakRSSBytes: ProcessMemory.peakResidentBytes, shard: shard == .whole ? nil : shard.description)
+    }
+}
