@@ -19,7 +19,7 @@ struct ZoomCommand: ParsableCommand {
             Batches: several FILEs or --dir DIR (its PNG and JPEG files in natural order) with -o OUTDIR apply \
             the same gestures to every file and write OUTDIR/NAME.png each (NAME: the file's name without its \
             extension; two files with one NAME are a usage error). A file that cannot be decoded is reported and \
-            the batch goes on (exit 1 at the end). --shard K/N does the files whose index i has i mod N = K; \
+            the batch goes on (exit 1 at the end). --shard K/N (or auto) does the files whose index i has i mod N = K; \
             --resume keeps the frames an interrupted run of the same batch finished; SIGINT or SIGTERM stop \
             between files (exit 130 or 143). --json prints {"files": [a record per file], "summary": {...}}.
             """
@@ -32,8 +32,14 @@ struct ZoomCommand: ParsableCommand {
     var dir: String?
 
     @Option(
-        help: ArgumentHelp("Batches: do only shard K of N (K from 0): files whose index mod N is K.", valueName: "K/N"))
+        help: ArgumentHelp(
+            "Batches: do only shard K of N (K from 0): files whose index mod N is K; auto: from a Slurm array or a Kubernetes Indexed Job.",
+            valueName: "K/N|auto"))
     var shard: String?
+
+    @Option(
+        help: ArgumentHelp("With --shard auto in a Kubernetes Indexed Job: N, the Job's completions.", valueName: "N"))
+    var shards: Int?
 
     @Flag(help: "Batches: keep the frames an interrupted run of the same batch finished (checked against the journal).")
     var resume = false
@@ -86,11 +92,11 @@ struct ZoomCommand: ParsableCommand {
                 )
             }
         } else {
-            guard shard == nil, !resume else { throw ValidationError("--shard and --resume apply to batches") }
+            guard shard == nil, shards == nil, !resume else {
+                throw ValidationError("--shard and --resume apply to batches")
+            }
         }
-        if let shard, GalleryShard(parsing: shard) == nil {
-            throw ValidationError("--shard must be K/N with 0 <= K < N (K counts from 0), got '\(shard)'")
-        }
+        _ = try ShardOption.resolve(shard, shards: shards)
         guard maxScale.isFinite, maxScale > 0 else { throw ValidationError("--max-scale must be a positive number") }
         guard doubleTapStep.isFinite, doubleTapStep >= 1 else {
             throw ValidationError("--double-tap-step must be a number of at least 1")
@@ -149,7 +155,7 @@ struct ZoomCommand: ParsableCommand {
             let batch = ZoomBatch(
                 files: inputs, outputFolder: output!, viewport: viewport.pixelSize, gestures: try orderedGestures(),
                 maximumScale: maxScale, doubleTapStep: doubleTapStep, background: background,
-                options: decoding.decodeOptions, shard: shard.flatMap { GalleryShard(parsing: $0) } ?? .whole,
+                options: decoding.decodeOptions, shard: try ShardOption.resolve(shard, shards: shards),
                 resume: resume)
             let progress = ProgressLine(
                 total: inputs.indices.filter { batch.shard.contains(frame: $0) }.count, label: "file")

@@ -144,3 +144,63 @@ struct GalleryResumeTests {
         }
     }
 }
+
+/// `--shard auto` as Slurm and Kubernetes run it: the shards' frames together equal the whole run.
+@Suite("Gallery: shards from job runners")
+struct GalleryRunnerShardTests {
+    @Test("an 8-task Slurm array and a 3-index Kubernetes Job give the whole run's frames; no runner is exit 64")
+    func runners() throws {
+        try TemporaryFolder.with("runner-shards") { dir in
+            let base = ProcessInfo.processInfo.environment.filter {
+                !$0.key.hasPrefix("SLURM_") && $0.key != "JOB_COMPLETION_INDEX"
+            }
+            let whole = dir.appendingPathComponent("whole")
+            #expect(try CommandRunner.run(GalleryResumeTests.arguments(whole)).status == 0)
+            let expected = try GalleryResumeTests.contents(whole).frames
+            let slurm = dir.appendingPathComponent("slurm")
+            for task in 1...8 {
+                var environment = base
+                environment["SLURM_ARRAY_TASK_ID"] = "\(task)"
+                environment["SLURM_ARRAY_TASK_MIN"] = "1"
+                environment["SLURM_ARRAY_TASK_COUNT"] = "8"
+                let run = try CommandRunner.run(
+                    GalleryResumeTests.arguments(slurm) + ["--shard", "auto", "--resume"], environment: environment)
+                #expect(run.status == 0, "\(run)")
+            }
+            #expect(try GalleryResumeTests.contents(slurm).frames == expected)
+            let journals = try FileManager.default.contentsOfDirectory(atPath: slurm.path).filter {
+                $0.hasPrefix(".tileview-journal")
+            }
+            #expect(journals.count == 8, "one journal per shard: \(journals)")
+            let kubernetes = dir.appendingPathComponent("kubernetes")
+            for index in 0..<3 {
+                var environment = base
+                environment["JOB_COMPLETION_INDEX"] = "\(index)"
+                let run = try CommandRunner.run(
+                    GalleryResumeTests.arguments(kubernetes) + ["--shard", "auto", "--shards", "3"],
+                    environment: environment)
+                #expect(run.status == 0, "\(run)")
+            }
+            #expect(try GalleryResumeTests.contents(kubernetes).frames == expected)
+            let none = try CommandRunner.run(
+                GalleryResumeTests.arguments(dir.appendingPathComponent("none")) + ["--shard", "auto"],
+                environment: base)
+            #expect(none.status == 64 && none.stderr.contains("needs a job runner"), "\(none)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("none").path))
+        }
+    }
+}
+
+/// The recipes in `deploy/` on real engines (`scripts/test-cluster.sh`): an 8-task Slurm array on a single-node
+/// Slurm and the Kubernetes Indexed Job's command once per index, each byte for byte the unsharded run.
+@Suite("Batch recipes on Slurm and Kubernetes")
+struct ClusterRecipeTests {
+    @Test(
+        "Slurm array and Kubernetes Indexed Job: the shards' frames equal the unsharded run", .timeLimit(.minutes(10)))
+    func recipes() throws {
+        let (status, text) = try CommandRunner.script("test-cluster.sh")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("slurm: 50 frames byte-identical") && text.contains("slurm: 8 shard journals"), "\(text)")
+        #expect(text.contains("kubernetes: 51 frames byte-identical"), "\(text)")
+    }
+}

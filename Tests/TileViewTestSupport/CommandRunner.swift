@@ -24,14 +24,16 @@ public enum CommandRunner {
     /// Runs `tileview` with `arguments` in `directory` (default: a scratch folder is not made; the current one).
     /// With a `timeout`, a run still going after that many seconds is killed (SIGKILL: status 9 by signal, and
     /// the test sees a non-zero status instead of hanging). `signals` are sent while it runs, each that many
-    /// seconds after the start (a signal that ends it is reported as the status, e.g. 9 for SIGKILL).
+    /// seconds after the start (a signal that ends it is reported as the status, e.g. 9 for SIGKILL). With
+    /// `environment`, the process gets exactly that environment.
     public static func run(
         _ arguments: [String], in directory: URL? = nil, timeout: Double? = nil,
-        signals: [(seconds: Double, signal: Int32)] = []
+        signals: [(seconds: Double, signal: Int32)] = [], environment: [String: String]? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
