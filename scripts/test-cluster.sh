@@ -41,8 +41,19 @@ stop_daemons() {
   for pid in "${started[@]}"; do kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   started=()
 }
+stop_munge() {
+  [ -n "${started_munge:-}" ] || return 0
+  local pid
+  pid=$(cat /run/munge/munged.pid 2>/dev/null || true)
+  [ -n "$pid" ] || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  started_munge=
+}
 cleanup() {
   stop_daemons
+  stop_munge
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -71,7 +82,8 @@ start=$(date +%s)
 if ! pgrep -x munged >/dev/null; then
   mkdir -p /run/munge && chown munge:munge /run/munge
   [ -s /etc/munge/munge.key ] || { dd if=/dev/urandom bs=1 count=1024 of=/etc/munge/munge.key 2>/dev/null; chown munge /etc/munge/munge.key; chmod 400 /etc/munge/munge.key; }
-  runuser -u munge -- munged
+  # Its own output away from ours: a daemon holding our standard output open would keep a reader waiting.
+  runuser -u munge -- munged </dev/null >/dev/null 2>&1
   started_munge=1
 fi
 ports=$(python3 -c 'import socket
@@ -106,7 +118,7 @@ for log in "$work"/task-*.log; do [ -s "$log" ] && sed "s|^|slurm $(basename "$l
 echo "slurm: $(ls -A "$work/slurm-frames" | grep -c '^.tileview-journal-') shard journals"
 same_frames "$work/reference" "$work/slurm-frames" | sed 's/^/slurm: /' || status=1
 stop_daemons
-[ -n "${started_munge:-}" ] && kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
+stop_munge
 echo "slurm: $(( $(date +%s) - start )) s"
 
 # ---- Kubernetes ----------------------------------------------------------------------------------------------
