@@ -68,15 +68,7 @@ struct GalleryCommand: ParsableCommand {
     @Flag(help: "Print one JSON object with a record per frame (steps) and a summary.")
     var json = false
 
-    @Option(
-        help: ArgumentHelp(
-            "Render only shard K of N (K from 0): frames whose index mod N is K; auto: from a Slurm array or a Kubernetes Indexed Job.",
-            valueName: "K/N|auto"))
-    var shard: String?
-
-    @Option(
-        help: ArgumentHelp("With --shard auto in a Kubernetes Indexed Job: N, the Job's completions.", valueName: "N"))
-    var shards: Int?
+    @OptionGroup var sharding: ShardOptions
 
     @Option(help: "Background colour of margins and gaps, RRGGBB or RRGGBBAA.")
     var background = RGBA8.black
@@ -105,7 +97,6 @@ struct GalleryCommand: ParsableCommand {
             throw ValidationError("--transition-frames must be 0 to 1000")
         }
         guard maxScale.isFinite, maxScale > 0 else { throw ValidationError("--max-scale must be a positive number") }
-        _ = try ShardOption.resolve(shard, shards: shards)
         _ = try moveList()
     }
 
@@ -153,7 +144,7 @@ struct GalleryCommand: ParsableCommand {
                     maximumScale: maxScale),
                 start: startPosition, script: steps, options: decoding.decodeOptions, background: background)
             let frames = try job.plan()
-            let shard = try ShardOption.resolve(self.shard, shards: shards)
+            let shard = try sharding.resolve()
             let ours = frames.filter { shard.contains(frame: $0.index) }
             let prepared = try FrameOutput.prepare(
                 folder: output, outputs: ours.map { FrameWriter.frameName($0.index) }, frameCount: frames.count,

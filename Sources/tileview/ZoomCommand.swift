@@ -31,15 +31,7 @@ struct ZoomCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A batch of the folder's PNG and JPEG files, in natural order.", valueName: "DIR"))
     var dir: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Batches: do only shard K of N (K from 0): files whose index mod N is K; auto: from a Slurm array or a Kubernetes Indexed Job.",
-            valueName: "K/N|auto"))
-    var shard: String?
-
-    @Option(
-        help: ArgumentHelp("With --shard auto in a Kubernetes Indexed Job: N, the Job's completions.", valueName: "N"))
-    var shards: Int?
+    @OptionGroup var sharding: ShardOptions
 
     @Flag(help: "Batches: keep the frames an interrupted run of the same batch finished (checked against the journal).")
     var resume = false
@@ -86,17 +78,10 @@ struct ZoomCommand: ParsableCommand {
         if isBatch {
             guard output != nil else { throw ValidationError("a batch needs -o OUTDIR, the folder for its frames") }
             guard frames == nil else { throw ValidationError("--frames applies to one FILE, not to a batch") }
-            if let (a, b) = ZoomBatch.clash(in: files) {
-                throw ValidationError(
-                    "'\(a)' and '\(b)' would both be written as \(ZoomBatch.outputName(of: a)); rename one or run them apart"
-                )
-            }
+            if let clash = Self.clash(in: files) { throw clash }
         } else {
-            guard shard == nil, shards == nil, !resume else {
-                throw ValidationError("--shard and --resume apply to batches")
-            }
+            guard !sharding.isGiven, !resume else { throw ValidationError("--shard and --resume apply to batches") }
         }
-        _ = try ShardOption.resolve(shard, shards: shards)
         guard maxScale.isFinite, maxScale > 0 else { throw ValidationError("--max-scale must be a positive number") }
         guard doubleTapStep.isFinite, doubleTapStep >= 1 else {
             throw ValidationError("--double-tap-step must be a number of at least 1")
@@ -139,23 +124,19 @@ struct ZoomCommand: ParsableCommand {
     func runBatch() throws {
         Interrupts.install()
         var records: [BatchRecord] = []
-        var failures = 0
-        var total = 0
+        var finished: ZoomBatch.Summary?
         try Report.failures {
             var inputs = files
             if let dir {
                 let folder = try ImageFolder(path: dir)
                 inputs = folder.names.indices.map(folder.filePath(ofItem:))
-                if let (a, b) = ZoomBatch.clash(in: inputs) {
-                    Self.exit(
-                        withError: ValidationError(
-                            "'\(a)' and '\(b)' would both be written as \(ZoomBatch.outputName(of: a))"))
-                }
+                // A usage error (exit 64) that needed the folder to be listed; nothing is written yet.
+                if let clash = Self.clash(in: inputs) { Self.exit(withError: clash) }
             }
             let batch = ZoomBatch(
                 files: inputs, outputFolder: output!, viewport: viewport.pixelSize, gestures: try orderedGestures(),
                 maximumScale: maxScale, doubleTapStep: doubleTapStep, background: background,
-                options: decoding.decodeOptions, shard: try ShardOption.resolve(shard, shards: shards),
+                options: decoding.decodeOptions, shard: try sharding.resolve(),
                 resume: resume)
             let progress = ProgressLine(
                 total: inputs.indices.filter { batch.shard.contains(frame: $0) }.count, label: "file")
@@ -168,22 +149,30 @@ struct ZoomCommand: ParsableCommand {
                 case .reused(let output):
                     if json { records.append(BatchRecord(file: file, output: output, reused: true)) }
                 case .failed(let error):
-                    failures += 1
                     Report.error(error.description)
                     if json { records.append(BatchRecord(file: file, error: error.reason)) }
                 }
             }
             progress.finish()
-            total = summary.files
+            finished = summary
             if json {
                 print(try Report.json(BatchReport(files: records, summary: summary)))
             } else {
                 Report.framesWritten(summary.written, into: output!, reused: summary.reused)
             }
         }
-        if failures > 0 {
-            Report.error("\(failures) of \(total) files could not be zoomed")
+        if let finished, finished.failed > 0 {
+            Report.error("\(finished.failed) of \(finished.files) files could not be zoomed")
             throw ExitCode.failure
+        }
+    }
+
+    /// The usage error for two files of a batch whose frames would have one name, if any.
+    static func clash(in files: [String]) -> ValidationError? {
+        ZoomBatch.clash(in: files).map { a, b in
+            ValidationError(
+                "'\(a)' and '\(b)' would both be written as \(ZoomBatch.outputName(of: a)); rename one or run them apart"
+            )
         }
     }
 

@@ -72,10 +72,7 @@ public struct GalleryJob: Sendable {
     /// options, the background and the tile size. A resumed run reuses only frames journaled under this name.
     public var journalName: String {
         var text = "gallery\n\(pages.layout)\n"
-        for (name, path) in zip(pages.names, pages.paths) {
-            let status = FileStatus.of(path)
-            text += "\(name)\t\(path)\t\(status?.size ?? -1)\t\(status?.modifiedNanoseconds ?? -1)\n"
-        }
+        for (name, path) in zip(pages.names, pages.paths) { text += name + "\t" + FrameJournal.describing(input: path) }
         text += "\(settings)\n\(String(describing: start))\n\(script.actions.map(\.description))\n"
         text += "\(options)\n\(background)\n\(tileSize)\n"
         return FrameJournal.jobName(describing: text)

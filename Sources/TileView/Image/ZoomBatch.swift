@@ -83,10 +83,7 @@ public struct ZoomBatch: Sendable {
     /// and every setting the frames depend on.
     public var journalName: String {
         var text = "zoom\n"
-        for file in files {
-            let status = FileStatus.of(file)
-            text += "\(file)\t\(status?.size ?? -1)\t\(status?.modifiedNanoseconds ?? -1)\n"
-        }
+        for file in files { text += FrameJournal.describing(input: file) }
         text += "\(viewport)\n\(gestures.map(\.description))\n\(maximumScale)\n\(doubleTapStep)\n"
         text += "\(background)\n\(options)\n"
         return FrameJournal.jobName(describing: text)

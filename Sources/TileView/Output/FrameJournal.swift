@@ -19,9 +19,7 @@ import TileViewGallery
 /// Resuming (`reusableFrames`) trusts a journaled frame only if the file is there with the journaled size and
 /// SHA-256; the run renders every other frame, so the folder ends byte for byte as an uninterrupted run leaves it.
 public final class FrameJournal: Sendable {
-    public let folder: String
     public let path: String
-    public let job: String
     private let descriptor: Locked<Int32>
 
     /// The journal's file name for a run of `shard`.
@@ -34,13 +32,18 @@ public final class FrameJournal: Sendable {
         SHA256.hex(Array(description.utf8))
     }
 
+    /// An input file in a job's description: its path with its size and modification time, so that a file
+    /// changed since makes another job.
+    public static func describing(input path: String) -> String {
+        let status = FileStatus.of(path)
+        return "\(path)\t\(status?.size ?? -1)\t\(status?.modifiedNanoseconds ?? -1)\n"
+    }
+
     /// Starts this run's journal in `folder` (which must exist): the file is written anew with the job's line
     /// and the lines of `kept`, frames already finished (reused by a resumed run).
     public init(
         folder: String, job: String, shard: GalleryShard = .whole, kept: [Entry] = []
     ) throws(TileViewError) {
-        self.folder = folder
-        self.job = job
         path = Paths.join(folder, Self.fileName(shard: shard))
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
