@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling"]),
         .target(name: "TileViewGallery", dependencies: ["TileViewCore", "TileViewPaging", "TileViewZoom"]),
         .target(name: "TileViewIIIF", dependencies: ["TileViewCore"]),
+        .target(name: "TileViewScene", dependencies: ["TileViewCore"]),
 
         // The one C front door: system libraries and the setjmp shim.
         .systemLibrary(
@@ -51,7 +52,7 @@ let package = Package(
             name: "TileView",
             dependencies: [
                 "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewGallery", "TileViewFeed", "TileViewTiling",
-                "TileViewRender", "TileViewCodecs",
+                "TileViewRender", "TileViewCodecs", "TileViewScene",
             ]),
         // The server: IIIF and Deep Zoom over the library, on Hummingbird.
         .target(
@@ -78,6 +79,7 @@ let package = Package(
         .testTarget(name: "TileViewTilingTests", dependencies: ["TileViewTiling", "TileViewTestSupport"]),
         .testTarget(name: "TileViewRenderTests", dependencies: ["TileViewRender", "TileViewTestSupport"]),
         .testTarget(name: "TileViewIIIFTests", dependencies: ["TileViewIIIF", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewSceneTests", dependencies: ["TileViewScene", "TileViewTestSupport"]),
         .testTarget(name: "TileViewCodecsTests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
         .testTarget(name: "TileViewTests", dependencies: ["TileView", "TileViewTestSupport"]),
         .testTarget(

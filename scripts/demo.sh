@@ -27,6 +27,20 @@ echo "== tileview zoom --frames: fit, double tap, pinch, pan, two-finger tap, on
 echo "frames: $out/hubble-frames/"
 
 echo
+echo "== tileview zoom on a scene: the tutorial's container (red, blue, green, a photo), double-tapped"
+"$tv" info SampleImages/container.scene.json
+"$tv" zoom SampleImages/container.scene.json --viewport 320x480 --tap 160,240 --frames "$out/scene-frames" \
+  -o "$out/scene.zoom.png"
+echo "frames: $out/scene-frames/"
+
+echo
+echo "== tileview zoom --animate: an animated double tap, a fling that bounces, a quarter turn, at 30 fps"
+"$tv" zoom SampleImages/coffee.png --viewport 320x240 --tap 100,100 --gesture "pan -40,0 velocity -1.5,0" \
+  --gesture "rotate 90" --animate --bounce --fps 30 --frames "$out/motion-frames" \
+  -o "$out/motion.zoom.png"
+echo "frames: $out/motion-frames/"
+
+echo
 echo "== tileview gallery: page through the sample photos with peeking and eased transitions"
 "$tv" gallery --dir SampleImages --viewport 480x320 --moves next,next,next,prev --peek 32 --gap 8 \
   --transition-frames 3 -o "$out/gallery" --json > "$out/gallery.json"

@@ -9,6 +9,7 @@
 /// - `TileViewZoom`: `ZoomState`, `ZoomGesture`, `ZoomSnapshot`;
 /// - `TileViewPaging`, `TileViewGallery`: page lists and maps, moves, drags, gallery plans;
 /// - `TileViewFeed`: feed sections, layouts and offset ranges;
+/// - `TileViewScene`: scenes (containers of coloured rects and images that zoom like an image);
 /// - `TileViewTiling`, `TileViewRender`: the level pyramid, tile cache and frame renderer;
 /// - `TileViewCodecs`: `DecodeOptions`, `ImageHeader`, the PNG and JPEG decoders, the PNG encoder.
 ///
@@ -22,5 +23,6 @@
 @_exported import TileViewGallery
 @_exported import TileViewPaging
 @_exported import TileViewRender
+@_exported import TileViewScene
 @_exported import TileViewTiling
 @_exported import TileViewZoom

@@ -29,7 +29,7 @@ public enum GalleryAction: Hashable, Sendable, CustomStringConvertible {
         do {
             self = .gesture(try ZoomGesture(parsing: text))
         } catch {
-            guard ["double-tap", "two-finger-tap", "pinch", "pan", "zoom-to"].contains(first) else {
+            guard ["double-tap", "two-finger-tap", "pinch", "pan", "zoom-to", "rotate"].contains(first) else {
                 throw GalleryActionParseError(input: text, problem: "unknown step \"\(first)\"")
             }
             throw GalleryActionParseError(input: text, problem: error.problem)

@@ -209,7 +209,7 @@ extension ZoomGesture {
         switch self {
         case .doubleTap(let p): .doubleTap(viewportPoint: Point(x: p.x - origin.x, y: p.y - origin.y))
         case .pinch(let f, let p): .pinch(factor: f, viewportPoint: Point(x: p.x - origin.x, y: p.y - origin.y))
-        case .twoFingerTap, .pan, .zoomTo: self
+        default: self  // no viewport point: two-finger tap, pan, fling, zoom-to, rotate
         }
     }
 }

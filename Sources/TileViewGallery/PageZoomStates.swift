@@ -24,15 +24,20 @@ public struct PageZoomStates: Hashable, Sendable {
     /// The pages with a stored (non-fit) state, in page order.
     public var storedPositions: [Cell] { states.keys.sorted() }
 
-    /// The state of the page at `position` for an image of `imageSize` in a frame of `frameSize`.
+    /// The state of the page at `position` for an image of `imageSize` (upright) in a frame of `frameSize`; a
+    /// stored state keeps its rotation while the page is resident.
     public func state(at position: Cell, imageSize: Size, frameSize: Size) -> ZoomState {
         let fit = ZoomState(
             imageSize: imageSize, viewportSize: frameSize, maximumScaleSetting: maximumScale,
             doubleTapStep: doubleTapStep)
         guard let stored = states[position] else { return fit }
-        if stored.viewportSize == fit.viewportSize && stored.imageSize == fit.imageSize { return stored }
-        guard stored.zoomScale > stored.minimumZoomScale else { return fit }
-        var refitted = fit
+        if stored.viewportSize == fit.viewportSize && stored.unrotatedImageSize == fit.imageSize { return stored }
+        // Another frame size (or image): keep the page's turn and what it showed, as far as the new frame allows.
+        let turnedFit = ZoomState(
+            unrotatedImageSize: imageSize, rotation: stored.rotation, viewportSize: frameSize,
+            maximumScaleSetting: maximumScale, doubleTapStep: doubleTapStep)
+        guard stored.zoomScale > stored.minimumZoomScale else { return turnedFit }
+        var refitted = turnedFit
         refitted.zoom(toImageRect: stored.visibleRect)
         return refitted
     }

@@ -8,6 +8,16 @@ struct BackgroundPaint: Sendable {
     let blue: Float
     let alpha: Float
     let isOpaque: Bool
+    /// True when each frame pixel's own colour is its background (drawing onto an existing frame): the fields
+    /// above are then unused and the compositing reads the pixel it overwrites.
+    var isDestination = false
+
+    /// Each frame pixel's own colour as its background.
+    static let destination: BackgroundPaint = {
+        var paint = BackgroundPaint(RGBA8(r: 0, g: 0, b: 0, a: 0))
+        paint.isDestination = true
+        return paint
+    }()
 
     init(_ colour: RGBA8) {
         let scale = Float(colour.a) / 255

@@ -99,10 +99,16 @@ extension FrameRenderer {
                                 }
                                 k += 2
                             }
-                            composite(
-                                accumulated, columns: columns, coverage: xCoverage.baseAddress!,
-                                rowCoverage: yAxis.coverage[j], background: background,
-                                into: output + (frameRow * frameWidth + firstColumn) * 4)
+                            let out = output + (frameRow * frameWidth + firstColumn) * 4
+                            if background.isDestination {
+                                compositeOverDestination(
+                                    accumulated, columns: columns, coverage: xCoverage.baseAddress!,
+                                    rowCoverage: yAxis.coverage[j], into: out)
+                            } else {
+                                composite(
+                                    accumulated, columns: columns, coverage: xCoverage.baseAddress!,
+                                    rowCoverage: yAxis.coverage[j], background: background, into: out)
+                            }
                         }
                     }
                 }
@@ -185,6 +191,23 @@ extension FrameRenderer {
             o[1] = byte(outG)
             o[2] = byte(outB)
             o[3] = byte(outA)
+            o += 4
+        }
+    }
+
+    /// `composite` with each pixel's current colour as its background: the same arithmetic as over a flat
+    /// background of that colour, so an image drawn onto a frame gives, pixel for pixel, the bytes a render over
+    /// a background of the colour beneath would give.
+    @inline(__always)
+    static func compositeOverDestination(
+        _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
+        var o = out
+        for x in 0..<columns {
+            let beneath = BackgroundPaint(RGBA8(r: o[0], g: o[1], b: o[2], a: o[3]))
+            composite(
+                row + x, columns: 1, coverage: coverage + x, rowCoverage: rowCoverage, background: beneath, into: o)
             o += 4
         }
     }

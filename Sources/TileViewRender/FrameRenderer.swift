@@ -51,18 +51,7 @@ public struct FrameRenderer: Sendable {
     /// misses part of `sourceRect` is clamped at its own edges instead (its edge pixels stand for the
     /// missing ones); a source that misses the level entirely leaves only the background.
     public func render(source: ImageBuffer, sourceOrigin: (x: Int, y: Int)) -> ImageBuffer {
-        var x = xAxis
-        var y = yAxis
-        if let needed = sourceRect {
-            let held = PixelRect(x: sourceOrigin.x, y: sourceOrigin.y, width: source.width, height: source.height)
-            if !held.contains(needed) {
-                if let usable = held.intersection(PixelRect(size: geometry.levelSize)) {
-                    (x, y) = Self.axes(geometry, resolvedFilter, usable.x..<usable.maxX, usable.y..<usable.maxY)
-                } else {
-                    (x, y) = (.empty, .empty)
-                }
-            }
-        }
+        let (x, y) = axes(reading: source, at: sourceOrigin)
         return source.pixels.withUnsafeBufferPointer { bytes in
             renderFrame(xAxis: x, yAxis: y) { x, y, paint, out, width in
                 guard let base = bytes.baseAddress else { return }
@@ -71,6 +60,46 @@ public struct FrameRenderer: Sendable {
                 Self.resample(rows: &rows, xAxis: x, yAxis: y, background: paint, into: out, frameWidth: width)
             }
         }
+    }
+
+    /// Draws the image onto `frame` (which must be `geometry.frameSize`) instead of over the flat background:
+    /// each covered pixel composites the image over the colour already there, exactly as a render over a
+    /// background of that colour would; pixels the image frame does not touch are left alone. `source` is as for
+    /// `render(source:sourceOrigin:)`.
+    public func draw(source: ImageBuffer, sourceOrigin: (x: Int, y: Int), onto frame: inout ImageBuffer) {
+        let (x, y) = axes(reading: source, at: sourceOrigin)
+        source.pixels.withUnsafeBufferPointer { bytes in
+            drawFrame(onto: &frame, xAxis: x, yAxis: y) { x, y, paint, out, width in
+                guard let base = bytes.baseAddress else { return }
+                var rows = BufferRowSource(
+                    base: base, width: source.width, origin: sourceOrigin, firstColumn: x.sourceRange.lowerBound)
+                Self.resample(rows: &rows, xAxis: x, yAxis: y, background: paint, into: out, frameWidth: width)
+            }
+        }
+    }
+
+    /// `draw` over the pixels already in `frame` (see `draw(source:sourceOrigin:onto:)`).
+    func drawFrame(
+        onto frame: inout ImageBuffer, xAxis x: ResampleAxis, yAxis y: ResampleAxis,
+        draw: (ResampleAxis, ResampleAxis, BackgroundPaint, UnsafeMutablePointer<UInt8>, Int) -> Void
+    ) {
+        precondition(frame.size == geometry.frameSize, "drawing a \(geometry.frameSize) frame onto \(frame.size)")
+        guard !x.outputRange.isEmpty, !y.outputRange.isEmpty else { return }
+        let width = frame.width
+        frame.pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let out = buffer.baseAddress else { return }
+            draw(x, y, .destination, out, width)
+        }
+    }
+
+    /// The axes for a source holding `held` level pixels: those of the geometry when it holds `sourceRect`,
+    /// else clamped to what it holds (or empty when it misses the level).
+    func axes(reading source: ImageBuffer, at sourceOrigin: (x: Int, y: Int)) -> (ResampleAxis, ResampleAxis) {
+        guard let needed = sourceRect else { return (xAxis, yAxis) }
+        let held = PixelRect(x: sourceOrigin.x, y: sourceOrigin.y, width: source.width, height: source.height)
+        if held.contains(needed) { return (xAxis, yAxis) }
+        guard let usable = held.intersection(PixelRect(size: geometry.levelSize)) else { return (.empty, .empty) }
+        return Self.axes(geometry, resolvedFilter, usable.x..<usable.maxX, usable.y..<usable.maxY)
     }
 
     /// The frame buffer: background outside the covered part, `draw` inside (when anything is covered).

@@ -32,4 +32,11 @@ extension FrameRenderer {
             Self.resample(rows: &rows, xAxis: x, yAxis: y, background: paint, into: out, frameWidth: width)
         }
     }
+
+    /// `draw(source:sourceOrigin:onto:)` from level rows delivered on demand.
+    public func draw<Rows: LevelRowSource>(rows: inout Rows, onto frame: inout ImageBuffer) {
+        drawFrame(onto: &frame, xAxis: xAxis, yAxis: yAxis) { x, y, paint, out, width in
+            Self.resample(rows: &rows, xAxis: x, yAxis: y, background: paint, into: out, frameWidth: width)
+        }
+    }
 }

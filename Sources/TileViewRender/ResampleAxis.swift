@@ -65,7 +65,9 @@ extension ResampleAxis {
             let first = Int((centre - support).rounded(.down)) + 1
             let last = Int((centre + support).rounded(.up)) - 1
             let lo = min(max(first, clampRange.lowerBound), clampRange.upperBound - 1)
-            let hi = min(max(last, clampRange.lowerBound), clampRange.upperBound - 1)
+            // No tap strictly inside the support (a box kernel's centre exactly between two pixels) leaves an
+            // empty window: keep one slot, whose zero weight sends the pixel to the nearest-pixel fallback.
+            let hi = max(lo, min(max(last, clampRange.lowerBound), clampRange.upperBound - 1))
             for k in 0...(hi - lo) { folded[k] = 0 }
             var sum = 0.0
             if first <= last {

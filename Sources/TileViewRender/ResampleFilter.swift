@@ -14,11 +14,19 @@ public enum ResampleFilter: String, Hashable, Sendable, CaseIterable, CustomStri
     case catmullRom
     /// The triangle (tent) on |x| < 1: bilinear interpolation when enlarging, a tent average when shrinking.
     case bilinear
+    /// Sharp pixels past 1:1: each frame pixel shows the one level pixel whose square holds its centre (a box on
+    /// |x| < 0.5), so enlarged pixels are squares. Below 1:1 it resolves to Lanczos-3 like `automatic`: shrinking
+    /// with a box would alias.
+    case nearest
 
-    /// The filter for a frame: `automatic` becomes Lanczos-3 when shrinking and Catmull-Rom otherwise.
+    /// The filter for a frame: `automatic` becomes Lanczos-3 when shrinking and Catmull-Rom otherwise; `nearest`
+    /// becomes Lanczos-3 when shrinking.
     public func resolved(shrinking: Bool) -> ResampleFilter {
-        guard self == .automatic else { return self }
-        return shrinking ? .lanczos3 : .catmullRom
+        switch self {
+        case .automatic: shrinking ? .lanczos3 : .catmullRom
+        case .nearest: shrinking ? .lanczos3 : .nearest
+        default: self
+        }
     }
 
     /// Half the width of the kernel, in source pixels before any stretching.
@@ -27,6 +35,7 @@ public enum ResampleFilter: String, Hashable, Sendable, CaseIterable, CustomStri
         case .automatic, .lanczos3: 3
         case .catmullRom: 2
         case .bilinear: 1
+        case .nearest: 0.5
         }
     }
 
@@ -47,6 +56,10 @@ public enum ResampleFilter: String, Hashable, Sendable, CaseIterable, CustomStri
             return 0
         case .bilinear:
             return d < 1 ? 1 - d : 0
+        case .nearest:
+            // A centre exactly between two pixels has no tap strictly inside; the axis then takes the
+            // nearest pixel (rounding half away from zero), so every frame pixel still shows one level pixel.
+            return d < 0.5 ? 1 : 0
         }
     }
 

@@ -34,6 +34,26 @@ public struct TileCacheStatistics: Hashable, Sendable, CustomStringConvertible {
 
     public init() {}
 
+    /// The counters of two caches together (each counter summed; `peakBytes` is then an upper bound of the
+    /// peak of both at once).
+    public static func + (a: TileCacheStatistics, b: TileCacheStatistics) -> TileCacheStatistics {
+        var sum = TileCacheStatistics()
+        sum.hits = a.hits + b.hits
+        sum.misses = a.misses + b.misses
+        sum.insertions = a.insertions + b.insertions
+        sum.replacements = a.replacements + b.replacements
+        sum.rejections = a.rejections + b.rejections
+        sum.evictions = a.evictions + b.evictions
+        sum.removals = a.removals + b.removals
+        sum.entryCount = a.entryCount + b.entryCount
+        sum.currentBytes = a.currentBytes + b.currentBytes
+        sum.pinnedBytes = a.pinnedBytes + b.pinnedBytes
+        sum.peakBytes = a.peakBytes + b.peakBytes
+        sum.tilesDecoded = a.tilesDecoded + b.tilesDecoded
+        sum.bytesDecoded = a.bytesDecoded + b.bytesDecoded
+        return sum
+    }
+
     /// hits / (hits + misses), 0 before any lookup.
     public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
 

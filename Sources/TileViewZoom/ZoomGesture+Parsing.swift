@@ -2,12 +2,14 @@ import TileViewCore
 
 /// Reading a gesture from its command-line text form.
 extension ZoomGesture {
-    /// Parses `double-tap X,Y`, `two-finger-tap`, `pinch F X,Y`, `pan DX,DY` or `zoom-to X,Y,W,H`.
+    /// Parses `double-tap X,Y`, `two-finger-tap`, `pinch F X,Y`, `pan DX,DY`, `pan DX,DY velocity VX,VY`,
+    /// `zoom-to X,Y,W,H` or `rotate D`.
     ///
-    /// Strict: the name is lowercase and exact; words are separated by spaces or tabs (leading and trailing ones
-    /// are ignored); a coordinate list has no spaces and exactly the right number of parts; a number is decimal
-    /// (`12`, `-3.5`, `.5`, `1e-05`), never empty, `nan`, `inf` or hex. A pinch factor must be greater than 0 and
-    /// a zoom-to width and height must not be negative.
+    /// Strict: the name (and the word `velocity`) is lowercase and exact; words are separated by spaces or tabs
+    /// (leading and trailing ones are ignored); a coordinate list has no spaces and exactly the right number of
+    /// parts; a number is decimal (`12`, `-3.5`, `.5`, `1e-05`), never empty, `nan`, `inf` or hex. A pinch factor
+    /// must be greater than 0, a zoom-to width and height must not be negative, and a rotation is 90, 180, 270 or
+    /// -90 degrees.
     public init(parsing text: String) throws(ZoomGestureParseError) {
         func fail(_ problem: String) -> ZoomGestureParseError {
             ZoomGestureParseError(input: text, problem: problem)
@@ -41,8 +43,18 @@ extension ZoomGesture {
             guard factor > 0 else { throw fail("the pinch factor must be greater than 0, got \(arguments[0])") }
             self = .pinch(factor: factor, viewportPoint: try point(arguments[1], "point X,Y"))
         case "pan":
-            try expectArguments(1, "the finger's motion DX,DY")
-            self = .pan(viewportDelta: try point(arguments[0], "motion DX,DY"))
+            if arguments.count == 3 {
+                guard arguments[1] == "velocity" else {
+                    throw fail(
+                        "pan's second word must be \"velocity\" (pan DX,DY velocity VX,VY), got \"\(arguments[1])\"")
+                }
+                self = .fling(
+                    viewportDelta: try point(arguments[0], "motion DX,DY"),
+                    velocity: try point(arguments[2], "velocity VX,VY"))
+            } else {
+                try expectArguments(1, "the finger's motion DX,DY, or 3, DX,DY velocity VX,VY")
+                self = .pan(viewportDelta: try point(arguments[0], "motion DX,DY"))
+            }
         case "zoom-to":
             try expectArguments(1, "the image rect X,Y,W,H")
             let r = try Self.numbers(arguments[0], count: 4, role: "rect X,Y,W,H", fail)
@@ -50,6 +62,13 @@ extension ZoomGesture {
                 throw fail("the zoom-to width and height must not be negative, got \(arguments[0])")
             }
             self = .zoomTo(imageRect: Rect(x: r[0], y: r[1], width: r[2], height: r[3]))
+        case "rotate":
+            try expectArguments(1, "the clockwise angle in degrees, 90, 180, 270 or -90")
+            let degrees = try Self.numbers(arguments[0], count: 1, role: "angle", fail)[0]
+            guard let quarterTurns = [90: 1, 180: 2, 270: 3, -90: -1][degrees] else {
+                throw fail("rotate turns by quarter turns only, 90, 180, 270 or -90 degrees, got \(arguments[0])")
+            }
+            self = .rotate(quarterTurns: quarterTurns)
         default:
             throw fail("unknown gesture name \"\(name)\"")
         }

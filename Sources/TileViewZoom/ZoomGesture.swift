@@ -3,8 +3,9 @@ import TileViewCore
 /// One zoom gesture, as the command line's `--gesture` takes it (DESIGN section 9).
 ///
 /// Text forms (numbers may be negative or decimal): `double-tap X,Y`, `two-finger-tap`, `pinch F X,Y`,
-/// `pan DX,DY` (viewport pixels) and `zoom-to X,Y,W,H` (image pixels). `description` prints the same form,
-/// which `init(parsing:)` reads back.
+/// `pan DX,DY` (viewport pixels), `pan DX,DY velocity VX,VY` (a fling: VX,VY in viewport pixels per millisecond),
+/// `zoom-to X,Y,W,H` (image pixels) and `rotate D` (D one of 90, 180, 270, -90 degrees clockwise).
+/// `description` prints the same form, which `init(parsing:)` reads back.
 public enum ZoomGesture: Hashable, Sendable {
     /// Double tap at a viewport point: zoom in one step, bringing the point to the centre.
     case doubleTap(viewportPoint: Point)
@@ -16,6 +17,14 @@ public enum ZoomGesture: Hashable, Sendable {
     case pan(viewportDelta: Point)
     /// zoomToRect of a rect in image space.
     case zoomTo(imageRect: Rect)
+    /// A pan that lets go with the finger moving: pan by `viewportDelta`, then decelerate from `velocity`
+    /// (viewport pixels per millisecond, the finger's direction like the delta; see `ZoomDeceleration`).
+    /// Written `pan DX,DY velocity VX,VY`. (A case of its own, not a second `pan`: a case name with two label sets
+    /// makes `case .pan` patterns ambiguous.)
+    case fling(viewportDelta: Point, velocity: Point)
+    /// Turn the content clockwise by quarter turns about the viewport centre (negative: anticlockwise). Written
+    /// `rotate 90`, `rotate 180`, `rotate 270` or `rotate -90` for 1, 2, 3 and -1 quarter turns.
+    case rotate(quarterTurns: Int)
 }
 
 extension ZoomGesture: CustomStringConvertible {
@@ -33,6 +42,11 @@ extension ZoomGesture: CustomStringConvertible {
             return "pan \(f(d.x)),\(f(d.y))"
         case .zoomTo(let r):
             return "zoom-to \(f(r.minX)),\(f(r.minY)),\(f(r.width)),\(f(r.height))"
+        case .fling(let d, let v):
+            return "pan \(f(d.x)),\(f(d.y)) velocity \(f(v.x)),\(f(v.y))"
+        case .rotate(let quarterTurns):
+            // Other counts than 1, 2, 3 and -1 print as their angle, which the parser rejects.
+            return "rotate \(f(Double(quarterTurns) * 90))"
         }
     }
 
@@ -60,6 +74,10 @@ extension ZoomState {
             pan(byViewportDelta: delta)
         case .zoomTo(let rect):
             zoom(toImageRect: rect)
+        case .fling(let delta, let velocity):
+            pan(byViewportDelta: delta, velocity: velocity)
+        case .rotate(let quarterTurns):
+            rotate(quarterTurns: quarterTurns)
         }
     }
 

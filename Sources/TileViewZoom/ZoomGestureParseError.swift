@@ -4,8 +4,9 @@ import TileViewCore
 public enum ZoomGestureGrammar: TextGrammar {
     /// The accepted forms, for messages.
     public static let forms =
-        "double-tap X,Y | two-finger-tap | pinch F X,Y | pan DX,DY | zoom-to X,Y,W,H "
-        + "(X,Y and DX,DY in viewport pixels, zoom-to in image pixels; numbers like 120, -3.5 or 0.25)"
+        "double-tap X,Y | two-finger-tap | pinch F X,Y | pan DX,DY | pan DX,DY velocity VX,VY | zoom-to X,Y,W,H "
+        + "| rotate DEGREES (X,Y and DX,DY in viewport pixels, VX,VY in viewport pixels per millisecond, zoom-to in "
+        + "image pixels, DEGREES clockwise: 90, 180, 270 or -90; numbers like 120, -3.5 or 0.25)"
     public static let noun = "gesture"
     public static var expectation: String { "expected one of: \(forms)" }
 }

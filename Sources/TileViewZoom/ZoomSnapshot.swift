@@ -5,8 +5,13 @@ import TileViewCore
 ///
 /// Rounding happens once, when the snapshot is made from a state, so that 1024/6000 prints as 0.170667 and a
 /// negative zero prints as 0. Encoders write the keys in any order; the record is compared as values.
+///
+/// A turned image (DESIGN section 12) adds the key `rotation`, its clockwise angle in degrees (90, 180 or 270);
+/// the key is left out for an upright image, so records of upright states are unchanged and records without it
+/// decode as upright. Every other key describes what is being zoomed: `image` is the rotated size, and
+/// `visibleRect` lies in the rotated image.
 public struct ZoomSnapshot: Codable, Equatable, Sendable {
-    /// Image size, image space.
+    /// Image size, image space (the rotated image's, when turned).
     public var image: Size
     /// Viewport size, viewport pixels.
     public var viewport: Size
@@ -21,10 +26,12 @@ public struct ZoomSnapshot: Codable, Equatable, Sendable {
     public var imageFrame: Rect
     /// The part of the image shown, image space.
     public var visibleRect: Rect
+    /// How the image is turned, clockwise degrees: 90, 180 or 270; nil (no key) when upright.
+    public var rotation: Int?
 
     public init(
         image: Size, viewport: Size, zoomScale: Double, minimumZoomScale: Double, maximumZoomScale: Double,
-        contentOffset: Point, contentSize: Size, imageFrame: Rect, visibleRect: Rect
+        contentOffset: Point, contentSize: Size, imageFrame: Rect, visibleRect: Rect, rotation: Int? = nil
     ) {
         self.image = image
         self.viewport = viewport
@@ -35,6 +42,7 @@ public struct ZoomSnapshot: Codable, Equatable, Sendable {
         self.contentSize = contentSize
         self.imageFrame = imageFrame
         self.visibleRect = visibleRect
+        self.rotation = rotation
     }
 
     /// `value` rounded to 6 decimal places, -0 as 0, non-finite as 0 (JSON has no NaN or infinity).
@@ -59,6 +67,7 @@ extension ZoomState {
             image: extent(imageSize), viewport: extent(viewportSize),
             zoomScale: r(zoomScale), minimumZoomScale: r(minimumZoomScale), maximumZoomScale: r(maximumZoomScale),
             contentOffset: Point(x: r(contentOffset.x), y: r(contentOffset.y)),
-            contentSize: extent(contentSize), imageFrame: frame(imageFrame), visibleRect: frame(visibleRect))
+            contentSize: extent(contentSize), imageFrame: frame(imageFrame), visibleRect: frame(visibleRect),
+            rotation: rotation == .upright ? nil : rotation.degrees)
     }
 }

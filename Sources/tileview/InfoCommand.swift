@@ -7,17 +7,18 @@ import TileViewCore
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print format, size, orientation, sample layout, levels and tiles of image files.",
+        abstract: "Print format, size, orientation, sample layout, levels and tiles of image files (and scenes).",
         discussion: """
             Reads only the headers. With --json prints a JSON array with one object per file; a file \
             that cannot be read gets an object with "file" and "error". Any failure makes the exit status 1. \
             The decoding options apply as a decode would: with --no-orient the size, levels and tiles are \
             those of the stored layout and the orientation shown is 1 (none applied); a file over \
-            --max-pixels is an error.
+            --max-pixels is an error. A scene (a JSON file of coloured rects and images) is reported with its \
+            size in points, its layers and the header of each image it draws.
             """
     )
 
-    @Argument(help: "PNG or JPEG files (the format comes from the content, not the name).")
+    @Argument(help: "PNG or JPEG files, or scenes (the format comes from the content, not the name).")
     var files: [String]
 
     @Flag(help: "Print JSON instead of one line per file.")
@@ -31,14 +32,15 @@ struct InfoCommand: ParsableCommand {
 
     /// One entry of the JSON array: the info, or the error for that file.
     struct Entry: Encodable {
-        let info: ImageInfo?
+        let info: Info?
         let file: String
         let error: String?
 
         func encode(to encoder: any Encoder) throws {
-            if let info {
-                try info.encode(to: encoder)
-            } else {
+            switch info {
+            case .image(let info): try info.encode(to: encoder)
+            case .scene(let info): try info.encode(to: encoder)
+            case nil:
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(file, forKey: .file)
                 try c.encode(error, forKey: .error)
@@ -48,18 +50,31 @@ struct InfoCommand: ParsableCommand {
         enum CodingKeys: String, CodingKey { case file, error }
     }
 
-    /// What `file` is, as a decode with `options` would see it: without `applyOrientation` the
-    /// stored layout (orientation 1, levels of the stored size); over `maxPixels` an error.
-    static func info(of file: String, options: DecodeOptions) throws(TileViewError) -> ImageInfo {
-        var header = try ImageFiles.header(ofFile: file)
-        let size = header.storedSize
-        guard size.pixelCount <= options.maxPixels else {
-            throw TileViewError(
-                .decode, path: file,
-                reason: "image of \(size) has \(size.pixelCount) pixels, over the limit of \(options.maxPixels)")
+    /// An image's info or a scene's.
+    enum Info {
+        case image(ImageInfo)
+        case scene(SceneInfo)
+
+        var summary: String {
+            switch self {
+            case .image(let info): info.summary
+            case .scene(let info): info.summary
+            }
         }
-        if !options.applyOrientation { header.orientation = .up }
-        return ImageInfo(file: file, header: header)
+    }
+
+    /// What `file` is, as a decode with `options` would see it: without `applyOrientation` the
+    /// stored layout (orientation 1, levels of the stored size); over `maxPixels` an error. A scene is read
+    /// with the headers of its images.
+    static func info(of file: String, options: DecodeOptions) throws(TileViewError) -> Info {
+        let content = try ZoomContentFiles.open(file, cacheBudgetBytes: 0, options: options)
+        if let scene = content as? SceneImage { return .scene(SceneInfo(scene)) }
+        guard let image = content as? TiledImage else {
+            throw TileViewError(.decode, path: file, reason: "not an image or a scene")
+        }
+        var header = image.header
+        header.orientation = image.orientation
+        return .image(ImageInfo(file: file, header: header))
     }
 
     func run() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TileViewCore
+import TileViewRender
 
 /// A `WxH` viewport argument in whole pixels, each side from 1 to `largest`.
 struct ViewportSize: ExpressibleByArgument, CustomStringConvertible {
@@ -36,4 +37,13 @@ struct ViewportSize: ExpressibleByArgument, CustomStringConvertible {
 
 extension RGBA8: ExpressibleByArgument {
     public init?(argument: String) { self.init(hex: argument) }
+}
+
+/// `--filter`: how image pixels are drawn. `smooth` is the renderer's automatic choice (Lanczos-3 when shrinking,
+/// Catmull-Rom otherwise); `nearest` shows sharp pixel squares past 1:1 and stays smooth below.
+enum FrameFilter: String, ExpressibleByArgument, CaseIterable {
+    case smooth
+    case nearest
+
+    var resampleFilter: ResampleFilter { self == .nearest ? .nearest : .automatic }
 }

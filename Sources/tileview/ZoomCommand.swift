@@ -13,8 +13,15 @@ struct ZoomCommand: ParsableCommand {
             The image starts at fit (the minimum scale). Gestures apply in the order given on the command \
             line; --tap X,Y is short for --gesture "double-tap X,Y". Gesture forms (viewport pixels unless \
             noted): "double-tap X,Y", "two-finger-tap", "pinch F X,Y", "pan DX,DY", "zoom-to X,Y,W,H" \
-            (image pixels). Without -o and --json the frame goes to NAME.zoom.png in the current folder. \
-            With --json and no -o only the header is read and nothing is decoded.
+            (image pixels), "pan DX,DY velocity VX,VY" (a fling: the content keeps moving after the finger \
+            lifts, VX,VY in points per millisecond, slowing by 0.998 per millisecond and stopping at the \
+            edges) and "rotate 90|180|270|-90" (quarter turns about the viewport centre). With --frames and \
+            --animate every frame of a motion is written at --fps: double taps, two-finger taps and zoom-to \
+            take 0.3 s, a fling runs until it stops (--bounce: rubber-banding past an edge and springing back); \
+            the final state is the same with or without --animate. Without -o and --json the frame goes to NAME.zoom.png in the current folder. \
+            With --json and no -o only the header is read and nothing is decoded. A scene (a JSON file of \
+            coloured rects and images, sniffed from the content; see the README) zooms like an image of its \
+            size in points; each of its images is decoded only in the part and at the level a frame needs.
 
             Batches: several FILEs or --dir DIR (its PNG and JPEG files in natural order) with -o OUTDIR apply \
             the same gestures to every file and write OUTDIR/NAME.png each (NAME: the file's name without its \
@@ -25,7 +32,7 @@ struct ZoomCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A PNG or JPEG file (several, or --dir, for a batch).")
+    @Argument(help: "A PNG or JPEG file, or a scene (several, or --dir, for a batch).")
     var files: [String] = []
 
     @Option(help: ArgumentHelp("A batch of the folder's PNG and JPEG files, in natural order.", valueName: "DIR"))
@@ -55,6 +62,18 @@ struct ZoomCommand: ParsableCommand {
     @Option(help: "Background colour of the margins, RRGGBB or RRGGBBAA.")
     var background = RGBA8.black
 
+    @Option(help: "How image pixels are drawn: smooth, or nearest (sharp squares past 1:1; smooth below).")
+    var filter: FrameFilter = .smooth
+
+    @Flag(help: "With --frames: write every frame of animated zooms and flings, not one frame per gesture.")
+    var animate = false
+
+    @Option(help: "Frames per second of --animate (1 to 1000).")
+    var fps: Double = 60
+
+    @Flag(help: "With --animate: a fling rubber-bands past the content's edges and springs back.")
+    var bounce = false
+
     @Option(name: .shortAndLong, help: "The PNG file to write the final frame to (a batch: the folder for the frames).")
     var output: String?
 
@@ -83,6 +102,9 @@ struct ZoomCommand: ParsableCommand {
             guard !sharding.isGiven, !resume else { throw ValidationError("--shard and --resume apply to batches") }
         }
         guard maxScale.isFinite, maxScale > 0 else { throw ValidationError("--max-scale must be a positive number") }
+        if animate && frames == nil { throw ValidationError("--animate writes motion frames: give --frames DIR") }
+        if bounce && !animate { throw ValidationError("--bounce shapes a fling's frames: give --animate and --frames") }
+        guard fps.isFinite, (1...1000).contains(fps) else { throw ValidationError("--fps must be from 1 to 1000") }
         guard doubleTapStep.isFinite, doubleTapStep >= 1 else {
             throw ValidationError("--double-tap-step must be a number of at least 1")
         }
@@ -109,9 +131,9 @@ struct ZoomCommand: ParsableCommand {
         try Report.failures {
             let job = ZoomJob(
                 file: file, viewport: viewport.pixelSize, gestures: try orderedGestures(), maximumScale: maxScale,
-                doubleTapStep: doubleTapStep, background: background,
+                doubleTapStep: doubleTapStep, background: background, filter: filter.resampleFilter,
                 output: output ?? (json ? nil : Self.defaultOutput(for: file)), framesFolder: frames,
-                options: decoding.decodeOptions)
+                options: decoding.decodeOptions, animate: animate, framesPerSecond: fps, bounce: bounce)
             let result = try job.run()
             if output == nil, let written = result.output { print(written) }
             for warning in result.image.warnings { Report.warning("\(file): \(warning)") }
@@ -136,7 +158,7 @@ struct ZoomCommand: ParsableCommand {
             let batch = ZoomBatch(
                 files: inputs, outputFolder: output!, viewport: viewport.pixelSize, gestures: try orderedGestures(),
                 maximumScale: maxScale, doubleTapStep: doubleTapStep, background: background,
-                options: decoding.decodeOptions, shard: try sharding.resolve(),
+                filter: filter.resampleFilter, options: decoding.decodeOptions, shard: try sharding.resolve(),
                 resume: resume)
             let progress = ProgressLine(
                 total: inputs.indices.filter { batch.shard.contains(frame: $0) }.count, label: "file")
@@ -209,7 +231,7 @@ struct ZoomCommand: ParsableCommand {
 }
 
 extension Report {
-    static func statistics(of image: TiledImage) {
+    static func statistics(of image: any ZoomContent) {
         let s = image.statistics
         standardError(
             """

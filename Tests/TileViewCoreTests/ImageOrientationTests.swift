@@ -131,3 +131,30 @@ private struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("Image orientation: a viewer's quarter turns")
+struct ImageOrientationRotationTests {
+    @Test("a viewer's quarter turns compose with the EXIF orientation: turning what it shows clockwise")
+    func rotationComposes() {
+        #expect(ImageOrientation.up.rotated(clockwiseQuarterTurns: 1) == .right)
+        #expect(ImageOrientation.up.rotated(clockwiseQuarterTurns: 2) == .down)
+        #expect(ImageOrientation.up.rotated(clockwiseQuarterTurns: -1) == .left)
+        let stored = PixelSize(width: 5, height: 3)
+        for orientation in ImageOrientation.allCases {
+            #expect(orientation.rotated(clockwiseQuarterTurns: 4) == orientation)
+            #expect(orientation.rotated(clockwiseQuarterTurns: 1).rotated(clockwiseQuarterTurns: -1) == orientation)
+            // Turned pixel (rx, ry) shows what oriented pixel (ry, H - 1 - rx) shows.
+            let turned = orientation.rotated(clockwiseQuarterTurns: 1)
+            let oriented = orientation.orientedSize(forStoredSize: stored)
+            let size = turned.orientedSize(forStoredSize: stored)
+            #expect(size == PixelSize(width: oriented.height, height: oriented.width))
+            for ry in 0..<size.height {
+                for rx in 0..<size.width {
+                    let a = turned.storedPixel(atOrientedX: rx, y: ry, storedSize: stored)
+                    let b = orientation.storedPixel(atOrientedX: ry, y: oriented.height - 1 - rx, storedSize: stored)
+                    #expect(a.x == b.x && a.y == b.y, "\(orientation) at (\(rx), \(ry))")
+                }
+            }
+        }
+    }
+}

@@ -75,4 +75,39 @@ struct ResampleFilterTests {
             }
         }
     }
+
+    @Test("nearest past 1:1: every frame pixel is the level pixel whose square holds its centre")
+    func nearestShowsSharpPixels() {
+        #expect(ResampleFilter.nearest.resolved(shrinking: false) == .nearest)
+        #expect(ResampleFilter.nearest.resolved(shrinking: true) == .lanczos3)
+        forEachSeed(1...60) { seed, rng in
+            let size = PixelSize(width: 3 + rng.int(below: 40), height: 3 + rng.int(below: 40))
+            var source = ImageBuffer(width: size.width, height: size.height)
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    source[x, y] = RGBA8(
+                        r: UInt8(rng.int(below: 256)), g: UInt8(rng.int(below: 256)), b: UInt8(rng.int(below: 256)))
+                }
+            }
+            let scale = seed % 3 == 0 ? 4 : 1 + Double(rng.int(below: 700)) / 100
+            let origin = Point(x: -Double(rng.int(below: 4000)) / 100, y: -Double(rng.int(below: 4000)) / 100)
+            let frameSize = PixelSize(width: 20 + rng.int(below: 100), height: 20 + rng.int(below: 100))
+            let geometry = FrameGeometry(
+                frameSize: frameSize, zoomScale: scale, imageFrameOrigin: origin, imageSize: size)
+            let frame = FrameRenderer(geometry: geometry, filter: .nearest).render(source: source, sourceOrigin: (0, 0))
+            for y in 0..<frameSize.height {
+                for x in 0..<frameSize.width where geometry.coverage(ofViewportPixelX: x, y: y) == 1 {
+                    let centre = geometry.imagePoint(atViewportPoint: Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                    let sx = min(max(Int(centre.x.rounded(.down)), 0), size.width - 1)
+                    let sy = min(max(Int(centre.y.rounded(.down)), 0), size.height - 1)
+                    // A centre on a pixel boundary may show either neighbour; elsewhere exactly the pixel under it.
+                    let onBoundary = centre.x == centre.x.rounded() || centre.y == centre.y.rounded()
+                    if !onBoundary && frame[x, y] != source[sx, sy] {
+                        Issue.record("seed \(seed): (\(x), \(y)) shows \(frame[x, y]), not \(source[sx, sy])")
+                        return
+                    }
+                }
+            }
+        }
+    }
 }

@@ -51,12 +51,17 @@ struct ZoomGestureParsingTests {
                 default: break
                 }
             }
-            do {
-                let parsed = try ZoomGesture(parsing: gesture.description)
-                return parsed == gesture ? nil : "\(gesture.description) parsed as \(parsed)"
-            } catch {
-                return "\(gesture.description) rejected: \(error)"
-            }
+            return Self.roundTripProblem(gesture)
+        }
+    }
+
+    /// Nil when `gesture`'s text form parses back to it, else what went wrong.
+    static func roundTripProblem(_ gesture: ZoomGesture) -> String? {
+        do {
+            let parsed = try ZoomGesture(parsing: gesture.description)
+            return parsed == gesture ? nil : "\(gesture.description) parsed as \(parsed)"
+        } catch {
+            return "\(gesture.description) rejected: \(error)"
         }
     }
 
@@ -98,6 +103,11 @@ struct ZoomGestureParsingTests {
         ])
     func rejectsMalformedText(text: String, fragment: String) {
         #expect(throws: ZoomGestureParseError.self) { try ZoomGesture(parsing: text) }
+        Self.expectRejected(text, naming: fragment)
+    }
+
+    /// Expects `text` to be refused with a message that quotes it, contains `fragment` and lists the forms.
+    static func expectRejected(_ text: String, naming fragment: String) {
         do {
             let gesture = try ZoomGesture(parsing: text)
             Issue.record("\"\(text)\" parsed as \(gesture)")

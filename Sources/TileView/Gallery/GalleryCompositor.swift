@@ -26,32 +26,54 @@ public struct GalleryCompositor: Sendable {
         self.filter = filter
     }
 
-    /// One visible part of one page: where it goes in the frame and how it is resampled.
+    /// One visible part of one page: where it goes in the frame and how it is drawn.
     public struct Draw: Sendable {
         public let position: Cell
         /// The part of the viewport the page covers.
         public let part: PixelRect
-        /// The level of detail drawn.
+        /// The level of detail drawn (0 for a page rendered whole).
         public let level: Int
-        public let renderer: FrameRenderer
+        /// Resamples the page's level pixels; nil for a page rendered whole by its content (a scene).
+        public let renderer: FrameRenderer?
+        /// Clockwise quarter turns of the page's image (its zoom state's rotation).
+        public let turns: Int
+        /// For a page rendered whole: what to render, and where the page frame lies in the viewport.
+        let rendering: PageRegionRequest.Rendering?
+        let pageFrame: PixelRect
 
-        /// The level pixels the part reads, nil when it shows no image pixel.
-        public var sourceRect: PixelRect? { renderer.sourceRect }
+        /// The level pixels the part reads, nil when it shows no image pixel (or the page renders itself).
+        public var sourceRect: PixelRect? { renderer?.sourceRect }
 
-        /// What to decode for the part; nil when it shows no image pixel.
+        /// What to decode (or render) for the part; nil when it shows no image pixel.
         public var request: PageRegionRequest? {
-            sourceRect.map { PageRegionRequest(position: position, level: level, rect: $0) }
+            if let rendering { return PageRegionRequest(position: position, rendering: rendering) }
+            return sourceRect.map { PageRegionRequest(position: position, level: level, rect: $0, turns: turns) }
         }
     }
 
-    /// The draws of `frame`; `pyramid` gives the level pyramid of a page (pages without one are skipped).
-    public func draws(for frame: GalleryFramePlan, pyramid: (Cell) -> LevelPyramid?) -> [Draw] {
+    /// How a page is drawn: from the level pyramid of its image (turned as asked), or rendered whole by its
+    /// content (a scene).
+    public enum PageSource {
+        case pyramid(LevelPyramid)
+        case rendered
+    }
+
+    /// The draws of `frame`; `source(position, turns)` says how a page turned by `turns` clockwise quarter turns
+    /// is drawn (pages without one are skipped).
+    public func draws(for frame: GalleryFramePlan, source: (Cell, Int) -> PageSource?) -> [Draw] {
         let bounds = PixelRect(size: viewport)
         return frame.placements.compactMap { placement in
-            guard let pyramid = pyramid(placement.position), let part = placement.frame.intersection(bounds) else {
+            let zoom = placement.zoom
+            let turns = zoom.rotation.quarterTurns
+            guard let kind = source(placement.position, turns), let part = placement.frame.intersection(bounds) else {
                 return nil
             }
-            let zoom = placement.zoom
+            guard case .pyramid(let pyramid) = kind else {
+                return Draw(
+                    position: placement.position, part: part, level: 0, renderer: nil, turns: turns,
+                    rendering: PageRegionRequest.Rendering(zoom: zoom, background: background),
+                    pageFrame: placement.frame)
+            }
             let level = pyramid.level(forZoomScale: zoom.zoomScale)
             let origin = zoom.imageFrame.origin
             let geometry = FrameGeometry(
@@ -61,13 +83,17 @@ public struct GalleryCompositor: Sendable {
                 imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
             return Draw(
                 position: placement.position, part: part, level: level,
-                renderer: FrameRenderer(geometry: geometry, filter: filter, background: background))
+                renderer: FrameRenderer(geometry: geometry, filter: filter, background: background), turns: turns,
+                rendering: nil, pageFrame: placement.frame)
         }
     }
 
     /// The draws of `frame` for the pages `loader` holds.
     public func draws(for frame: GalleryFramePlan, loader: PageLoader) -> [Draw] {
-        draws(for: frame) { loader.image(at: $0)?.pyramid }
+        draws(for: frame) { position, turns in
+            if let image = loader.image(at: position, turns: turns) { return .pyramid(image.pyramid) }
+            return loader.content(at: position) == nil ? nil : .rendered
+        }
     }
 
     /// The level pixels the draws read, one request per draw that shows image pixels, in draw order: what to
@@ -81,10 +107,22 @@ public struct GalleryCompositor: Sendable {
     public func render(_ draws: [Draw], regions: [DecodedPageRegion?]) -> ImageBuffer {
         var remaining = regions[...]
         func renderPart(_ draw: Draw) -> ImageBuffer {
-            if draw.request != nil, let region = remaining.popFirst() ?? nil {
-                return draw.renderer.render(source: region.buffer, sourceOrigin: (region.originX, region.originY))
+            let region = draw.request != nil ? remaining.popFirst() ?? nil : nil
+            guard let renderer = draw.renderer else {
+                // A page rendered whole: its frame's visible part.
+                var part = ImageBuffer(width: draw.part.width, height: draw.part.height, fill: background)
+                if let region, region.buffer.size == draw.pageFrame.size {
+                    let inPage = PixelRect(
+                        x: draw.part.x - draw.pageFrame.x, y: draw.part.y - draw.pageFrame.y, width: draw.part.width,
+                        height: draw.part.height)
+                    part.copy(inPage, of: region.buffer, to: (0, 0))
+                }
+                return part
             }
-            return draw.renderer.render(source: ImageBuffer(width: 0, height: 0), sourceOrigin: (0, 0))
+            if let region {
+                return renderer.render(source: region.buffer, sourceOrigin: (region.originX, region.originY))
+            }
+            return renderer.render(source: ImageBuffer(width: 0, height: 0), sourceOrigin: (0, 0))
         }
         if draws.count == 1, draws[0].part == PixelRect(size: viewport) {
             return renderPart(draws[0])

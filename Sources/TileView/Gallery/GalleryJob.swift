@@ -51,10 +51,10 @@ public struct GalleryJob: Sendable {
         return try GalleryPlanner(
             layout: pages.layout, start: start, settings: settings
         ) { (position: Cell) throws(TileViewError) -> Size in
-            // Opening applies the pixel limit and the orientation exactly as the loader will.
-            let path = pages.path(at: position)
-            let header = try headers.header(of: path, read: ImageFiles.header(ofFile:))
-            return try TiledImage(path: path, header: header, cacheBudgetBytes: 0, options: options).imageSize.asSize
+            // Opening applies the pixel limit and the orientation exactly as the loader will; a scene page is as
+            // large as its container.
+            try ZoomContentFiles.open(pages.path(at: position), cacheBudgetBytes: 0, options: options, headers: headers)
+                .contentSize
         }
     }
 

@@ -8,14 +8,20 @@ import TileViewGallery
 /// refuses to be used meanwhile), and the semaphore orders the worker's writes before the caller's reads.
 /// That hand-over is what makes the unchecked `Sendable` sound.
 final class PageDecodeJob: @unchecked Sendable {
-    private let work: [(TiledImage?, PageRegionRequest)]
+    /// One request's work: decode level pixels of an image, or render a page whole (a scene).
+    enum Work {
+        case decode(TiledImage, PageRegionRequest)
+        case render(any ZoomContent, PageRegionRequest)
+    }
+
+    private let work: [Work?]
     private let done = DispatchSemaphore(value: 0)
     private var results: [DecodedPageRegion?] = []
     private var failure: TileViewError?
     private var started = false
     private var finished = false
 
-    init(work: [(TiledImage?, PageRegionRequest)]) {
+    init(work: [Work?]) {
         self.work = work
     }
 
@@ -32,15 +38,26 @@ final class PageDecodeJob: @unchecked Sendable {
     }
 
     private func run() {
-        for (image, request) in work {
-            guard let image else {
-                results.append(nil)
-                continue
-            }
+        for item in work {
             do {
-                let region = try image.region(request.rect, level: request.level)
-                results.append(
-                    region.map { DecodedPageRegion(buffer: $0.buffer, originX: $0.origin.x, originY: $0.origin.y) })
+                switch item {
+                case nil:
+                    results.append(nil)
+                case .decode(let image, let request):
+                    let region = try image.region(request.rect, level: request.level)
+                    results.append(
+                        region.map { DecodedPageRegion(buffer: $0.buffer, originX: $0.origin.x, originY: $0.origin.y) })
+                case .render(let content, let request):
+                    guard let rendering = request.rendering else {
+                        results.append(nil)
+                        continue
+                    }
+                    let zoom = rendering.zoom
+                    let page = try content.rotated(clockwiseQuarterTurns: zoom.rotation.quarterTurns)
+                    let frame = try page.render(
+                        zoom, displacedBy: .zero, background: rendering.background, filter: .automatic)
+                    results.append(DecodedPageRegion(buffer: frame.image, originX: 0, originY: 0))
+                }
             } catch {
                 failure = error
                 return

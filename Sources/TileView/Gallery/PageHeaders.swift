@@ -11,9 +11,15 @@ public final class PageHeaders: Sendable {
     public func header(
         of path: String, read: (String) throws(TileViewError) -> ImageHeader
     ) throws(TileViewError) -> ImageHeader {
-        if let known = headers.withLock({ $0[path] }) { return known }
+        if let known = known(path) { return known }
         let header = try read(path)
-        headers.withLock { $0[path] = header }
+        remember(header, of: path)
         return header
     }
+
+    /// The header of `path` if it was read already.
+    public func known(_ path: String) -> ImageHeader? { headers.withLock { $0[path] } }
+
+    /// Keeps `header` as the header of `path`.
+    public func remember(_ header: ImageHeader, of path: String) { headers.withLock { $0[path] = header } }
 }

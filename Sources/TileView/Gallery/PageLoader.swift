@@ -8,7 +8,10 @@ import TileViewTiling
 /// leaving it (every decoded byte freed), and decodes, on a worker thread, the level pixels a frame needs.
 ///
 /// Model: at most three pages are resident (the pager's plan, `makeResident`). A resident page is an open
-/// `TiledImage` (its header read). Decoded pixels are held only for frames being made:
+/// `TiledImage` (its header read), or a scene (`SceneImage`), which the worker renders whole at the page's zoom
+/// state; a page turned by its zoom state's rotation is drawn from its image turned by as many quarter turns,
+/// opened when first drawn and kept while the page is resident. Decoded pixels are held only for frames being
+/// made:
 /// - `startDecoding` decodes the regions one frame draws (`PageRegionRequest`) on a worker and
 ///   `finishDecoding` hands them over as `DecodedPageRegion`s, which the renderer reads directly;
 /// - a page the frame after shows too keeps its tiles in its cache (`keepingTiles`, budget
@@ -37,9 +40,15 @@ public final class PageLoader {
     }
 
     private struct Entry {
-        let image: TiledImage
+        /// The page upright: an image or a scene.
+        let content: any ZoomContent
         /// Whether its tile cache has a budget (the next frame shows the page too).
-        let keepsTiles: Bool
+        var keepsTiles: Bool
+        /// The page's image turned by 1, 2 or 3 clockwise quarter turns, opened when first drawn.
+        var turned: [Int: TiledImage] = [:]
+
+        /// The upright content and the turned images.
+        var all: [any ZoomContent] { [content] + turned.keys.sorted().map { turned[$0]! } }
     }
 
     public let pages: GalleryPages
@@ -95,10 +104,23 @@ public final class PageLoader {
         return entries.keys.sorted()
     }
 
-    /// The open image of a resident page.
-    public func image(at position: Cell) -> TiledImage? {
+    /// The open image of a resident page (nil for a scene), turned by `turns` clockwise quarter turns; a turned
+    /// image is opened (its header is known) the first time it is asked for.
+    public func image(at position: Cell, turns: Int = 0) -> TiledImage? {
         checkIdle()
-        return entries[position]?.image
+        guard let entry = entries[position], let image = entry.content as? TiledImage else { return nil }
+        let quarter = (turns % 4 + 4) % 4
+        if quarter == 0 { return image }
+        if let turned = entry.turned[quarter] { return turned }
+        guard let turned = try? image.rotated(clockwiseQuarterTurns: quarter) as? TiledImage else { return nil }
+        entries[position]?.turned[quarter] = turned
+        return turned
+    }
+
+    /// What a resident page shows, upright: its image or its scene.
+    public func content(at position: Cell) -> (any ZoomContent)? {
+        checkIdle()
+        return entries[position]?.content
     }
 
     /// Whether a resident page keeps its decoded tiles between frames.
@@ -110,24 +132,27 @@ public final class PageLoader {
     /// Decoded bytes held in the resident pages' tile caches (the regions handed out are counted by their holder).
     public var residentBytes: Int {
         checkIdle()
-        return entries.values.reduce(0) { $0 + $1.image.residentBytes }
+        return entries.values.reduce(0) { total, entry in total + entry.all.reduce(0) { $0 + $1.residentBytes } }
     }
 
     /// Decoded bytes held in one page's tile cache (0 when it is not resident).
     public func residentBytes(at position: Cell) -> Int {
-        image(at: position)?.residentBytes ?? 0
+        checkIdle()
+        return entries[position]?.all.reduce(0) { $0 + $1.residentBytes } ?? 0
     }
 
     /// Decoding passes over page files so far, evicted pages included.
     public var decodePasses: Int {
         checkIdle()
-        return retiredPasses + entries.values.reduce(0) { $0 + $1.image.decodePasses }
+        return retiredPasses
+            + entries.values.reduce(0) { total, entry in total + entry.all.reduce(0) { $0 + $1.decodePasses } }
     }
 
     /// Bytes of level pixels decoded so far, evicted pages included.
     public var bytesDecoded: Int {
         checkIdle()
-        return retiredBytesDecoded + entries.values.reduce(0) { $0 + $1.image.statistics.bytesDecoded }
+        return retiredBytesDecoded
+            + entries.values.reduce(0) { total, entry in total + entry.all.reduce(0) { $0 + $1.bytesDecoded } }
     }
 
     /// Makes `positions` (at most three pages) the resident set: evicts the others first, freeing every byte
@@ -142,8 +167,10 @@ public final class PageLoader {
         var evicted: [Cell] = []
         var freed = 0
         for (position, entry) in entries where !wanted.contains(position) {
-            freed += entry.image.residentBytes
-            retire(entry.image)
+            for content in entry.all {
+                freed += content.residentBytes
+                retire(content)
+            }
             entries[position] = nil
             evicted.append(position)
         }
@@ -153,11 +180,11 @@ public final class PageLoader {
             if let entry = entries[position] {
                 guard entry.keepsTiles != keeps else { continue }
                 // Same page, new need: change its cache budget in place (dropping to 0 frees its tiles).
-                entry.image.setCacheBudget(bytes: keeps ? pageCacheBudgetBytes : 0)
-                entries[position] = Entry(image: entry.image, keepsTiles: keeps)
+                for content in entry.all { content.setCacheBudget(bytes: keeps ? pageCacheBudgetBytes : 0) }
+                entries[position]?.keepsTiles = keeps
             } else {
                 loaded.append(position)
-                entries[position] = Entry(image: try open(position, keepingTiles: keeps), keepsTiles: keeps)
+                entries[position] = Entry(content: try open(position, keepingTiles: keeps), keepsTiles: keeps)
             }
         }
         loadCount += loaded.count
@@ -171,9 +198,11 @@ public final class PageLoader {
     public func trim(keeping visible: Set<Cell>) -> Int {
         checkIdle()
         var freed = 0
-        for (position, entry) in entries where !visible.contains(position) && entry.image.residentBytes > 0 {
-            freed += entry.image.residentBytes
-            entry.image.releaseAll()
+        for (position, entry) in entries where !visible.contains(position) {
+            for content in entry.all where content.residentBytes > 0 {
+                freed += content.residentBytes
+                content.releaseAll()
+            }
         }
         return freed
     }
@@ -189,7 +218,13 @@ public final class PageLoader {
     /// images and the loader must not be used.
     public func startDecoding(_ requests: [PageRegionRequest]) {
         checkIdle()
-        let job = PageDecodeJob(work: requests.map { request in (entries[request.position]?.image, request) })
+        let job = PageDecodeJob(
+            work: requests.map { request in
+                guard request.rendering == nil else {
+                    return entries[request.position].map { PageDecodeJob.Work.render($0.content, request) }
+                }
+                return image(at: request.position, turns: request.turns).map { PageDecodeJob.Work.decode($0, request) }
+            })
         self.job = job
         job.start()
     }
@@ -208,22 +243,21 @@ public final class PageLoader {
         _ = try? makeResident([])
     }
 
-    private func open(_ position: Cell, keepingTiles: Bool) throws(TileViewError) -> TiledImage {
+    private func open(_ position: Cell, keepingTiles: Bool) throws(TileViewError) -> any ZoomContent {
         let path = pages.path(at: position)
-        return try TiledImage(
-            path: path, header: try headers.header(of: path, read: ImageFiles.header(ofFile:)), tileSize: tileSize,
-            cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0, sharedTiles: sharedTiles?(path),
-            options: options)
+        return try ZoomContentFiles.open(
+            path, cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0, options: options, headers: headers,
+            tileSize: tileSize, sharedTiles: sharedTiles?(path))
     }
 
-    /// Frees an image's tiles and keeps its counters and warnings.
-    private func retire(_ image: TiledImage) {
-        image.releaseAll()
-        retiredPasses += image.decodePasses
-        retiredBytesDecoded += image.statistics.bytesDecoded
+    /// Frees a page's tiles and keeps its counters and warnings.
+    private func retire(_ content: any ZoomContent) {
+        content.releaseAll()
+        retiredPasses += content.decodePasses
+        retiredBytesDecoded += content.bytesDecoded
         // A page decoded again after a trim repeats its warnings: keep each once.
-        for message in image.warnings where !warnings.contains(where: { $0 == (image.path, message) }) {
-            warnings.append((image.path, message))
+        for message in content.warnings where !warnings.contains(where: { $0 == (content.path, message) }) {
+            warnings.append((content.path, message))
         }
     }
 

@@ -19,13 +19,17 @@ extension TiledImage {
     /// Renders what the viewport of `state` shows (DESIGN section 7): picks the level whose
     /// factor 2^L is at most 1/s, decodes only the tiles the visible rect needs at that level,
     /// and resamples them into a frame of exactly the viewport's size over `background`.
+    /// `overscroll` moves the drawn image off the state's image frame (a bounce past an edge, `ZoomMotionFrame`).
     public func render(
-        _ state: ZoomState, background: RGBA8 = .black, filter: ResampleFilter = .automatic
+        _ state: ZoomState, displacedBy overscroll: Point = .zero, background: RGBA8 = .black,
+        filter: ResampleFilter = .automatic
     ) throws(TileViewError) -> RenderedFrame {
         let frameSize = PixelSize(truncating: state.viewportSize)
         let level = pyramid.level(forZoomScale: state.zoomScale)
+        let origin = state.imageFrame.origin
         let geometry = FrameGeometry(
-            frameSize: frameSize, zoomScale: state.zoomScale, imageFrameOrigin: state.imageFrame.origin,
+            frameSize: frameSize, zoomScale: state.zoomScale,
+            imageFrameOrigin: Point(x: origin.x + overscroll.x, y: origin.y + overscroll.y),
             imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
         return try render(geometry, level: level, background: background, filter: filter)
     }
@@ -52,8 +56,48 @@ extension TiledImage {
         _ geometry: FrameGeometry, level: Int, background: RGBA8, filter: ResampleFilter
     ) throws(TileViewError) -> RenderedFrame {
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
+        var image = ImageBuffer(width: 0, height: 0)
+        let rect = try withLevelPixels(for: renderer, level: level) { pixels in
+            switch pixels {
+            case .rows(var rows): image = renderer.render(rows: &rows)
+            case .buffer(let source, let origin): image = renderer.render(source: source, sourceOrigin: origin)
+            }
+        }
+        return RenderedFrame(image: image, level: level, sourceRect: rect)
+    }
+
+    /// Draws the image through `geometry` from `level` onto `frame` (of the geometry's frame size): each pixel the
+    /// image frame covers composites the image over the colour already there (`FrameRenderer.draw`).
+    func draw(
+        _ geometry: FrameGeometry, level: Int, onto frame: inout ImageBuffer, filter: ResampleFilter
+    ) throws(TileViewError) {
+        let renderer = FrameRenderer(geometry: geometry, filter: filter)
+        var target = frame
+        frame = ImageBuffer(width: 0, height: 0)  // one owner while drawing: no copy of the pixels
+        defer { frame = target }
+        _ = try withLevelPixels(for: renderer, level: level) { pixels in
+            switch pixels {
+            case .rows(var rows): renderer.draw(rows: &rows, onto: &target)
+            case .buffer(let source, let origin): renderer.draw(source: source, sourceOrigin: origin, onto: &target)
+            }
+        }
+    }
+
+    /// Where a frame's level pixels come from.
+    enum LevelPixels {
+        /// Rows straight from the decoder, one band in memory.
+        case rows(LevelReader)
+        /// A decoded region (from the tiles) and the level pixel at its top left.
+        case buffer(ImageBuffer, origin: (x: Int, y: Int))
+    }
+
+    /// Hands `use` the level pixels `renderer` reads: straight from the decoder when there is no tile cache to
+    /// fill, else the region from the tiles (an empty buffer when the frame shows no image pixel). Returns the
+    /// level rect read, nil when none.
+    func withLevelPixels(
+        for renderer: FrameRenderer, level: Int, _ use: (LevelPixels) -> Void
+    ) throws(TileViewError) -> PixelRect? {
         if let rect = renderer.sourceRect, streamsFrames {
-            // No cache to fill: render straight from the decoder's rows (one band in memory).
             let rows: LevelReader
             do throws(CodecError) {
                 rows = try LevelReader(
@@ -62,19 +106,17 @@ extension TiledImage {
             } catch {
                 throw TileViewError(error, path: path)
             }
-            var source = rows
-            let image = renderer.render(rows: &source)
+            use(.rows(rows))
             rows.finish()
             noteStreamedPass(bytes: rect.pixelCount * 4, warnings: rows.lenientWarnings)
             if let error = rows.failure, !rows.lenient { throw TileViewError(error, path: path) }
-            return RenderedFrame(image: image, level: level, sourceRect: rect)
+            return rect
         }
         guard let rect = renderer.sourceRect, let source = try region(rect, level: level) else {
-            let empty = ImageBuffer(width: 0, height: 0)
-            return RenderedFrame(
-                image: renderer.render(source: empty, sourceOrigin: (0, 0)), level: level, sourceRect: nil)
+            use(.buffer(ImageBuffer(width: 0, height: 0), origin: (0, 0)))
+            return nil
         }
-        return RenderedFrame(
-            image: renderer.render(source: source.buffer, sourceOrigin: source.origin), level: level, sourceRect: rect)
+        use(.buffer(source.buffer, origin: source.origin))
+        return rect
     }
 }

@@ -52,11 +52,12 @@ public final class TiledImage {
     public static let defaultCacheBudgetBytes = 64 << 20
 
     /// Opens `path`, reading only its header (or taking `header` when it was read already); refuses images over
-    /// the pixel limit.
+    /// the pixel limit. `clockwiseQuarterTurns` turns the image after its orientation (a viewer's rotation): the
+    /// levels and tiles are then those of the turned image.
     public init(
         path: String, header knownHeader: ImageHeader? = nil, tileSize: Int = TileGrid.defaultTileSize,
         cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes, sharedTiles: SharedTiles? = nil,
-        options: DecodeOptions = DecodeOptions()
+        options: DecodeOptions = DecodeOptions(), clockwiseQuarterTurns: Int = 0
     ) throws(TileViewError) {
         let header: ImageHeader
         if let knownHeader { header = knownHeader } else { header = try ImageFiles.header(ofFile: path) }
@@ -71,7 +72,9 @@ public final class TiledImage {
         self.header = header
         self.options = options
         self.sharedTiles = sharedTiles
-        self.orientation = options.applyOrientation ? header.orientation : .up
+        self.orientation = (options.applyOrientation ? header.orientation : .up)
+            .rotated(clockwiseQuarterTurns: clockwiseQuarterTurns)
+        self.turns = (clockwiseQuarterTurns % 4 + 4) % 4
         pyramid = LevelPyramid(
             imageSize: orientation.orientedSize(forStoredSize: header.storedSize), tileSize: tileSize)
         // A tile never costs more than tileSize^2 * 4 bytes: that cap stays valid whatever the budget
@@ -85,8 +88,13 @@ public final class TiledImage {
     /// them all and renders frames straight from the decoder again (see `streamsFrames`).
     public func setCacheBudget(bytes: Int) { cache.setBudget(bytes: bytes) }
 
-    /// The orientation applied to the stored pixels (`.up` with `applyOrientation` off).
+    /// The tile cache's budget now (0: frames are rendered straight from the decoder when the image is upright).
+    public var cacheBudgetBytes: Int { cache.budgetBytes }
+
+    /// The orientation applied to the stored pixels (`.up` with `applyOrientation` off), with the viewer's turns.
     public let orientation: ImageOrientation
+    /// The viewer's clockwise quarter turns composed into `orientation` (0 to 3).
+    public let turns: Int
 
     /// The image size in image space (after orientation).
     public var imageSize: PixelSize { pyramid.imageSize }

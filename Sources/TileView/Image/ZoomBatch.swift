@@ -20,6 +20,8 @@ public struct ZoomBatch: Sendable {
     public var maximumScale: Double
     public var doubleTapStep: Double
     public var background: RGBA8
+    /// How image pixels are resampled (`nearest`: sharp squares past 1:1).
+    public var filter: ResampleFilter
     public var options: DecodeOptions
     public var shard: GalleryShard
     public var resume: Bool
@@ -27,8 +29,8 @@ public struct ZoomBatch: Sendable {
     public init(
         files: [String], outputFolder: String, viewport: PixelSize = PixelSize(width: 1024, height: 768),
         gestures: [ZoomGesture] = [], maximumScale: Double = 1, doubleTapStep: Double = 1.5,
-        background: RGBA8 = .black, options: DecodeOptions = DecodeOptions(), shard: GalleryShard = .whole,
-        resume: Bool = false
+        background: RGBA8 = .black, filter: ResampleFilter = .automatic, options: DecodeOptions = DecodeOptions(),
+        shard: GalleryShard = .whole, resume: Bool = false
     ) {
         self.files = files
         self.outputFolder = outputFolder
@@ -37,6 +39,7 @@ public struct ZoomBatch: Sendable {
         self.maximumScale = maximumScale
         self.doubleTapStep = doubleTapStep
         self.background = background
+        self.filter = filter
         self.options = options
         self.shard = shard
         self.resume = resume
@@ -86,6 +89,7 @@ public struct ZoomBatch: Sendable {
         for file in files { text += FrameJournal.describing(input: file) }
         text += "\(viewport)\n\(gestures.map(\.description))\n\(maximumScale)\n\(doubleTapStep)\n"
         text += "\(background)\n\(options)\n"
+        if filter != .automatic { text += "filter \(filter)\n" }
         return FrameJournal.jobName(describing: text)
     }
 
@@ -118,11 +122,11 @@ public struct ZoomBatch: Sendable {
                 }
                 let result: ZoomResult
                 do throws(TileViewError) {
-                    let image = try TiledImage(path: files[index], cacheBudgetBytes: 0, options: options)
+                    let image = try ZoomContentFiles.open(files[index], cacheBudgetBytes: 0, options: options)
                     let session = ZoomSession(
                         image: image, viewport: viewport, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
-                        background: background)
-                    for gesture in gestures { session.apply(gesture) }
+                        background: background, filter: filter)
+                    for gesture in gestures { try session.apply(gesture) }
                     let frame = try session.render()
                     try writer.submit(frame.image, named: names[index], order: index)
                     result = ZoomResult(

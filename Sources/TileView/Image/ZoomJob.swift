@@ -6,7 +6,9 @@ import TileViewZoom
 /// viewport shows.
 ///
 /// With `framesFolder`, frame 0 (the fit view) and one frame after every gesture are written there
-/// (`FrameWriter`: `frame-0000.png` onward), through a tile cache so that later frames reuse tiles. The final
+/// (`FrameWriter`: `frame-0000.png` onward), through a tile cache so that later frames reuse tiles; with `animate`,
+/// every frame a gesture moves through at `framesPerSecond` instead (an animated zoom: round(0.3 fps) frames; a
+/// fling: its deceleration, rubber-banding past the edges with `bounce`), the last being the gesture's. The final
 /// frame goes to `output` when given; a single frame needs no tile cache and is rendered straight from the
 /// decoder's rows. Without `output` and frames only the header is read and nothing is decoded (the state alone).
 /// Missing folders of `output` and `framesFolder` are created; every file is written atomically.
@@ -19,16 +21,26 @@ public struct ZoomJob: Sendable {
     /// The scale factor of a double tap and a two-finger tap.
     public var doubleTapStep: Double
     public var background: RGBA8
+    /// How image pixels are resampled (`nearest`: sharp squares past 1:1).
+    public var filter: ResampleFilter
     /// Where the final frame is written, if anywhere.
     public var output: String?
     /// Where a frame per step is written, if anywhere.
     public var framesFolder: String?
     public var options: DecodeOptions
+    /// Write every frame of each gesture's motion into `framesFolder` (DESIGN section 12).
+    public var animate: Bool
+    /// Frames per second of motions.
+    public var framesPerSecond: Double
+    /// Rubber-band past the content's edges in a fling's frames.
+    public var bounce: Bool
 
     public init(
         file: String, viewport: PixelSize = PixelSize(width: 1024, height: 768), gestures: [ZoomGesture] = [],
-        maximumScale: Double = 1, doubleTapStep: Double = 1.5, background: RGBA8 = .black, output: String? = nil,
-        framesFolder: String? = nil, options: DecodeOptions = DecodeOptions()
+        maximumScale: Double = 1, doubleTapStep: Double = 1.5, background: RGBA8 = .black,
+        filter: ResampleFilter = .automatic, output: String? = nil,
+        framesFolder: String? = nil, options: DecodeOptions = DecodeOptions(), animate: Bool = false,
+        framesPerSecond: Double = ZoomAnimation.defaultFramesPerSecond, bounce: Bool = false
     ) {
         self.file = file
         self.viewport = viewport
@@ -36,27 +48,43 @@ public struct ZoomJob: Sendable {
         self.maximumScale = maximumScale
         self.doubleTapStep = doubleTapStep
         self.background = background
+        self.filter = filter
         self.output = output
         self.framesFolder = framesFolder
         self.options = options
+        self.animate = animate
+        self.framesPerSecond = framesPerSecond
+        self.bounce = bounce
     }
 
     /// Runs the job. Errors name the file (the image, or the output that could not be written).
     public func run() throws(TileViewError) -> ZoomResult {
-        let image = try TiledImage(
-            path: file, cacheBudgetBytes: framesFolder == nil ? 0 : TiledImage.defaultCacheBudgetBytes,
-            options: options)
+        let image = try ZoomContentFiles.open(
+            file, cacheBudgetBytes: framesFolder == nil ? 0 : TiledImage.defaultCacheBudgetBytes, options: options)
         let session = ZoomSession(
             image: image, viewport: viewport, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
-            background: background)
+            background: background, filter: filter)
         var framePaths: [String] = []
         if let framesFolder {
             let writer = try FrameWriter(folder: framesFolder)
             do throws(TileViewError) {
-                for index in 0...gestures.count {
-                    if index > 0 { session.apply(gestures[index - 1]) }
-                    try writer.submit(try session.render().image, index: index)
-                    framePaths.append(writer.path(ofFrame: index))
+                try writer.submit(try session.render().image, index: 0)
+                framePaths.append(writer.path(ofFrame: 0))
+                for gesture in gestures {
+                    if animate {
+                        let motion = try session.motion(applying: gesture, fps: framesPerSecond, bounce: bounce)
+                        for frame in motion.frames {
+                            let index = framePaths.count
+                            try writer.submit(try session.render(frame).image, index: index)
+                            framePaths.append(writer.path(ofFrame: index))
+                        }
+                        session.finish(motion)
+                    } else {
+                        try session.apply(gesture)
+                        let index = framePaths.count
+                        try writer.submit(try session.render().image, index: index)
+                        framePaths.append(writer.path(ofFrame: index))
+                    }
                 }
             } catch {
                 try? writer.finish()  // let the frames in flight land (each whole) before reporting
@@ -64,7 +92,7 @@ public struct ZoomJob: Sendable {
             }
             try writer.finish()
         } else {
-            for gesture in gestures { session.apply(gesture) }
+            for gesture in gestures { try session.apply(gesture) }
         }
         var level = session.level
         if let output {
@@ -83,7 +111,7 @@ public struct ZoomJob: Sendable {
 public struct ZoomResult {
     public let state: ZoomState
     public let level: Int
-    public let image: TiledImage
+    public let image: any ZoomContent
     public let output: String?
     public let framePaths: [String]
 }
@@ -108,7 +136,8 @@ public struct ZoomReport: Encodable {
         try result.state.snapshot.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         let image = result.image
-        let size = image.pyramid.levelSize(ofLevel: result.level)
+        var size = image.levelSize(ofLevel: result.level)
+        if result.state.rotation.swapsWidthAndHeight { size = PixelSize(width: size.height, height: size.width) }
         try c.encode(result.level, forKey: .level)
         try c.encode(["width": size.width, "height": size.height], forKey: .levelSize)
         let stats = image.statistics

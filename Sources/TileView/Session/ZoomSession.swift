@@ -2,42 +2,81 @@ import TileViewCodecs
 import TileViewCore
 import TileViewZoom
 
-/// One image being looked at: its zoom state, changed gesture by gesture, and the frame it shows.
+/// One image (or scene) being looked at: its zoom state, changed gesture by gesture, and the frame it shows.
 ///
 /// `tileview zoom` (`ZoomJob`) and a server's image view are both this: the state starts at fit, each gesture
-/// applies in order (DESIGN section 3), and a frame is `TiledImage.render` of the state encoded by
+/// applies in order (DESIGN section 3), and a frame is the content's render of the state encoded by
 /// `ImageFiles.encodePNG`. So the same gestures on the same file give the same PNG bytes wherever they run.
-/// Not thread-safe: one session is used from one thread at a time.
+///
+/// Motion (DESIGN section 12): `motion(applying:)` gives the frames a gesture moves through (an animated zoom, a
+/// fling's deceleration and bounce) and `render(_:)` draws any of them; applying the gesture gives the state of
+/// the last one. A turned state (`rotate`) is drawn from the content turned by as many quarter turns, opened once
+/// per turn and kept. Not thread-safe: one session is used from one thread at a time.
 public final class ZoomSession {
-    public let image: TiledImage
+    /// What is zoomed, upright: an image file or a scene.
+    public let image: any ZoomContent
     public let background: RGBA8
+    /// How image pixels are resampled (`automatic`: smooth; `nearest`: sharp squares past 1:1).
+    public let filter: ResampleFilter
     public private(set) var state: ZoomState
+    /// The content turned by 1, 2 and 3 quarter turns, opened when first drawn.
+    private var turned: [ZoomRotation: any ZoomContent] = [:]
 
     /// A session at fit for `viewport`.
     public init(
-        image: TiledImage, viewport: PixelSize, maximumScale: Double = 1, doubleTapStep: Double = 1.5,
-        background: RGBA8 = .black
+        image: any ZoomContent, viewport: PixelSize, maximumScale: Double = 1, doubleTapStep: Double = 1.5,
+        background: RGBA8 = .black, filter: ResampleFilter = .automatic
     ) {
         self.image = image
         self.background = background
+        self.filter = filter
         state = ZoomState(
-            imageSize: image.imageSize.asSize, viewportSize: viewport.asSize, maximumScaleSetting: maximumScale,
+            imageSize: image.contentSize, viewportSize: viewport.asSize, maximumScaleSetting: maximumScale,
             doubleTapStep: doubleTapStep)
     }
 
-    /// Applies one gesture to the state.
-    public func apply(_ gesture: ZoomGesture) { state.apply(gesture) }
+    /// Applies one gesture to the state. A rotation of content that cannot turn (a scene) is refused before the
+    /// state changes.
+    public func apply(_ gesture: ZoomGesture) throws(TileViewError) {
+        if case .rotate(let turns) = gesture { _ = try content(for: state.rotation.turned(by: turns)) }
+        state.apply(gesture)
+    }
+
+    /// The frames `gesture` moves through from the current state at `fps` (see `ZoomState.motion`); the state is
+    /// not changed. The last frame's state is what `apply(gesture)` gives.
+    public func motion(applying gesture: ZoomGesture, fps: Double, bounce: Bool) throws(TileViewError) -> ZoomMotion {
+        if case .rotate(let turns) = gesture { _ = try content(for: state.rotation.turned(by: turns)) }
+        return state.motion(applying: gesture, fps: fps, bounce: bounce)
+    }
+
+    /// Sets the state to the end of a motion made by `motion(applying:)`.
+    public func finish(_ motion: ZoomMotion) { state = motion.finalState }
 
     /// The level of detail the current state is drawn from (DESIGN section 7).
-    public var level: Int { image.pyramid.level(forZoomScale: state.zoomScale) }
+    public var level: Int { image.level(forZoomScale: state.zoomScale) }
 
     /// What the viewport shows now.
     public func render() throws(TileViewError) -> RenderedFrame {
-        try image.render(state, background: background)
+        try render(ZoomMotionFrame(time: 0, state: state))
+    }
+
+    /// What the viewport shows at one frame of a motion.
+    public func render(_ frame: ZoomMotionFrame) throws(TileViewError) -> RenderedFrame {
+        try content(for: frame.state.rotation).render(
+            frame.state, displacedBy: frame.overscroll, background: background, filter: filter)
     }
 
     /// What the viewport shows now, as the PNG file `tileview zoom` writes.
     public func renderPNG() throws(TileViewError) -> [UInt8] {
         try ImageFiles.encodePNG(try render().image, naming: image.path)
+    }
+
+    /// The content as turned by `rotation`.
+    private func content(for rotation: ZoomRotation) throws(TileViewError) -> any ZoomContent {
+        if rotation == .upright { return image }
+        if let content = turned[rotation] { return content }
+        let content = try image.rotated(clockwiseQuarterTurns: rotation.quarterTurns)
+        turned[rotation] = content
+        return content
     }
 }

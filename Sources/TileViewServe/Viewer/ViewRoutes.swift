@@ -132,10 +132,20 @@ extension TileServer {
                 } catch {
                     throw .badRequest("\(error)")
                 }
+                switch gesture {
+                case .rotate:
+                    // A client draws a view from its placements' IIIF tiles, which carry no turn yet.
+                    throw .badRequest("rotate is not available in views yet (tileview zoom takes it)")
+                case .fling:
+                    // A view has no clock to decelerate on: a client sends the pans it draws.
+                    throw .badRequest("pan with a velocity is not available in views yet (tileview zoom takes it)")
+                default: break
+                }
                 return try await work.run { () throws(ViewError) in
                     try view.withContent { (content) throws(ViewError) in
                         switch content {
-                        case .image(let session, _): session.apply(gesture)
+                        case .image(let session, _):
+                            do throws(TileViewError) { try session.apply(gesture) } catch { throw .image(error) }
                         case .gallery(let session, _, _):
                             do throws(TileViewError) { try session.apply(.gesture(gesture)) } catch {
                                 throw .image(error)

@@ -1,0 +1,88 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewRender
+import TileViewTiling
+import TileViewZoom
+
+/// What a viewport zooms: an image file (`TiledImage`) or a scene (`SceneImage`). The zoom engine sees only
+/// `contentSize`; the content draws what a zoom state shows and counts what it decoded.
+public protocol ZoomContent: AnyObject {
+    /// The file, as the user named it.
+    var path: String { get }
+    /// The size the zoom engine zooms: the oriented image's pixels, or the scene's points.
+    var contentSize: Size { get }
+    /// The level of detail a frame at `zoomScale` is drawn from (0 for a scene: each of its images picks its own).
+    func level(forZoomScale zoomScale: Double) -> Int
+    /// The size of `level` (the content size, rounded, for a scene).
+    func levelSize(ofLevel level: Int) -> PixelSize
+    /// What the viewport of `state` shows, over `background`, with the content drawn `overscroll` viewport pixels
+    /// off the state's image frame (a bounce past an edge; zero otherwise). The state's `rotation` is not applied
+    /// here: a turned state is drawn from the content `rotated(clockwiseQuarterTurns:)` gives.
+    func render(_ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter)
+        throws(TileViewError) -> RenderedFrame
+    /// The same content turned clockwise by quarter turns (its `contentSize` swapped for odd turns).
+    func rotated(clockwiseQuarterTurns: Int) throws(TileViewError) -> any ZoomContent
+    /// Tile cache counters (summed over a scene's images).
+    var statistics: TileCacheStatistics { get }
+    /// Bytes of level pixels decoded so far.
+    var bytesDecoded: Int { get }
+    /// Bytes of level pixels decoded straight into frames, without tiles.
+    var streamedBytes: Int { get }
+    /// Decoding passes over the files.
+    var decodePasses: Int { get }
+    /// Bytes of decoded pixels held now.
+    var residentBytes: Int { get }
+    /// Warnings of lenient decoding, each naming its file when that is not `path`.
+    var warnings: [String] { get }
+    /// Changes the tile cache budget (of every image, for a scene); 0 frees the tiles.
+    func setCacheBudget(bytes: Int)
+    /// Frees every decoded byte.
+    func releaseAll()
+}
+
+extension TiledImage: ZoomContent {
+    public var contentSize: Size { imageSize.asSize }
+    public func level(forZoomScale zoomScale: Double) -> Int { pyramid.level(forZoomScale: zoomScale) }
+    public func levelSize(ofLevel level: Int) -> PixelSize { pyramid.levelSize(ofLevel: level) }
+
+    /// The image reopened with its orientation turned (the header is not read again). Over a shared tile cache
+    /// the turned image's tiles have their own name.
+    public func rotated(clockwiseQuarterTurns more: Int) throws(TileViewError) -> any ZoomContent {
+        let total = ((turns + more) % 4 + 4) % 4
+        guard total != turns else { return self }
+        return try TiledImage(
+            path: path, header: header, tileSize: pyramid.tileSize, cacheBudgetBytes: cacheBudgetBytes,
+            sharedTiles: sharedTiles.map { SharedTiles(cache: $0.cache, image: "\($0.image) turned \(total)") },
+            options: options, clockwiseQuarterTurns: total)
+    }
+}
+
+/// Opening what `tileview zoom` and `tileview info` accept: a PNG or JPEG, or a scene (sniffed from the content).
+public enum ZoomContentFiles {
+    /// Opens `path` as an image (its header only) or, when it is not a PNG or JPEG and starts as a JSON object,
+    /// as a scene (the scene file and its images' headers). Errors name the file. With `headers` an image's
+    /// header is read once across calls (a gallery's planning and loading).
+    public static func open(
+        _ path: String, cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
+        options: DecodeOptions = DecodeOptions(), headers: PageHeaders? = nil, tileSize: Int = TileGrid.defaultTileSize,
+        sharedTiles: TiledImage.SharedTiles? = nil
+    ) throws(TileViewError) -> any ZoomContent {
+        let header: ImageHeader
+        if let known = headers?.known(path) {
+            header = known
+        } else {
+            do {
+                header = try ImageHeader.read(from: .file(path: path))
+            } catch  where error.kind == .unknownFormat {
+                return try SceneImage(path: path, cacheBudgetBytes: cacheBudgetBytes, options: options, notImage: error)
+            } catch {
+                throw TileViewError(error, path: path)
+            }
+            headers?.remember(header, of: path)
+        }
+        return try TiledImage(
+            path: path, header: header, tileSize: tileSize, cacheBudgetBytes: cacheBudgetBytes,
+            sharedTiles: sharedTiles,
+            options: options)
+    }
+}
