@@ -11,10 +11,29 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Largest stored width * height accepted; checked from the header before any pixel
     /// memory is allocated.
     public var maxPixels: Int
+    /// The most memory decoding one image may hold at once (`ImageHeader.decodeWorkingBytes`): an image that
+    /// needs more is refused from its header, before anything is allocated. A run sets it to what its memory
+    /// limit leaves beside its frames (`--max-memory`).
+    public var maxMemoryBytes: Int
+    /// The run's whole memory limit, quoted when an image is refused.
+    public var memoryLimitBytes: Int
 
-    public init(applyOrientation: Bool = true, lenient: Bool = false, maxPixels: Int = 1_000_000_000) {
+    public init(
+        applyOrientation: Bool = true, lenient: Bool = false, maxPixels: Int = 1_000_000_000,
+        maxMemoryBytes: Int = .max, memoryLimitBytes: Int = .max
+    ) {
         self.applyOrientation = applyOrientation
         self.lenient = lenient
         self.maxPixels = maxPixels
+        self.maxMemoryBytes = maxMemoryBytes
+        self.memoryLimitBytes = memoryLimitBytes
+    }
+}
+
+extension DecodeOptions: CustomStringConvertible {
+    /// The options that change pixels, as a frame journal names a job with them: the memory limits change only
+    /// whether a run is refused, so a run resumed under another limit (or on another machine) is the same job.
+    public var description: String {
+        "DecodeOptions(applyOrientation: \(applyOrientation), lenient: \(lenient), maxPixels: \(maxPixels))"
     }
 }

@@ -5,16 +5,21 @@ extension PageMap {
     public init(parsing text: String) throws(PageMapError) {
         var body = Substring(text)
         if body.first == "\u{FEFF}" { body = body.dropFirst() }
-        var lines = body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        if lines.last?.isEmpty == true { lines.removeLast() }
+        // Line by line, without an array of every line: memory follows the cells, not the file's line count.
         var rows: [[String?]] = []
         var rowLines: [Int] = []
-        for (index, line) in lines.enumerated() {
+        var lineCount = 0
+        var rest = body[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(where: \.isNewline) ?? rest.endIndex
+            let line = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            lineCount += 1
             let cells = line.split(whereSeparator: \.isWhitespace)
             guard let first = cells.first, !first.hasPrefix("#") else { continue }
             rows.append(cells.map { $0 == "." ? nil : String($0) })
-            rowLines.append(index + 1)
+            rowLines.append(lineCount)
         }
-        try self.init(rows: rows, rowLines: rowLines, lineCount: lines.count)
+        try self.init(rows: rows, rowLines: rowLines, lineCount: lineCount)
     }
 }

@@ -6,7 +6,8 @@
 /// cells and anything outside it is off the grid. Page order is row-major (reading) order; `next` and `prev`
 /// follow it. The same name may appear in several cells; lookups by name find the first in page order.
 public struct PageMap: Hashable, Sendable {
-    /// The cells row by row, each row `columnCount` long; `nil` is a hole.
+    /// The cells row by row, each row as long as written (at most `columnCount`; cells past a row's end are
+    /// holes); `nil` is a hole.
     public let grid: [[String?]]
     /// The 1-based source line of each row, for messages (`0` for maps built in code).
     public let rowLines: [Int]
@@ -24,8 +25,10 @@ public struct PageMap: Hashable, Sendable {
 
     init(rows: [[String?]], rowLines: [Int], lineCount: Int) throws(PageMapError) {
         guard !rows.isEmpty else { throw .empty(lineCount: lineCount) }
+        // Rows are kept as written, not padded to the widest: a long first row over many short rows must not
+        // cost rows x width cells. A cell past the end of its row is a hole.
         let width = rows.map(\.count).max() ?? 0
-        grid = rows.map { $0 + Array(repeating: nil, count: width - $0.count) }
+        grid = rows
         self.rowLines = rowLines
         columnCount = width
         var cells: [Cell] = []
@@ -47,7 +50,8 @@ public struct PageMap: Hashable, Sendable {
     /// The page name at `cell`, or nil for a hole or a cell off the grid.
     public func page(at cell: Cell) -> String? {
         guard cell.row >= 0, cell.row < grid.count, cell.column >= 0, cell.column < columnCount else { return nil }
-        return grid[cell.row][cell.column]
+        let row = grid[cell.row]
+        return cell.column < row.count ? row[cell.column] : nil
     }
 
     /// Whether `cell` is on the grid and holds a page.

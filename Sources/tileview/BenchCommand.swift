@@ -60,10 +60,16 @@ struct MemoryBenchCommand: ParsableCommand {
         Allocator.returnLargeBlocksToTheSystem()
         var report: MemoryBenchReport?
         try Report.failures {
+            var memory = MemoryEstimate()
+            memory.add(
+                "frames", bytes: MemoryEstimate.frameBytes(viewport.pixelSize, copies: GalleryCommand.frameCopies))
+            try decoding.requireRoom(
+                for: memory, frameBytes: memory.bytes, viewport: viewport.pixelSize, job: "the gallery walk")
             let pages = try GalleryPages.reading(folder: dir, circular: true)
             let progress = ProgressLine(total: steps + 1, label: "step")
             let result = try MemoryBench.run(
-                pages: pages, viewport: viewport.pixelSize, steps: steps, options: decoding.decodeOptions
+                pages: pages, viewport: viewport.pixelSize, steps: steps,
+                options: decoding.decodeOptions(leaving: memory)
             ) { _ in progress.advance() }
             progress.finish()
             if let plot {

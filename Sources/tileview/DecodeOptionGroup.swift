@@ -1,5 +1,7 @@
 import ArgumentParser
+import TileView
 import TileViewCodecs
+import TileViewCore
 
 /// The decoding flags shared by every subcommand that reads images.
 struct DecodeOptionGroup: ParsableArguments {
@@ -12,14 +14,48 @@ struct DecodeOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this, before decoding.")
     var maxPixels: Int = 1_000_000_000
 
+    @Option(
+        name: .customLong("max-memory"),
+        help: ArgumentHelp(
+            "Refuse, before allocating, a run whose frames and decoding would need more than this (default: 3/4 of physical memory, and the room under ulimit -v).",
+            valueName: "MiB"))
+    var maxMemory: Int?
+
     @Flag(help: "Also print libpng's benign warnings about ancillary chunks (colour profile, gamma, text...).")
     var verbose = false
 
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be a positive number") }
+        if let maxMemory, maxMemory <= 0 { throw ValidationError("--max-memory must be a positive number of MiB") }
     }
 
-    var decodeOptions: DecodeOptions {
-        DecodeOptions(applyOrientation: !noOrient, lenient: lenient, maxPixels: maxPixels)
+    /// The run's memory limit in bytes (`MemoryLimit`).
+    var memoryLimitBytes: Int { MemoryLimit.bytes(requestedMiB: maxMemory) }
+
+    /// The decoding options, with no memory set aside for frames (decoding may use the whole limit).
+    var decodeOptions: DecodeOptions { decodeOptions(leaving: MemoryEstimate()) }
+
+    /// The decoding options of a run whose frames need `frames`: decoding one image may hold what the limit
+    /// leaves beside them.
+    func decodeOptions(leaving frames: MemoryEstimate) -> DecodeOptions {
+        let limit = memoryLimitBytes
+        return DecodeOptions(
+            applyOrientation: !noOrient, lenient: lenient, maxPixels: maxPixels,
+            maxMemoryBytes: max(0, limit - frames.bytes), memoryLimitBytes: limit)
+    }
+
+    /// Refuses a run whose frames alone (`estimate`, of which `frameBytes` scale with the viewport) exceed the
+    /// memory limit: exit 1 naming the viewport, what the run needs, and the largest viewport that fits.
+    func requireRoom(
+        for estimate: MemoryEstimate, frameBytes: Int, viewport: PixelSize, job: String
+    ) throws(TileViewError) {
+        let limit = memoryLimitBytes
+        guard estimate.bytes > limit else { return }
+        var reason = "\(job) needs \(estimate), over the memory limit of \(MemoryEstimate.mebibytes(limit))"
+        if let fit = estimate.largestViewport(like: viewport, frameBytes: frameBytes, limit: limit) {
+            reason += "; a viewport up to \(fit) fits"
+        }
+        throw TileViewError(
+            .input, path: "--viewport \(viewport)", reason: reason + " (--max-memory MiB raises the limit)")
     }
 }

@@ -82,7 +82,10 @@ struct InfoCommand: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let info = try Self.info(of: file, options: decoding.decodeOptions)
+                // Only headers are read: no memory limit applies.
+                var options = decoding.decodeOptions
+                options.maxMemoryBytes = .max
+                let info = try Self.info(of: file, options: options)
                 entries.append(Entry(info: info, file: file, error: nil))
                 if !json { print(info.summary) }
             } catch {

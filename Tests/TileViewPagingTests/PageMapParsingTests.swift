@@ -32,7 +32,11 @@ struct PageMapParsingTests {
     func formatDetails() throws {
         let text = "# gallery\n\n  a.jpg\tb.png  c.jpg\r\n# second row\nd.jpg\n\n. e.jpg\n"
         let map = try PageMap(parsing: text)
-        #expect(map.grid == [["a.jpg", "b.png", "c.jpg"], ["d.jpg", nil, nil], [nil, "e.jpg", nil]])
+        // Rows are kept as written; the cells past a short row's end are holes.
+        #expect(map.grid == [["a.jpg", "b.png", "c.jpg"], ["d.jpg"], [nil, "e.jpg"]])
+        #expect(map.columnCount == 3)
+        let cells = (0..<3).map { row in (0..<3).map { map.page(at: PageMap.Cell(column: $0, row: row)) } }
+        #expect(cells == [["a.jpg", "b.png", "c.jpg"], ["d.jpg", nil, nil], [nil, "e.jpg", nil]])
         #expect(map.rowLines == [3, 5, 7])
     }
 
@@ -55,5 +59,22 @@ struct PageMapParsingTests {
             PageMapError.noPages(firstLine: 2, lastLine: 4).description
                 == "the page map has no pages: every cell on lines 2-4 is a hole ('.'); name at least one page")
         #expect(throws: PageMapError.noPages(firstLine: 0, lastLine: 0)) { try PageMap(rows: [[nil], []]) }
+    }
+}
+
+@Suite("Page map parsing: memory follows the cells")
+struct PageMapMemoryTests {
+    @Test("a long first row over many one-cell rows is parsed without padding every row to the widest")
+    func noPadding() throws {
+        // 20,000 cells in the first row and 20,000 one-cell rows: padded, that would be 400 million cells.
+        var text = (0..<20_000).map { "p\($0)" }.joined(separator: " ") + "\n"
+        for n in 0..<20_000 { text += "q\(n)\n" }
+        let map = try PageMap(parsing: text)
+        #expect(map.columnCount == 20_000 && map.rowCount == 20_001)
+        #expect(map.pageCells.count == 40_000)
+        #expect(map.grid.reduce(0) { $0 + $1.count } == 40_000)
+        #expect(map.page(at: PageMap.Cell(column: 5, row: 3)) == nil)
+        #expect(map.page(at: PageMap.Cell(column: 0, row: 3)) == "q2")
+        #expect(map.page(at: PageMap.Cell(column: 19_999, row: 0)) == "p19999")
     }
 }

@@ -151,3 +151,30 @@ struct TiledImageTests {
         #expect(!lenient.warnings.isEmpty)
     }
 }
+
+@Suite("Tiled image: decoding memory")
+struct TiledImageMemoryTests {
+    @Test("an image whose decoder must hold more than the room left is refused from its header, naming why")
+    func refusedFromTheHeader() throws {
+        for (file, words) in [
+            ("jpeg/gen_chelsea_420_progressive.jpg", "a progressive JPEG keeps every coefficient"),
+            ("png/basi6a08.png", "an interlaced PNG is decoded whole"),
+        ] {
+            let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+            let tight = DecodeOptions(maxMemoryBytes: 1000, memoryLimitBytes: 5 << 20)
+            #expect(throws: TileViewError.self) { try TiledImage(path: path, options: tight) }
+            do {
+                _ = try TiledImage(path: path, options: tight)
+            } catch {
+                #expect(error.reason.contains(words), "\(error)")
+                #expect(error.reason.contains("of the memory limit of 5.0 MiB"), "\(error)")
+            }
+            _ = try TiledImage(path: path, options: DecodeOptions(maxMemoryBytes: 10 << 20))
+        }
+        // Sequential files are read in bands: no working memory to refuse.
+        let baseline = Fixtures.corpusRoot.appendingPathComponent("jpeg/gen_chelsea_420_q90.jpg").path
+        _ = try TiledImage(path: baseline, options: DecodeOptions(maxMemoryBytes: 0))
+        // The limits do not name a different job: a run resumed under another limit reuses its frames.
+        #expect(DecodeOptions(maxMemoryBytes: 5, memoryLimitBytes: 9).description == DecodeOptions().description)
+    }
+}

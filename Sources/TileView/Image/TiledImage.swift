@@ -68,6 +68,10 @@ public final class TiledImage {
                     "image of \(header.storedSize) has \(header.storedSize.pixelCount) pixels, over the limit of \(options.maxPixels)"
             )
         }
+        let working = header.decodeWorkingBytes
+        guard working <= options.maxMemoryBytes else {
+            throw TileViewError(.decode, path: path, reason: Self.memoryRefusal(header, working, options))
+        }
         self.path = path
         self.header = header
         self.options = options
@@ -82,6 +86,20 @@ public final class TiledImage {
         cache = TileCache(
             budgetBytes: sharedTiles == nil ? cacheBudgetBytes : 0,
             entryCapBytes: max(1, tileSize) * max(1, tileSize) * 4)
+    }
+
+    /// Why an image whose decoding needs `working` bytes at once is refused under `options`' memory limit.
+    static func memoryRefusal(_ header: ImageHeader, _ working: Int, _ options: DecodeOptions) -> String {
+        let kind =
+            header.format == .png ? "an interlaced PNG is decoded whole" : "a progressive JPEG keeps every coefficient"
+        var text = "decoding it needs \(MemoryEstimate.mebibytes(working)) at once (\(kind)), over the "
+        if options.memoryLimitBytes == .max || options.memoryLimitBytes == options.maxMemoryBytes {
+            text += "memory limit of \(MemoryEstimate.mebibytes(options.maxMemoryBytes))"
+        } else {
+            text += "\(MemoryEstimate.mebibytes(options.maxMemoryBytes)) its frames leave of the memory limit of "
+            text += MemoryEstimate.mebibytes(options.memoryLimitBytes)
+        }
+        return text + " (--max-memory MiB raises it)"
     }
 
     /// Changes the tile cache's budget. Lowering it evicts least recently used tiles at once; 0 frees

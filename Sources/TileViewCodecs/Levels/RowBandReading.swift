@@ -83,7 +83,9 @@ func readBand(
     }
     let image = ImageBuffer(width: width, height: rows, pixels: pixels)
     guard let failure else { return DecodedBand(image: image, failure: nil) }
-    guard lenient, rowsWritten > 0 else { throw failure }
+    // Lenient: what decoded, the rest transparent, even when no row did (as a frame drawn from the rows streamed
+    // shows it), so that decode and zoom agree on every file.
+    guard lenient else { throw failure }
     let note = rowsWritten < rows ? " (the last \(rows - rowsWritten) of \(rows) rows are left transparent)" : ""
     return DecodedBand(image: image, failure: failure.message + note)
 }
