@@ -112,7 +112,8 @@ public final class PageLoader {
         let quarter = (turns % 4 + 4) % 4
         if quarter == 0 { return image }
         if let turned = entry.turned[quarter] { return turned }
-        guard let turned = try? image.rotated(clockwiseQuarterTurns: quarter) as? TiledImage else { return nil }
+        // The header is known and was accepted upright: turning it cannot fail on anything but the same checks.
+        guard let turned = try? image.turned(by: quarter) else { return nil }
         entries[position]?.turned[quarter] = turned
         return turned
     }

@@ -48,6 +48,11 @@ extension TiledImage: ZoomContent {
     /// The image reopened with its orientation turned (the header is not read again). Over a shared tile cache
     /// the turned image's tiles have their own name.
     public func rotated(clockwiseQuarterTurns more: Int) throws(TileViewError) -> any ZoomContent {
+        try turned(by: more)
+    }
+
+    /// `rotated(clockwiseQuarterTurns:)` as an image: the same image turned by `more` quarter turns.
+    public func turned(by more: Int) throws(TileViewError) -> TiledImage {
         let total = ((turns + more) % 4 + 4) % 4
         guard total != turns else { return self }
         return try TiledImage(

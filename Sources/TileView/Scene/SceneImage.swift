@@ -89,10 +89,7 @@ public final class SceneImage: ZoomContent {
                 layers.append(done)
                 continue
             }
-            let turned = try TiledImage(
-                path: image.path, header: image.header, tileSize: image.pyramid.tileSize,
-                cacheBudgetBytes: image.cacheBudgetBytes, options: image.options,
-                clockwiseQuarterTurns: quarter + image.turns)
+            let turned = try image.turned(by: quarter)
             turnedImages[ObjectIdentifier(image)] = turned
             layers.append(turned)
         }

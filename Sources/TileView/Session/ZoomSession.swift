@@ -38,14 +38,14 @@ public final class ZoomSession {
     /// Applies one gesture to the state. A rotation of content that cannot turn (a scene) is refused before the
     /// state changes.
     public func apply(_ gesture: ZoomGesture) throws(TileViewError) {
-        if case .rotate(let turns) = gesture { _ = try content(for: state.rotation.turned(by: turns)) }
+        try openTurn(of: gesture)
         state.apply(gesture)
     }
 
     /// The frames `gesture` moves through from the current state at `fps` (see `ZoomState.motion`); the state is
     /// not changed. The last frame's state is what `apply(gesture)` gives.
     public func motion(applying gesture: ZoomGesture, fps: Double, bounce: Bool) throws(TileViewError) -> ZoomMotion {
-        if case .rotate(let turns) = gesture { _ = try content(for: state.rotation.turned(by: turns)) }
+        try openTurn(of: gesture)
         return state.motion(applying: gesture, fps: fps, bounce: bounce)
     }
 
@@ -69,6 +69,11 @@ public final class ZoomSession {
     /// What the viewport shows now, as the PNG file `tileview zoom` writes.
     public func renderPNG() throws(TileViewError) -> [UInt8] {
         try ImageFiles.encodePNG(try render().image, naming: image.path)
+    }
+
+    /// Opens the content a rotation gesture turns to, so that content which cannot turn refuses it first.
+    private func openTurn(of gesture: ZoomGesture) throws(TileViewError) {
+        if case .rotate(let turns) = gesture { _ = try content(for: state.rotation.turned(by: turns)) }
     }
 
     /// The content as turned by `rotation`.
