@@ -17,10 +17,12 @@ public enum JPEGDecoder {
     /// turned upright unless `options.applyOrientation` is false. At full size the pixels are
     /// djpeg's (ISLOW IDCT, fancy upsampling).
     public static func decode(
-        _ source: ImageSource, scaleNumerator: Int = 8, options: DecodeOptions = DecodeOptions()
+        _ source: ImageSource, scaleNumerator: Int = 8, options: DecodeOptions = DecodeOptions(),
+        accepting: (ImageHeader) throws(CodecError) -> Void = { _ in }
     ) throws(CodecError) -> DecodedImage {
         try source.withShimInput { (input) throws(CodecError) -> DecodedImage in
             let reader = try JPEGScanlineReader(input: input, owner: nil, options: options)
+            try accepting(reader.header)
             let window = try reader.start(scaleNumerator: scaleNumerator)
             let band = try readBand(
                 from: reader, rows: window.scaledSize.height, rowWidth: window.columns.count,

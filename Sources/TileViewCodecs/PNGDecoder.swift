@@ -5,11 +5,13 @@ public enum PNGDecoder {
     /// Decodes the whole PNG to RGBA8 (the corpus rules: palette and tRNS expanded, 16-bit to
     /// the high byte, gray to RGB), turned upright by an eXIf orientation unless
     /// `options.applyOrientation` is false. Rows are decoded straight into the result.
-    public static func decode(_ source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(CodecError)
-        -> DecodedImage
-    {
+    public static func decode(
+        _ source: ImageSource, options: DecodeOptions = DecodeOptions(),
+        accepting: (ImageHeader) throws(CodecError) -> Void = { _ in }
+    ) throws(CodecError) -> DecodedImage {
         try source.withShimInput { (input) throws(CodecError) -> DecodedImage in
             let reader = try PNGRowReader(input: input, owner: nil, options: options)
+            try accepting(reader.header)
             let size = reader.header.storedSize
             let decoded: DecodedBand
             if reader.header.isInterlaced {

@@ -30,6 +30,16 @@ public struct FeedScrollStep: Hashable, Sendable {
         self.residentImageSections = residentImageSections
     }
 
+    /// This step as reached straight from an earlier step whose resident cells were `previous` (the steps between
+    /// were not rendered: another shard's frames, or frames a resumed run keeps): the same frame, with the cells
+    /// entering and leaving counted from `previous`. Rendering it leaves the same pixels as rendering every step.
+    public func reached(from previous: [CellRef]) -> FeedScrollStep {
+        FeedScrollStep(
+            step: step, requestedOffset: requestedOffset, containerOffset: containerOffset,
+            scrollDirection: scrollDirection, frames: frames, cells: CellPoolUpdate(from: previous, to: cells.resident),
+            residentImageSections: residentImageSections)
+    }
+
     /// The grid cells visible in this frame (resident cells whose viewport rect meets the viewport).
     public func visibleCells(in viewportSize: PixelSize) -> [CellRef] {
         let viewport = PixelRect(size: viewportSize)

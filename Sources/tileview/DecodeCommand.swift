@@ -28,20 +28,21 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         Report.verbose = decoding.verbose
         try Report.failures {
-            // The whole image, its decoder's working memory and its PNG encoding (about as large again).
-            let header = try ImageFiles.header(ofFile: file)
-            var memory = MemoryEstimate()
-            memory.add("image and decoder", bytes: header.wholeDecodeBytes)
-            memory.add("PNG encoding", bytes: MemoryEstimate.frameBytes(header.orientedSize))
+            // The whole image, its decoder's working memory and its PNG encoding (about as large again), checked
+            // from the header the decoder reads (the file is read once).
             let limit = decoding.memoryLimitBytes
-            if header.storedSize.pixelCount <= decoding.maxPixels, memory.bytes > limit {
-                throw TileViewError(
-                    .decode, path: file,
-                    reason:
+            let decoded = try ImageFiles.decode(file: file, options: decoding.decodeOptions) {
+                (header) throws(CodecError) in
+                var memory = MemoryEstimate()
+                memory.add("image and decoder", bytes: header.wholeDecodeBytes)
+                memory.add("PNG encoding", bytes: MemoryEstimate.frameBytes(header.orientedSize))
+                if memory.bytes > limit {
+                    throw CodecError(
+                        .tooLarge,
                         "decoding \(header.orientedSize) whole needs \(memory), over the memory limit of \(MemoryEstimate.mebibytes(limit)) (--max-memory MiB raises it; tileview zoom shows any part of it in far less)"
-                )
+                    )
+                }
             }
-            let decoded = try ImageFiles.decode(file: file, options: decoding.decodeOptions)
             for warning in decoded.warnings { Report.warning("\(file): \(warning)") }
             var options = PNGEncodeOptions()
             options.compressionLevel = compression

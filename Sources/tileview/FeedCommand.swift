@@ -19,7 +19,10 @@ struct FeedCommand: ParsableCommand {
             the container offsets, one frame each (FROM above TO scrolls up); offsets past the ends are \
             clamped. Only the cells and images meeting the viewport, plus one screen ahead in the scroll \
             direction, hold decoded pixels. Frames go to OUTDIR/frame-0000.png onward, each written \
-            atomically. Every path is checked before the first frame is written.
+            atomically. Every path is checked before the first frame is written. --shard K/N (or auto) renders \
+            the frames whose index i has i mod N = K (the shards' frames together are the whole run's, byte for \
+            byte); --resume keeps the frames an interrupted run of the same job finished; SIGINT or SIGTERM stop \
+            between frames (exit 130 or 143).
             """
     )
 
@@ -51,6 +54,10 @@ struct FeedCommand: ParsableCommand {
         name: .customLong("write-threads"),
         help: "Frames encoded at once while the next ones render; 0 encodes each frame before rendering the next.")
     var writeThreads = 2
+
+    @OptionGroup var sharding: ShardOptions
+
+    @OptionGroup var resuming: ResumeOptions
 
     @OptionGroup var decoding: DecodeOptionGroup
 
@@ -93,6 +100,8 @@ struct FeedCommand: ParsableCommand {
     }
 
     func run() throws {
+        // From here SIGINT and SIGTERM stop the run between frames (exit 130 or 143), never mid-file.
+        Interrupts.install()
         Report.verbose = decoding.verbose
         var png = PNGEncodeOptions()
         png.compressionLevel = compression
@@ -105,17 +114,24 @@ struct FeedCommand: ParsableCommand {
             outputDirectory: output, background: background, options: decoding.decodeOptions(leaving: memory),
             writeThreads: writeThreads, pngOptions: png)
         job.keepsFrameRecords = json
+        job.shard = try sharding.resolve()
+        job.resume = resuming.resume
+        job.clean = resuming.clean
         try Report.failures {
             try decoding.requireRoom(for: memory, frameBytes: memory.bytes, viewport: viewport.pixelSize, job: "a feed")
             let progress = ProgressLine(total: job.offsets.count, label: "feed frame")
             defer { progress.finish() }
-            let result = try job.run { _, _ in progress.advance() }
+            let result = try job.run { _, total in
+                progress.total = total
+                progress.advance()
+            }
             progress.finish()
+            Report.staleFrames(result.output, clean: resuming.clean)
             for warning in result.warnings { Report.warning(warning) }
             if json {
                 print(try Report.json(result.report))
             } else {
-                Report.framesWritten(result.timing.frames, into: output)
+                Report.framesWritten(result.timing.frames, into: output, reused: result.report.summary.reused)
             }
             if stats { Report.error("stats: feed: \(result.timing)") }
         }

@@ -76,11 +76,7 @@ struct GalleryCommand: ParsableCommand {
     @Option(name: .customLong("max-scale"), help: "Maximum zoom scale of every page (viewport pixels per image pixel).")
     var maxScale: Double = 1.0
 
-    @Flag(help: "Keep the frames an interrupted run of the same job finished (checked against OUTDIR's journal).")
-    var resume = false
-
-    @Flag(help: "Remove frames in OUTDIR that this run does not write (left by a longer earlier run).")
-    var clean = false
+    @OptionGroup var resuming: ResumeOptions
 
     @OptionGroup var decoding: DecodeOptionGroup
 
@@ -158,13 +154,13 @@ struct GalleryCommand: ParsableCommand {
             let ours = frames.filter { shard.contains(frame: $0.index) }
             let prepared = try FrameOutput.prepare(
                 folder: output, outputs: ours.map { FrameWriter.frameName($0.index) }, frameCount: frames.count,
-                job: job.journalName, shard: shard, resume: resume, clean: clean)
+                job: job.journalName, shard: shard, resume: resuming.resume, clean: resuming.clean)
             let reused = prepared.reusedFrames(ours.map(\.index))
-            Report.staleFrames(prepared, clean: clean)
+            Report.staleFrames(prepared, clean: resuming.clean)
             let loader = job.makeLoader()
             let progress = ProgressLine(total: ours.count - reused.count, label: "frame")
             let summary = try GalleryRun.render(
-                frames, shard: shard, reused: resume ? reused : nil, loader: loader,
+                frames, shard: shard, reused: resuming.resume ? reused : nil, loader: loader,
                 compositor: job.compositor, folder: output, journal: prepared.journal
             ) { _, _ in progress.advance() }
             progress.finish()

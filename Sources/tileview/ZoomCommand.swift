@@ -28,7 +28,9 @@ struct ZoomCommand: ParsableCommand {
             extension; two files with one NAME are a usage error). A file that cannot be decoded is reported and \
             the batch goes on (exit 1 at the end). --shard K/N (or auto) does the files whose index i has i mod N = K; \
             --resume keeps the frames an interrupted run of the same batch finished; SIGINT or SIGTERM stop \
-            between files (exit 130 or 143). --json prints {"files": [a record per file], "summary": {...}}.
+            between files (exit 130 or 143). --json prints {"files": [a record per file], "summary": {...}}. \
+            The same holds for --frames DIR: --resume keeps the frames an interrupted run finished, --clean \
+            removes frames past its last one, and signals stop it between frames.
             """
     )
 
@@ -40,8 +42,7 @@ struct ZoomCommand: ParsableCommand {
 
     @OptionGroup var sharding: ShardOptions
 
-    @Flag(help: "Batches: keep the frames an interrupted run of the same batch finished (checked against the journal).")
-    var resume = false
+    @OptionGroup var resuming: ResumeOptions
 
     @Option(help: "Viewport size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
@@ -97,9 +98,13 @@ struct ZoomCommand: ParsableCommand {
         if isBatch {
             guard output != nil else { throw ValidationError("a batch needs -o OUTDIR, the folder for its frames") }
             guard frames == nil else { throw ValidationError("--frames applies to one FILE, not to a batch") }
+            guard !resuming.clean else { throw ValidationError("--clean applies to --frames, not to a batch") }
             if let clash = Self.clash(in: files) { throw clash }
         } else {
-            guard !sharding.isGiven, !resume else { throw ValidationError("--shard and --resume apply to batches") }
+            guard !sharding.isGiven else { throw ValidationError("--shard applies to batches") }
+            guard frames != nil || !(resuming.resume || resuming.clean) else {
+                throw ValidationError("--resume and --clean apply to --frames and to batches")
+            }
         }
         guard maxScale.isFinite, maxScale > 0 else { throw ValidationError("--max-scale must be a positive number") }
         if animate && frames == nil { throw ValidationError("--animate writes motion frames: give --frames DIR") }
@@ -127,19 +132,24 @@ struct ZoomCommand: ParsableCommand {
     func run() throws {
         Report.verbose = decoding.verbose
         if isBatch { return try runBatch() }
+        // A run of frames stops between frames on SIGINT and SIGTERM (exit 130 or 143), never mid-file.
+        if frames != nil { Interrupts.install() }
         let file = files[0]
         try Report.failures {
             let memory = Self.memory(viewport: viewport.pixelSize, frames: frames != nil)
             try decoding.requireRoom(
                 for: memory, frameBytes: memory.bytes - (frames != nil ? TiledImage.defaultCacheBudgetBytes : 0),
                 viewport: viewport.pixelSize, job: "zoom")
-            let job = ZoomJob(
+            var job = ZoomJob(
                 file: file, viewport: viewport.pixelSize, gestures: try orderedGestures(), maximumScale: maxScale,
                 doubleTapStep: doubleTapStep, background: background, filter: filter.resampleFilter,
                 output: output ?? (json ? nil : Self.defaultOutput(for: file)), framesFolder: frames,
                 options: decoding.decodeOptions(leaving: memory), animate: animate, framesPerSecond: fps,
                 bounce: bounce)
+            job.resume = resuming.resume
+            job.clean = resuming.clean
             let result = try job.run()
+            if let prepared = result.framesOutput { Report.staleFrames(prepared, clean: resuming.clean) }
             if output == nil, let written = result.output { print(written) }
             for warning in result.image.warnings { Report.warning("\(file): \(warning)") }
             if json { print(try Report.json(ZoomReport(result))) }
@@ -168,7 +178,7 @@ struct ZoomCommand: ParsableCommand {
                 maximumScale: maxScale, doubleTapStep: doubleTapStep, background: background,
                 filter: filter.resampleFilter, options: decoding.decodeOptions(leaving: memory),
                 shard: try sharding.resolve(),
-                resume: resume)
+                resume: resuming.resume)
             let progress = ProgressLine(
                 total: inputs.indices.filter { batch.shard.contains(frame: $0) }.count, label: "file")
             let summary = try batch.run { _, file, outcome in

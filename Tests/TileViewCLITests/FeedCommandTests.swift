@@ -82,8 +82,8 @@ struct FeedCommandTests {
             #expect(output.summary.frames == 7)
             let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path)
             #expect(
-                names.sorted() == (0..<7).map { String(format: "frame-%04d.png", $0) }, "frames only, no temporary file"
-            )
+                names.sorted() == [".tileview-journal"] + (0..<7).map { String(format: "frame-%04d.png", $0) },
+                "frames and the journal only, no temporary file")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let summary = try #require(object["summary"] as? [String: Any])

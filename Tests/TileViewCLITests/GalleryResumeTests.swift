@@ -40,33 +40,8 @@ struct GalleryResumeTests {
     @Test("SIGINT or SIGTERM mid-run: 130 or 143, the message, no temporary file; --resume ends byte-identical")
     func signals() throws {
         #expect(Self.reference.count == 16)
-        var random = SplitMix64(seed: 0x5167_1A75)
-        for run in 0..<8 {
-            try TemporaryFolder.with("resume-signal") { folder in
-                let signal = run % 2 == 0 ? SIGINT : SIGTERM
-                let delay = random.uniform(0.05, 2)
-                let stopped = try CommandRunner.run(
-                    Self.arguments(folder), timeout: 120, signals: [(delay, signal)])
-                let (frames, temporaries) = try Self.contents(folder)
-                #expect(temporaries.isEmpty, "run \(run): \(temporaries)")
-                if stopped.status != 0 {
-                    #expect(stopped.status == 128 + signal, "run \(run): \(stopped)")
-                    let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-                    #expect(
-                        stopped.stderr.contains(
-                            "stopped by \(name) after \(frames.count) of 16 frames; rerun with --resume"),
-                        "run \(run): \(stopped.stderr), \(frames.count) frames on disk")
-                }
-                for (name, bytes) in frames { #expect(Self.reference[name] == bytes, "run \(run): \(name) whole") }
-                let resumed = try CommandRunner.run(Self.arguments(folder) + ["--resume"], timeout: 120)
-                #expect(resumed.status == 0, "\(resumed)")
-                let left = 16 - frames.count
-                #expect(
-                    resumed.stdout.contains("\(left) frame\(left == 1 ? "" : "s"), \(frames.count) reused"),
-                    "\(resumed)")
-                #expect(try Self.contents(folder).frames == Self.reference, "run \(run) resumed after \(delay) s")
-            }
-        }
+        try FrameRunChecks.interruptAndResume(
+            { Self.arguments($0) }, reference: Self.reference, runs: 8, seed: 0x5167_1A75, delays: 0.05...2)
     }
 
     @Test("a second SIGINT ends the run at once, still without a temporary file")

@@ -103,7 +103,8 @@ struct ZoomCommandTests {
             ])
             #expect(result.status == 0, "\(result)")
             let names = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
-            #expect(names == ["frame-0000.png", "frame-0001.png", "frame-0002.png", "frame-0003.png"])
+            #expect(
+                names == [".tileview-journal", "frame-0000.png", "frame-0001.png", "frame-0002.png", "frame-0003.png"])
             let last = try ImageDecoder.decode(.file(path: frames.appendingPathComponent("frame-0003.png").path)).image
             let final = try ImageDecoder.decode(.file(path: out.path)).image
             #expect(last == final)

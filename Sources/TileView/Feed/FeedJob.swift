@@ -1,6 +1,7 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewFeed
+import TileViewGallery
 
 /// What `tileview feed` does: scrolls a feed through a list of container offsets and writes one PNG frame per
 /// offset, `OUTDIR/frame-0000.png` onward, with the record of each (whose `frame` is that path).
@@ -14,6 +15,12 @@ import TileViewFeed
 /// (`FeedRenderer` over the steps of a `FeedScroller`) and written atomically with the default PNG options. A
 /// grid image that cannot be decoded when its cell first becomes resident stops the run (strict mode) with an
 /// error naming it; the frames written before it stay, each complete.
+///
+/// Batches (DESIGN section 13): with a `shard`, the scroller still walks every offset but only the shard's frames
+/// are rendered (each from the cells of the last frame rendered, `FeedScrollStep.reached(from:)`, so the frames
+/// are those of the whole run byte for byte); with `resume`, frames an interrupted run of the same job journaled
+/// are kept; a SIGINT or SIGTERM (`Interrupts`) stops the run before the next frame, the frames in flight landing
+/// whole.
 public struct FeedJob: Sendable {
     public var sections: [FeedSectionSpec]
     public var viewportSize: PixelSize
@@ -30,6 +37,12 @@ public struct FeedJob: Sendable {
     public var pngOptions: PNGEncodeOptions
     /// Whether the report keeps one record per frame (`--json`); without them a long run holds nothing per frame.
     public var keepsFrameRecords = true
+    /// The frames this process renders (all by default).
+    public var shard: GalleryShard = .whole
+    /// Keep the frames an earlier, interrupted run of the same job finished (`FrameJournal`).
+    public var resume = false
+    /// Remove frames in the folder past this run's last one (left by a longer earlier run).
+    public var clean = false
 
     public init(
         sections: [FeedSectionSpec], viewportSize: PixelSize, offsets: OffsetRange, outputDirectory: String,
@@ -47,23 +60,48 @@ public struct FeedJob: Sendable {
         self.pngOptions = pngOptions
     }
 
-    /// Runs the job; `progress(done, total)` is called after each frame is rendered. Returns the report, the
-    /// decoders' warnings (lenient mode) and where the time went.
+    /// Runs the job; `progress(done, total)` is called after each frame is rendered (total: the frames this run
+    /// renders). Returns the report, the decoders' warnings (lenient mode), the output folder as prepared (frames
+    /// kept and found stale) and where the time went.
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws(TileViewError) -> FeedJobResult {
         let clock = ContinuousClock()
         let start = clock.now
         let renderer = try FeedRenderer(
             specs: sections, viewportSize: viewportSize, background: background, options: options,
             decodeThreads: decodeThreads)
-        let writer = try FrameWriter(folder: outputDirectory, options: pngOptions, maxInFlight: writeThreads)
+        let ours = (0..<offsets.count).filter { shard.contains(frame: $0) }
+        let prepared = try FrameOutput.prepare(
+            folder: outputDirectory, outputs: ours.map(FrameWriter.frameName), frameCount: offsets.count,
+            job: journalName(of: renderer), shard: shard, resume: resume, clean: clean)
+        let reused = prepared.reusedFrames(ours)
+        let total = ours.count - reused.count
+        let writer = try FrameWriter(
+            folder: outputDirectory, options: pngOptions, maxInFlight: writeThreads, journal: prepared.journal)
         var scroller = FeedScroller(layout: renderer.layout, offsets: offsets)
         var records: [FeedFrameReport] = []
         var frameCount = 0
         var peakResidentBytes = 0
         var maxResidentCells = 0
         var renderDuration = Duration.zero
+        // The cells of the last frame rendered, and whether the steps since were all rendered (each step's cell
+        // update then starts where the thumbnails are).
+        var renderedResident: [CellRef] = []
+        var inStep = true
         do throws(TileViewError) {
-            while let step = scroller.next() {
+            while let walked = scroller.next() {
+                guard shard.contains(frame: walked.step), !reused.contains(walked.step) else {
+                    inStep = false
+                    continue
+                }
+                if let signal = Interrupts.stopSignal {
+                    throw TileViewError(
+                        .interrupted, path: outputDirectory,
+                        reason:
+                            "stopped by \(Interrupts.name(of: signal)) after \(ours.count - total + frameCount) of \(ours.count) frames; rerun with --resume"
+                    )
+                }
+                let step = inStep ? walked : walked.reached(from: renderedResident)
+                (renderedResident, inStep) = (step.cells.resident, true)
                 let renderStart = clock.now
                 let frame = try renderer.render(step)
                 renderDuration += clock.now - renderStart
@@ -79,7 +117,7 @@ public struct FeedJob: Sendable {
                             residentBytes: resident, rssBytes: ProcessMemory.residentBytes))
                 }
                 frameCount += 1
-                progress(frameCount, offsets.count)
+                progress(frameCount, total)
             }
         } catch {
             try? writer.finish()  // let the frames in flight land (each whole) before reporting
@@ -90,13 +128,33 @@ public struct FeedJob: Sendable {
             contentHeight: renderer.layout.contentHeight, maxResidentCells: maxResidentCells,
             peakResidentBytes: peakResidentBytes, peakRSSBytes: ProcessMemory.peakResidentBytes ?? 0,
             residentCellBound: renderer.layout.maxResidentCells, frames: frameCount,
-            thumbnailsRendered: renderer.cells.thumbnailsRendered, cellBuffersReused: renderer.cells.buffersReused)
+            thumbnailsRendered: renderer.cells.thumbnailsRendered, cellBuffersReused: renderer.cells.buffersReused,
+            reused: resume ? reused.count : nil, shard: shard == .whole ? nil : shard.description)
         return FeedJobResult(
             report: FeedReport(frames: records, summary: summary),
-            warnings: renderer.warnings + imageWarnings(renderer),
+            warnings: renderer.warnings + imageWarnings(renderer), output: prepared,
             timing: FeedJobTiming(
                 frames: frameCount, total: clock.now - start, rendering: renderDuration,
                 encoding: writer.totalEncodeDuration))
+    }
+
+    /// The job's name in a frame journal (`FrameJournal`): a digest of everything its frames depend on: each
+    /// section (an image's file, a grid's files, each with its size and modification time), the viewport, the
+    /// offsets, the background, the decode options and the PNG options.
+    func journalName(of renderer: FeedRenderer) -> String {
+        var text = "feed\n\(viewportSize)\n\(offsets)\n\(background)\n\(options)\n\(pngOptions)\n"
+        for (spec, source) in zip(sections, renderer.sources) {
+            text += "\(spec)\n"
+            switch source {
+            case .image(let section): text += FrameJournal.describing(input: section.image.path)
+            case .grid(let folder, _):
+                for item in folder.names.indices {
+                    text += FrameJournal.describing(input: folder.filePath(ofItem: item))
+                }
+            case .header: break
+            }
+        }
+        return FrameJournal.jobName(describing: text)
     }
 
     private func imageWarnings(_ renderer: FeedRenderer) -> [String] {
@@ -113,6 +171,8 @@ public struct FeedJobResult: Sendable {
     public var report: FeedReport
     /// Decoder warnings (lenient mode, and libpng's notes on ancillary chunks), each naming its file.
     public var warnings: [String]
+    /// The output folder as the run found it: frames kept by `resume`, frames past the run's last one.
+    public var output: FrameOutput
     public var timing: FeedJobTiming
 }
 

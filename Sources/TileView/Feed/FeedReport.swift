@@ -50,7 +50,8 @@ public struct FeedFrameReport: Codable, Hashable, Sendable {
 /// cells holding thumbnails after any frame), `peakResidentBytes` (the most decoded bytes held after any frame)
 /// and `peakRSSBytes` (the process's peak resident set, VmHWM, at the end; 0 where /proc is not available).
 /// Also: `residentCellBound` (the layout's bound on resident cells: the most cells any two screens of the feed
-/// meet), `frames`, `thumbnailsRendered` and `cellBuffersReused` (entering cells that took a leaving cell's buffer).
+/// meet), `frames` (rendered by this run), `thumbnailsRendered` and `cellBuffersReused` (entering cells that took a
+/// leaving cell's buffer); with `--resume`, `reused` (frames kept from an earlier run), and for a shard, `shard`.
 public struct FeedSummary: Codable, Hashable, Sendable {
     public var contentHeight: Int
     public var maxResidentCells: Int
@@ -60,7 +61,10 @@ public struct FeedSummary: Codable, Hashable, Sendable {
     public var frames: Int
     public var thumbnailsRendered: Int
     public var cellBuffersReused: Int
-
+    /// With `--resume`: frames an earlier run finished and this run kept (no key otherwise).
+    public var reused: Int?
+    /// "K/N" for a shard (no key for a whole run).
+    public var shard: String?
 }
 
 /// The whole `tileview feed --json` object: `frames`, one record per frame, and `summary`.

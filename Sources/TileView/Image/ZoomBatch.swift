@@ -87,9 +87,9 @@ public struct ZoomBatch: Sendable {
     public var journalName: String {
         var text = "zoom\n"
         for file in files { text += FrameJournal.describing(input: file) }
-        text += "\(viewport)\n\(gestures.map(\.description))\n\(maximumScale)\n\(doubleTapStep)\n"
-        text += "\(background)\n\(options)\n"
-        if filter != .automatic { text += "filter \(filter)\n" }
+        text += ZoomJob.settingsDescription(
+            viewport: viewport, gestures: gestures, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
+            background: background, filter: filter, options: options)
         return FrameJournal.jobName(describing: text)
     }
 

@@ -1,5 +1,6 @@
 import TileViewCodecs
 import TileViewCore
+import TileViewGallery
 import TileViewZoom
 
 /// What `tileview zoom` does: opens an image, starts at fit, applies gestures in order, and writes what the
@@ -12,6 +13,10 @@ import TileViewZoom
 /// frame goes to `output` when given; a single frame needs no tile cache and is rendered straight from the
 /// decoder's rows. Without `output` and frames only the header is read and nothing is decoded (the state alone).
 /// Missing folders of `output` and `framesFolder` are created; every file is written atomically.
+///
+/// Frames are a run of numbered frames like a gallery's (DESIGN section 13): `resume` keeps the frames an
+/// interrupted run of the same job finished (`FrameJournal`), `clean` removes frames past the last one, and a
+/// SIGINT or SIGTERM (`Interrupts`) stops the run before the next frame, the frames in flight landing whole.
 public struct ZoomJob: Sendable {
     public var file: String
     public var viewport: PixelSize
@@ -34,6 +39,10 @@ public struct ZoomJob: Sendable {
     public var framesPerSecond: Double
     /// Rubber-band past the content's edges in a fling's frames.
     public var bounce: Bool
+    /// With `framesFolder`: keep the frames an interrupted run of the same job finished.
+    public var resume = false
+    /// With `framesFolder`: remove numbered frames past this run's last one (left by a longer earlier run).
+    public var clean = false
 
     public init(
         file: String, viewport: PixelSize = PixelSize(width: 1024, height: 768), gestures: [ZoomGesture] = [],
@@ -65,25 +74,42 @@ public struct ZoomJob: Sendable {
             image: image, viewport: viewport, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
             background: background, filter: filter)
         var framePaths: [String] = []
+        var framesOutput: FrameOutput?
         if let framesFolder {
-            let writer = try FrameWriter(folder: framesFolder)
+            let count = frameCount(from: session.state)
+            let prepared = try FrameOutput.prepare(
+                folder: framesFolder, outputs: (0..<count).map(FrameWriter.frameName), frameCount: count,
+                job: journalName, resume: resume, clean: clean)
+            framesOutput = prepared
+            let reused = prepared.reusedFrames(Array(0..<count))
+            let writer = try FrameWriter(folder: framesFolder, journal: prepared.journal)
+            /// Writes the next frame, drawn by `render`, unless an earlier run finished it.
+            func emit(_ render: () throws(TileViewError) -> RenderedFrame) throws(TileViewError) {
+                let index = framePaths.count
+                framePaths.append(writer.path(ofFrame: index))
+                guard !reused.contains(index) else { return }
+                if let signal = Interrupts.stopSignal {
+                    let done = index + reused.filter { $0 > index }.count
+                    throw TileViewError(
+                        .interrupted, path: framesFolder,
+                        reason:
+                            "stopped by \(Interrupts.name(of: signal)) after \(done) of \(count) frames; rerun with --resume"
+                    )
+                }
+                try writer.submit(try render().image, index: index)
+            }
             do throws(TileViewError) {
-                try writer.submit(try session.render().image, index: 0)
-                framePaths.append(writer.path(ofFrame: 0))
+                try emit { () throws(TileViewError) in try session.render() }
                 for gesture in gestures {
                     if animate {
                         let motion = try session.motion(applying: gesture, fps: framesPerSecond, bounce: bounce)
                         for frame in motion.frames {
-                            let index = framePaths.count
-                            try writer.submit(try session.render(frame).image, index: index)
-                            framePaths.append(writer.path(ofFrame: index))
+                            try emit { () throws(TileViewError) in try session.render(frame) }
                         }
                         session.finish(motion)
                     } else {
                         try session.apply(gesture)
-                        let index = framePaths.count
-                        try writer.submit(try session.render().image, index: index)
-                        framePaths.append(writer.path(ofFrame: index))
+                        try emit { () throws(TileViewError) in try session.render() }
                     }
                 }
             } catch {
@@ -102,7 +128,50 @@ public struct ZoomJob: Sendable {
             try ImageFiles.writePNG(frame.image, to: output)
         }
         let state = session.state
-        return ZoomResult(state: state, level: level, image: image, output: output, framePaths: framePaths)
+        return ZoomResult(
+            state: state, level: level, image: image, output: output, framePaths: framePaths,
+            framesOutput: framesOutput)
+    }
+
+    /// The frames a run writes into `framesFolder` from `start`: the first view, then one per gesture, or with
+    /// `animate` every frame of each gesture's motion (the states alone: nothing is opened or drawn).
+    func frameCount(from start: ZoomState) -> Int {
+        var state = start
+        var count = 1
+        for gesture in gestures {
+            if animate {
+                let motion = state.motion(applying: gesture, fps: framesPerSecond, bounce: bounce)
+                count += motion.frames.count
+                state = motion.finalState
+            } else {
+                state.apply(gesture)
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// The job's name in a frame journal: the file (with its size and modification time), the view settings
+    /// (`ZoomJob.settingsDescription`) and the motion settings.
+    public var journalName: String {
+        let text =
+            "zoom frames\n" + FrameJournal.describing(input: file)
+            + Self.settingsDescription(
+                viewport: viewport, gestures: gestures, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
+                background: background, filter: filter, options: options)
+            + "\(animate) \(framesPerSecond) \(bounce)\n"
+        return FrameJournal.jobName(describing: text)
+    }
+
+    /// The settings a zoom frame depends on besides its file, as a journal's job description holds them.
+    static func settingsDescription(
+        viewport: PixelSize, gestures: [ZoomGesture], maximumScale: Double, doubleTapStep: Double,
+        background: RGBA8, filter: ResampleFilter, options: DecodeOptions
+    ) -> String {
+        var text = "\(viewport)\n\(gestures.map(\.description))\n\(maximumScale)\n\(doubleTapStep)\n"
+        text += "\(background)\n\(options)\n"
+        if filter != .automatic { text += "filter \(filter)\n" }
+        return text
     }
 }
 
@@ -114,6 +183,8 @@ public struct ZoomResult {
     public let image: any ZoomContent
     public let output: String?
     public let framePaths: [String]
+    /// The frames folder as the run found it (frames kept by `resume`, frames past the run's last one).
+    public var framesOutput: FrameOutput? = nil
 }
 
 /// The `--json` of `tileview zoom`: the zoom state with DESIGN's keys (section 3), then how the frame was made.

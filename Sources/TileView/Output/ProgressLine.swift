@@ -1,7 +1,8 @@
 /// A progress line on standard error (`tileview: frame 12/50`), rewritten in place after each step and shown
 /// only when standard error is a terminal (DESIGN section 9: long batches show progress there).
 public final class ProgressLine {
-    public let total: Int
+    /// Steps in all (a run that learns its count late sets it before the first `advance`).
+    public var total: Int
     public let label: String
     private var done = 0
     private let enabled: Bool
