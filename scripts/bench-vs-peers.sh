@@ -8,7 +8,9 @@
 #   fit view of the 24 MP PNG                     vs vipsthumbnail
 #   fit view of the 24 MP progressive JPEG        vs vipsthumbnail
 #   fit view of the 96 MP JPEG                    vs vipsthumbnail
-# Needs the images of scripts/make-bench-images.sh (built when missing) and libvips-tools.
+# The JPEG cases also run the floor: djpeg decoding what the job needs to /dev/null (-scale 1/4 for a fit
+# of 24 MP, 1/8 for 96 MP, -crop for the crop), and print tileview / floor.
+# Needs the images of scripts/make-bench-images.sh (built when missing), libvips-tools and libjpeg-turbo-progs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
@@ -17,6 +19,7 @@ export VIPS_WARNING=0
 [ -s "$images/photo-12000x8000.jpg" ] || scripts/make-bench-images.sh "$images"
 scripts/ensure-deps.sh
 command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
+command -v djpeg >/dev/null || { echo "needs djpeg (apt-get install libjpeg-turbo-progs)" >&2; exit 1; }
 swift build -c release --product tileview >&2
 tv="$PWD/.build/release/tileview"
 out=$(mktemp -d)
@@ -34,6 +37,7 @@ cat > "$out/cases.json" <<JSON
  {"name": "fit 24 MP JPEG 1024x768",
   "tileview": "$tv zoom $img/photo-6000x4000.jpg --viewport 1024x768 -o $out/t-fit.png",
   "peer": "vipsthumbnail $img/photo-6000x4000.jpg -s 1024x768 -o $out/v-fit.png",
+  "floor": "djpeg -scale 1/4 -outfile /dev/null $img/photo-6000x4000.jpg",
   "outputs": ["$out/t-fit.png", "$out/v-fit.png"]},
  {"name": "tap 120,80 on 24 MP JPEG",
   "tileview": "$tv zoom $img/photo-6000x4000.jpg --viewport 1024x768 --tap 120,80 -o $out/t-tap.png",
@@ -42,6 +46,7 @@ cat > "$out/cases.json" <<JSON
  {"name": "1:1 crop of 96 MP JPEG",
   "tileview": "$tv zoom $img/photo-12000x8000.jpg --viewport 1024x768 --gesture 'zoom-to $cx,$cy,1024,768' -o $out/t-crop.png",
   "peer": "vips crop $img/photo-12000x8000.jpg $out/v-crop.png $cx $cy 1024 768",
+  "floor": "djpeg -crop 1024x768+$cx+$cy -outfile /dev/null $img/photo-12000x8000.jpg",
   "outputs": ["$out/t-crop.png", "$out/v-crop.png"]},
  {"name": "fit 24 MP PNG 1024x768",
   "tileview": "$tv zoom $img/photo-6000x4000.png --viewport 1024x768 -o $out/t-png.png",
@@ -54,6 +59,7 @@ cat > "$out/cases.json" <<JSON
  {"name": "fit 96 MP JPEG 1024x768",
   "tileview": "$tv zoom $img/photo-12000x8000.jpg --viewport 1024x768 -o $out/t-fit96.png",
   "peer": "vipsthumbnail $img/photo-12000x8000.jpg -s 1024x768 -o $out/v-fit96.png",
+  "floor": "djpeg -scale 1/8 -outfile /dev/null $img/photo-12000x8000.jpg",
   "outputs": ["$out/t-fit96.png", "$out/v-fit96.png"]}
 ]
 JSON

@@ -31,11 +31,17 @@ extension FrameRenderer {
     /// Across: each needed level row is premultiplied into Float once, then every covered frame
     /// column sums its taps. Down: a ring holds the last `yAxis.maxTapCount` filtered rows (the taps
     /// of successive frame rows start at non-decreasing level rows, so each level row is filtered
-    /// once); each frame row sums its taps from the ring, then is composited and stored.
+    /// once); each frame row sums its taps from the ring, then is composited and stored. A 1:1, integer-aligned
+    /// frame is copied instead (`copy`), with the same bytes.
     static func resample<Rows: LevelRowSource>(
         rows: inout Rows, xAxis: ResampleAxis, yAxis: ResampleAxis,
-        background: BackgroundPaint, into output: UnsafeMutablePointer<UInt8>, frameWidth: Int
+        background: BackgroundPaint, into output: UnsafeMutablePointer<UInt8>, frameWidth: Int,
+        copiesWhenIdentity: Bool = true
     ) {
+        if copiesWhenIdentity && !background.isDestination && xAxis.isIdentity && yAxis.isIdentity {
+            return copy(
+                rows: &rows, xAxis: xAxis, yAxis: yAxis, background: background, into: output, frameWidth: frameWidth)
+        }
         let columns = xAxis.outputRange.count
         let sourceColumns = xAxis.sourceRange.count
         let ringRows = yAxis.maxTapCount
@@ -111,6 +117,34 @@ extension FrameRenderer {
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// A 1:1, integer-aligned frame (both axes `isIdentity`): each covered frame row is its level row copied, and
+    /// only pixels that are not opaque go through `composite`. The bytes are those the filter passes give: with
+    /// one tap of weight 1 and full coverage an opaque pixel comes out of them unchanged.
+    static func copy<Rows: LevelRowSource>(
+        rows: inout Rows, xAxis: ResampleAxis, yAxis: ResampleAxis, background: BackgroundPaint,
+        into output: UnsafeMutablePointer<UInt8>, frameWidth: Int
+    ) {
+        let columns = xAxis.outputRange.count
+        let offset = xAxis.tapStart[0] - xAxis.sourceRange.lowerBound
+        var alphaScale = [Float](repeating: 0, count: 256)
+        for a in 0..<256 { alphaScale[a] = Float(a) / 255 }
+        var pixel = SIMD4<Float>()
+        var fullCoverage: Float = 1
+        alphaScale.withUnsafeBufferPointer { alphaScale in
+            for (j, frameRow) in yAxis.outputRange.enumerated() {
+                let source = rows.row(yAxis.tapStart[j]) + offset * 4
+                let out = output + (frameRow * frameWidth + xAxis.outputRange.lowerBound) * 4
+                out.update(from: source, count: columns * 4)
+                for x in 0..<columns where source[x &* 4 &+ 3] != 255 {
+                    premultiply(source + x * 4, count: 1, alphaScale: alphaScale.baseAddress!, into: &pixel)
+                    composite(
+                        &pixel, columns: 1, coverage: &fullCoverage, rowCoverage: 1, background: background,
+                        into: out + x * 4)
                 }
             }
         }

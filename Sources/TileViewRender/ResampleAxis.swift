@@ -23,6 +23,17 @@ struct ResampleAxis: Sendable {
 }
 
 extension ResampleAxis {
+    /// Whether every covered frame pixel is exactly one level pixel, the next one each time, with weight 1
+    /// and full coverage: a 1:1, integer-aligned axis, whose resampling is a copy.
+    var isIdentity: Bool {
+        guard maxTapCount == 1, !outputRange.isEmpty else { return false }
+        let first = tapStart[0]
+        for j in 0..<outputRange.count where coverage[j] != 1 || weights[j * stride] != 1 || tapStart[j] != first + j {
+            return false
+        }
+        return true
+    }
+
     /// An axis that shows nothing.
     static let empty = ResampleAxis(
         outputRange: 0..<0, coverage: [], tapStart: [], tapCount: [], weights: [], stride: 1, maxTapCount: 1,
