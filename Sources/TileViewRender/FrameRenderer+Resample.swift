@@ -61,14 +61,12 @@ extension FrameRenderer {
         }
         for (i, w) in xAxis.weights.enumerated() { xWeights[i] = SIMD4<Float>(repeating: w) }
         for x in 0..<columns { xTapOffset[x] = xAxis.tapStart[x] - xAxis.sourceRange.lowerBound }
-        var alphaScale = [Float](repeating: 0, count: 256)
-        for a in 0..<256 { alphaScale[a] = Float(a) / 255 }
         let firstColumn = xAxis.outputRange.lowerBound
 
         do {
             xAxis.tapCount.withUnsafeBufferPointer { xCount in
                 xAxis.coverage.withUnsafeBufferPointer { xCoverage in
-                    alphaScale.withUnsafeBufferPointer { alphaScale in
+                    Self.alphaScale.withUnsafeBufferPointer { alphaScale in
                         var nextRow = Int.min
                         for (j, frameRow) in yAxis.outputRange.enumerated() {
                             let start = yAxis.tapStart[j]
@@ -131,11 +129,9 @@ extension FrameRenderer {
     ) {
         let columns = xAxis.outputRange.count
         let offset = xAxis.tapStart[0] - xAxis.sourceRange.lowerBound
-        var alphaScale = [Float](repeating: 0, count: 256)
-        for a in 0..<256 { alphaScale[a] = Float(a) / 255 }
         var pixel = SIMD4<Float>()
         var fullCoverage: Float = 1
-        alphaScale.withUnsafeBufferPointer { alphaScale in
+        Self.alphaScale.withUnsafeBufferPointer { alphaScale in
             for (j, frameRow) in yAxis.outputRange.enumerated() {
                 let source = rows.row(yAxis.tapStart[j]) + offset * 4
                 let out = output + (frameRow * frameWidth + xAxis.outputRange.lowerBound) * 4
@@ -149,6 +145,9 @@ extension FrameRenderer {
             }
         }
     }
+
+    /// a / 255 for each alpha byte a: what `premultiply` scales colour by.
+    static let alphaScale: [Float] = (0..<256).map { Float($0) / 255 }
 
     /// Straight RGBA8 to premultiplied Float RGBA (colour * a / 255, alpha kept on 0...255).
     @inline(__always)

@@ -93,13 +93,8 @@ public struct FeedJob: Sendable {
                     inStep = false
                     continue
                 }
-                if let signal = Interrupts.stopSignal {
-                    throw TileViewError(
-                        .interrupted, path: outputDirectory,
-                        reason:
-                            "stopped by \(Interrupts.name(of: signal)) after \(ours.count - total + frameCount) of \(ours.count) frames; rerun with --resume"
-                    )
-                }
+                try Interrupts.stopIfAsked(
+                    folder: outputDirectory, after: reused.count + frameCount, of: ours.count)
                 let step = inStep ? walked : walked.reached(from: renderedResident)
                 (renderedResident, inStep) = (step.cells.resident, true)
                 let renderStart = clock.now

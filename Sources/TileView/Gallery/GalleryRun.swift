@@ -55,13 +55,7 @@ public enum GalleryRun {
         do throws(TileViewError) {
             var draws = selected.isEmpty ? [] : try prepare(0)
             for (n, frame) in selected.enumerated() {
-                if let signal = Interrupts.stopSignal {
-                    throw TileViewError(
-                        .interrupted, path: folder ?? "",
-                        reason:
-                            "stopped by \(Interrupts.name(of: signal)) after \(ours.count - selected.count + n) of \(ours.count) frames; rerun with --resume"
-                    )
-                }
+                try Interrupts.stopIfAsked(folder: folder ?? "", after: ours.count - selected.count + n, of: ours.count)
                 let regions = try loader.finishDecoding()
                 let heldBytes = loader.residentBytes + regions.reduce(0) { $0 + ($1?.byteCount ?? 0) }
                 peakBytes = max(peakBytes, heldBytes)

@@ -113,13 +113,7 @@ public struct ZoomBatch: Sendable {
                     onFile(index, files[index], .reused(output: output))
                     continue
                 }
-                if let signal = Interrupts.stopSignal {
-                    throw TileViewError(
-                        .interrupted, path: outputFolder,
-                        reason:
-                            "stopped by \(Interrupts.name(of: signal)) after \(n) of \(ours.count) files; rerun with --resume"
-                    )
-                }
+                try Interrupts.stopIfAsked(folder: outputFolder, after: n, of: ours.count, unit: "files")
                 let result: ZoomResult
                 do throws(TileViewError) {
                     let image = try ZoomContentFiles.open(files[index], cacheBudgetBytes: 0, options: options)

@@ -88,14 +88,8 @@ public struct ZoomJob: Sendable {
                 let index = framePaths.count
                 framePaths.append(writer.path(ofFrame: index))
                 guard !reused.contains(index) else { return }
-                if let signal = Interrupts.stopSignal {
-                    let done = index + reused.filter { $0 > index }.count
-                    throw TileViewError(
-                        .interrupted, path: framesFolder,
-                        reason:
-                            "stopped by \(Interrupts.name(of: signal)) after \(done) of \(count) frames; rerun with --resume"
-                    )
-                }
+                try Interrupts.stopIfAsked(
+                    folder: framesFolder, after: index + reused.filter { $0 > index }.count, of: count)
                 try writer.submit(try render().image, index: index)
             }
             do throws(TileViewError) {

@@ -1,3 +1,5 @@
+import TileViewCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -57,6 +59,18 @@ public enum Interrupts {
 
     /// The signal that asked the run to stop, or nil.
     public static var stopSignal: Int32? { state.withLock { $0 } }
+
+    /// Throws the `.interrupted` error of a run into `folder` once a signal has asked it to stop: "stopped by
+    /// SIGINT after `done` of `total` frames (or files); rerun with --resume". Runs call it before starting each
+    /// frame, so a stop never cuts one short.
+    public static func stopIfAsked(
+        folder: String, after done: Int, of total: Int, unit: String = "frames"
+    ) throws(TileViewError) {
+        guard let signal = stopSignal else { return }
+        throw TileViewError(
+            .interrupted, path: folder,
+            reason: "stopped by \(name(of: signal)) after \(done) of \(total) \(unit); rerun with --resume")
+    }
 
     /// The exit status for a run stopped by `signal`: 128 + its number (130 for SIGINT, 143 for SIGTERM).
     public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
