@@ -38,7 +38,7 @@ command -v objcopy >/dev/null || { echo "needs objcopy (apt-get install binutils
 [ -s "$images/photo-12000x8000.jpg" ] && [ -s "$images/gallery/page-10.jpg" ] || scripts/make-bench-images.sh "$images"
 images=$(cd "$images" && pwd)
 if [ "${NO_BUILD:-0}" != 1 ] || [ ! -x .build/release/tileview ]; then
-  swift build -c release --product tileview >&2
+  scripts/lib/build-release.sh >&2
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tileview-counts.XXXXXXXX")

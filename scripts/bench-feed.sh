@@ -51,8 +51,8 @@ if [ ! -e "$grid300/img300.jpg" ]; then
   for i in $(seq 1 300); do ln -sf "../feed-grid-900/img$i.jpg" "$grid300/img$i.jpg"; done
 fi
 
-[ "${SKIP_BUILD:-0}" = 1 ] || swift build -c release --product tileview >&2
-bin=$(swift build -c release --product tileview --show-bin-path)/tileview
+[ "${SKIP_BUILD:-0}" = 1 ] || scripts/lib/build-release.sh >&2
+bin=$(scripts/lib/build-release.sh --show-bin-path)/tileview
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 failed=0

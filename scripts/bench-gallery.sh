@@ -16,7 +16,7 @@ export VIPS_WARNING=0
 [ -s "$images/gallery/page-50.jpg" ] || scripts/make-bench-images.sh "$images"
 scripts/ensure-deps.sh
 command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
-swift build -c release --product tileview >&2
+scripts/lib/build-release.sh >&2
 tv="$PWD/.build/release/tileview"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

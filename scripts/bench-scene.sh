@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
 images=${BENCH_IMAGES:-bench-images}
 [ -s "$images/photo-12000x8000.jpg" ] || scripts/make-bench-images.sh "$images"
-swift build -c release --product tileview >&2
+scripts/lib/build-release.sh >&2
 tv="$PWD/.build/release/tileview"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

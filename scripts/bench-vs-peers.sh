@@ -11,6 +11,7 @@
 # The JPEG cases also run the floor: djpeg decoding what the job needs to /dev/null (-scale 1/4 for a fit
 # of 24 MP, 1/8 for 96 MP, -crop for the crop), and print tileview / floor.
 # Needs the images of scripts/make-bench-images.sh (built when missing), libvips-tools and libjpeg-turbo-progs.
+# TILEVIEW=path runs that binary instead of the release build (before and after a change, in one sitting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
@@ -20,8 +21,12 @@ export VIPS_WARNING=0
 scripts/ensure-deps.sh
 command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
 command -v djpeg >/dev/null || { echo "needs djpeg (apt-get install libjpeg-turbo-progs)" >&2; exit 1; }
-swift build -c release --product tileview >&2
-tv="$PWD/.build/release/tileview"
+if [ -n "${TILEVIEW:-}" ]; then
+  tv=$(realpath "$TILEVIEW")  # another build to compare, e.g. an earlier commit's
+else
+  scripts/lib/build-release.sh >&2
+  tv="$PWD/.build/release/tileview"
+fi
 out=$(mktemp -d)
 shm=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 trap 'rm -rf "$out" "$shm"' EXIT

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 out=${1:-demo-output}
 scripts/ensure-deps.sh
 echo "building tileview (release)..." >&2
-swift build -c release --product tileview >&2
+scripts/lib/build-release.sh >&2
 tv="$PWD/.build/release/tileview"
 mkdir -p "$out"
 

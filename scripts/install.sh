@@ -17,8 +17,8 @@ prefix="${1:-${PREFIX:-/usr/local}}"
 
 scripts/ensure-deps.sh
 echo "building tileview (release)..." >&2
-swift build -c release --product tileview >&2
-built="$(swift build -c release --show-bin-path)/tileview"
+scripts/lib/build-release.sh >&2
+built="$(scripts/lib/build-release.sh --show-bin-path)/tileview"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"

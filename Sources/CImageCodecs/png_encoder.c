@@ -80,11 +80,22 @@ static void tv_png_encoder_release(struct tv_png_encoder *e) {
     free(e);
 }
 
-tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
-                        int compression_level, tv_png_filter filter, int interlaced, uint8_t **out,
-                        size_t *out_length, tv_error *err) {
-    *out = NULL;
-    *out_length = 0;
+struct tv_png_row_encoder {
+    struct tv_png_encoder *e;
+    uint32_t width;
+    uint32_t height;
+    int color_type;
+    int passes;
+    /* Rows written so far, over all passes. */
+    uint64_t written;
+    int failed;
+};
+
+tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_type, int compression_level,
+                                   tv_png_filter filter, int interlaced, tv_png_row_encoder **encoder, int *passes,
+                                   tv_error *err) {
+    *encoder = NULL;
+    *passes = 0;
     if (width == 0 || height == 0) return tv_fail(err, TV_ERR_ARG, "a PNG cannot be empty");
     if (color_type != PNG_COLOR_TYPE_GRAY && color_type != PNG_COLOR_TYPE_RGB &&
         color_type != PNG_COLOR_TYPE_RGB_ALPHA) {
@@ -93,25 +104,34 @@ tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, si
     if (compression_level < 0 || compression_level > 9) {
         return tv_fail(err, TV_ERR_ARG, "the compression level must be 0 ... 9");
     }
+    tv_png_row_encoder *r = calloc(1, sizeof *r);
     /* On the heap: the encoder changes after setjmp and is read after a longjmp. */
     struct tv_png_encoder *e = calloc(1, sizeof *e);
-    if (e == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    if (r == NULL || e == NULL) {
+        free(r);
+        free(e);
+        return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    r->e = e;
+    r->width = width;
+    r->height = height;
+    r->color_type = color_type;
     if (color_type == PNG_COLOR_TYPE_GRAY) {
         e->gray_row = malloc(width);
         if (e->gray_row == NULL) {
-            tv_png_encoder_release(e);
+            tv_png_row_encoder_free(r);
             return tv_fail(err, TV_ERR_NOMEM, "out of memory");
         }
     }
     e->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, e, tv_png_encoder_error_fn, tv_png_encoder_warning_fn);
     if (e->png != NULL) e->info = png_create_info_struct(e->png);
     if (e->png == NULL || e->info == NULL) {
-        tv_png_encoder_release(e);
+        tv_png_row_encoder_free(r);
         return tv_fail(err, TV_ERR_NOMEM, "out of memory");
     }
     if (setjmp(png_jmpbuf(e->png))) {
         tv_status status = tv_fail(err, e->failure, e->failure_message);
-        tv_png_encoder_release(e);
+        tv_png_row_encoder_free(r);
         return status;
     }
     png_set_write_fn(e->png, e, tv_png_write_fn, tv_png_flush_fn);
@@ -122,21 +142,76 @@ tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, si
     png_set_filter(e->png, PNG_FILTER_TYPE_BASE, tv_png_filter_mask(filter));
     png_write_info(e->png, e->info);
     if (color_type == PNG_COLOR_TYPE_RGB) png_set_filler(e->png, 0, PNG_FILLER_AFTER); /* drops the 4th byte */
-    int passes = png_set_interlace_handling(e->png);
-    for (int pass = 0; pass < passes; pass++) {
-        for (uint32_t y = 0; y < height; y++) {
-            const uint8_t *row = rgba + (size_t)y * stride;
-            if (color_type == PNG_COLOR_TYPE_GRAY) {
-                tv_rgba_to_gray(row, e->gray_row, width);
-                row = e->gray_row;
-            }
-            png_write_row(e->png, row);
+    r->passes = png_set_interlace_handling(e->png);
+    *encoder = r;
+    *passes = r->passes;
+    return TV_OK;
+}
+
+tv_status tv_png_row_encoder_write(tv_png_row_encoder *r, const uint8_t *rgba, size_t stride, uint32_t rows,
+                                   tv_error *err) {
+    if (r->failed) return tv_fail(err, TV_ERR_ARG, "the PNG encoder failed before");
+    if (rows > (uint64_t)r->passes * r->height - r->written) {
+        r->failed = 1;
+        return tv_fail(err, TV_ERR_ARG, "more rows than the PNG holds");
+    }
+    struct tv_png_encoder *e = r->e;
+    if (setjmp(png_jmpbuf(e->png))) {
+        r->failed = 1;
+        return tv_fail(err, e->failure, e->failure_message);
+    }
+    for (uint32_t y = 0; y < rows; y++) {
+        const uint8_t *row = rgba + (size_t)y * stride;
+        if (r->color_type == PNG_COLOR_TYPE_GRAY) {
+            tv_rgba_to_gray(row, e->gray_row, r->width);
+            row = e->gray_row;
         }
+        png_write_row(e->png, row);
+        r->written++;
+    }
+    return TV_OK;
+}
+
+tv_status tv_png_row_encoder_end(tv_png_row_encoder *r, uint8_t **out, size_t *out_length, tv_error *err) {
+    *out = NULL;
+    *out_length = 0;
+    if (r->failed) return tv_fail(err, TV_ERR_ARG, "the PNG encoder failed before");
+    if (r->written != (uint64_t)r->passes * r->height) {
+        r->failed = 1;
+        return tv_fail(err, TV_ERR_ARG, "the PNG was ended before its last row");
+    }
+    struct tv_png_encoder *e = r->e;
+    if (setjmp(png_jmpbuf(e->png))) {
+        r->failed = 1;
+        return tv_fail(err, e->failure, e->failure_message);
     }
     png_write_end(e->png, e->info);
     *out = e->buffer;
     *out_length = e->length;
     e->buffer = NULL;
-    tv_png_encoder_release(e);
+    r->failed = 1; /* ended: nothing more may be written */
     return TV_OK;
+}
+
+void tv_png_row_encoder_free(tv_png_row_encoder *r) {
+    if (r == NULL) return;
+    if (r->e != NULL) tv_png_encoder_release(r->e);
+    free(r);
+}
+
+tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
+                        int compression_level, tv_png_filter filter, int interlaced, uint8_t **out,
+                        size_t *out_length, tv_error *err) {
+    *out = NULL;
+    *out_length = 0;
+    tv_png_row_encoder *r = NULL;
+    int passes = 0;
+    tv_status status = tv_png_row_encoder_begin(width, height, color_type, compression_level, filter, interlaced, &r,
+                                                &passes, err);
+    for (int pass = 0; status == TV_OK && pass < passes; pass++) {
+        status = tv_png_row_encoder_write(r, rgba, stride, height, err);
+    }
+    if (status == TV_OK) status = tv_png_row_encoder_end(r, out, out_length, err);
+    tv_png_row_encoder_free(r);
+    return status;
 }

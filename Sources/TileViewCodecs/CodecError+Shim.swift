@@ -59,11 +59,19 @@ func warningTexts(_ log: OpaquePointer?) -> [String] {
 func encodedBytes(
     status: tv_status, output: UnsafeMutablePointer<UInt8>?, length: Int, error: tv_error, what: String
 ) throws(CodecError) -> [UInt8] {
-    guard status == TV_OK, let output else {
-        let text = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let kind: CodecError.Kind = status == TV_ERR_NOMEM || status == TV_ERR_LIMIT ? .tooLarge : .unsupported
-        throw CodecError(kind, "cannot write the \(what): \(text)")
+    guard let output else {
+        try checkEncoder(status: status == TV_OK ? TV_ERR_ARG : status, error: error, what: what)
+        return []
     }
     defer { tv_free(output) }
+    try checkEncoder(status: status, error: error, what: what)
     return Array(UnsafeBufferPointer(start: output, count: length))
+}
+
+/// Throws the error a shim encoder reported, unless `status` is TV_OK.
+func checkEncoder(status: tv_status, error: tv_error, what: String) throws(CodecError) {
+    guard status != TV_OK else { return }
+    let text = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let kind: CodecError.Kind = status == TV_ERR_NOMEM || status == TV_ERR_LIMIT ? .tooLarge : .unsupported
+    throw CodecError(kind, "cannot write the \(what): \(text)")
 }

@@ -1,3 +1,5 @@
+import CImageCodecs
+
 /// The row filter a PNG encoder applies before compression (PNG specification, section 9).
 public enum PNGFilter: String, Sendable, CaseIterable {
     case none
@@ -46,5 +48,35 @@ public struct PNGEncodeOptions: Sendable, Equatable {
         self.compressionLevel = compressionLevel
         self.filter = filter
         self.interlaced = interlaced
+    }
+}
+
+extension PNGEncodeOptions {
+    /// The zlib level libpng is given (`compressionLevel` clamped to 0 ... 9).
+    var zlibLevel: Int32 { Int32(min(max(compressionLevel, 0), 9)) }
+}
+
+extension PNGEncodeOptions.ColorType {
+    /// The PNG colour type written for an image that is `opaque` or not (`auto` picks by it).
+    func pngColorType(opaque: Bool) -> Int32 {
+        switch self {
+        case .auto: opaque ? 2 : 6
+        case .gray: 0
+        case .rgb: 2
+        case .rgba: 6
+        }
+    }
+}
+
+extension PNGFilter {
+    var shimFilter: tv_png_filter {
+        switch self {
+        case .none: TV_PNG_FILTER_NONE
+        case .sub: TV_PNG_FILTER_SUB
+        case .up: TV_PNG_FILTER_UP
+        case .average: TV_PNG_FILTER_AVERAGE
+        case .paeth: TV_PNG_FILTER_PAETH
+        case .adaptive: TV_PNG_FILTER_ADAPTIVE
+        }
     }
 }

@@ -11,31 +11,66 @@ public enum PNGEncoder {
         guard image.width > 0 && image.height > 0 else {
             throw CodecError(.unsupported, "a \(image.width)x\(image.height) image cannot be written as PNG")
         }
-        let colorType: Int32
-        switch options.colorType {
-        case .auto: colorType = image.isOpaque ? 2 : 6
-        case .gray: colorType = 0
-        case .rgb: colorType = 2
-        case .rgba: colorType = 6
-        }
-        let filter: tv_png_filter
-        switch options.filter {
-        case .none: filter = TV_PNG_FILTER_NONE
-        case .sub: filter = TV_PNG_FILTER_SUB
-        case .up: filter = TV_PNG_FILTER_UP
-        case .average: filter = TV_PNG_FILTER_AVERAGE
-        case .paeth: filter = TV_PNG_FILTER_PAETH
-        case .adaptive: filter = TV_PNG_FILTER_ADAPTIVE
-        }
-        let level = Int32(min(max(options.compressionLevel, 0), 9))
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var error = tv_error()
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             tv_png_encode(
-                pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes, colorType, level,
-                filter, options.interlaced ? 1 : 0, &output, &length, &error)
+                pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes,
+                options.colorType.pngColorType(opaque: image.isOpaque), options.zlibLevel, options.filter.shimFilter,
+                options.interlaced ? 1 : 0, &output, &length, &error)
         }
         return try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
+    }
+}
+
+/// A PNG encoded a few rows at a time, so that the rows at the top of an image can be compressed while the rows
+/// below are still being drawn: `write` every row top to bottom (`passes` times over for Adam7), then `finish`.
+/// Given the same rows and options the bytes are `PNGEncoder.encode`'s, the colour type being the one `opaque`
+/// names (`auto`: RGB when `opaque`, else RGBA). Not thread-safe: one thread at a time.
+public final class PNGRowEncoder {
+    public let width: Int
+    public let height: Int
+    /// How many times every row is written: 7 for Adam7, else 1.
+    public let passes: Int
+    private var encoder: OpaquePointer?
+
+    public init(width: Int, height: Int, opaque: Bool, options: PNGEncodeOptions = PNGEncodeOptions())
+        throws(CodecError)
+    {
+        guard width > 0 && height > 0, let w = UInt32(exactly: width), let h = UInt32(exactly: height) else {
+            throw CodecError(.unsupported, "a \(width)x\(height) image cannot be written as PNG")
+        }
+        self.width = width
+        self.height = height
+        var error = tv_error()
+        var passes: Int32 = 0
+        let status = tv_png_row_encoder_begin(
+            w, h, options.colorType.pngColorType(opaque: opaque), options.zlibLevel, options.filter.shimFilter,
+            options.interlaced ? 1 : 0, &encoder, &passes, &error)
+        self.passes = Int(passes)
+        try Self.check(status, error)
+    }
+
+    deinit { tv_png_row_encoder_free(encoder) }
+
+    /// Compresses the next `count` rows, `rowBytes` apart from `rows` (RGBA8, `width` pixels each).
+    public func write(_ rows: UnsafePointer<UInt8>, rowBytes: Int, count: Int) throws(CodecError) {
+        guard count > 0 else { return }
+        var error = tv_error()
+        try Self.check(tv_png_row_encoder_write(encoder, rows, rowBytes, UInt32(count), &error), error)
+    }
+
+    /// The file bytes, once every row is written.
+    public func finish() throws(CodecError) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var error = tv_error()
+        let status = tv_png_row_encoder_end(encoder, &output, &length, &error)
+        return try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
+    }
+
+    private static func check(_ status: tv_status, _ error: tv_error) throws(CodecError) {
+        try checkEncoder(status: status, error: error, what: "PNG")
     }
 }

@@ -45,10 +45,16 @@ public enum SHA256 {
                 }
             }
         }
+        return hex(digest: state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } })
+    }
+
+    /// A digest's bytes as lowercase hex digits, two per byte.
+    public static func hex(digest: [UInt8]) -> String {
         let digits: [Character] = Array("0123456789abcdef")
         var text = ""
-        for word in state {
-            for shift in stride(from: 28, through: 0, by: -4) { text.append(digits[Int(word >> UInt32(shift) & 0xF)]) }
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
         }
         return text
     }

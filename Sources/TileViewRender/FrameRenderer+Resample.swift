@@ -36,11 +36,12 @@ extension FrameRenderer {
     static func resample<Rows: LevelRowSource>(
         rows: inout Rows, xAxis: ResampleAxis, yAxis: ResampleAxis,
         background: BackgroundPaint, into output: UnsafeMutablePointer<UInt8>, frameWidth: Int,
-        copiesWhenIdentity: Bool = true
+        copiesWhenIdentity: Bool = true, rowsDone: (Int) -> Void = { _ in }
     ) {
         if copiesWhenIdentity && !background.isDestination && xAxis.isIdentity && yAxis.isIdentity {
             return copy(
-                rows: &rows, xAxis: xAxis, yAxis: yAxis, background: background, into: output, frameWidth: frameWidth)
+                rows: &rows, xAxis: xAxis, yAxis: yAxis, background: background, into: output, frameWidth: frameWidth,
+                rowsDone: rowsDone)
         }
         let columns = xAxis.outputRange.count
         let sourceColumns = xAxis.sourceRange.count
@@ -113,6 +114,7 @@ extension FrameRenderer {
                                     accumulated, columns: columns, coverage: xCoverage.baseAddress!,
                                     rowCoverage: yAxis.coverage[j], background: background, into: out)
                             }
+                            rowsDone(frameRow + 1)
                         }
                     }
                 }
@@ -125,7 +127,7 @@ extension FrameRenderer {
     /// one tap of weight 1 and full coverage an opaque pixel comes out of them unchanged.
     static func copy<Rows: LevelRowSource>(
         rows: inout Rows, xAxis: ResampleAxis, yAxis: ResampleAxis, background: BackgroundPaint,
-        into output: UnsafeMutablePointer<UInt8>, frameWidth: Int
+        into output: UnsafeMutablePointer<UInt8>, frameWidth: Int, rowsDone: (Int) -> Void
     ) {
         let columns = xAxis.outputRange.count
         let offset = xAxis.tapStart[0] - xAxis.sourceRange.lowerBound
@@ -142,6 +144,7 @@ extension FrameRenderer {
                         &pixel, columns: 1, coverage: &fullCoverage, rowCoverage: 1, background: background,
                         into: out + x * 4)
                 }
+                rowsDone(frameRow + 1)
             }
         }
     }

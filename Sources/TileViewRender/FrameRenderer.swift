@@ -109,17 +109,27 @@ public struct FrameRenderer: Sendable {
     ) -> ImageBuffer {
         let width = max(0, geometry.frameSize.width)
         let height = max(0, geometry.frameSize.height)
-        let drawsImage = !x.outputRange.isEmpty && !y.outputRange.isEmpty
-        let paint = BackgroundPaint(background)
         let count = width * height * 4
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = count
             guard let out = buffer.baseAddress else { return }
-            let covered = drawsImage ? (x.outputRange, y.outputRange) : (0..<0, 0..<0)
-            Self.fillBackground(out, width: width, height: height, outside: covered, with: background)
-            if drawsImage { draw(x, y, paint, out, width) }
+            renderFrame(into: out, xAxis: x, yAxis: y, draw: draw)
         }
         return ImageBuffer(width: width, height: height, pixels: pixels)
+    }
+
+    /// The frame into `out` (`geometry.frameSize`, RGBA8, rows `4 * width` bytes apart): the background
+    /// outside the covered part first, then `draw` inside (when anything is covered).
+    func renderFrame(
+        into out: UnsafeMutablePointer<UInt8>, xAxis x: ResampleAxis, yAxis y: ResampleAxis,
+        draw: (ResampleAxis, ResampleAxis, BackgroundPaint, UnsafeMutablePointer<UInt8>, Int) -> Void
+    ) {
+        let width = max(0, geometry.frameSize.width)
+        let height = max(0, geometry.frameSize.height)
+        let drawsImage = !x.outputRange.isEmpty && !y.outputRange.isEmpty
+        let covered = drawsImage ? (x.outputRange, y.outputRange) : (0..<0, 0..<0)
+        Self.fillBackground(out, width: width, height: height, outside: covered, with: background)
+        if drawsImage { draw(x, y, BackgroundPaint(background), out, width) }
     }
 
     /// One call for one frame: the geometry, the filter and the render together.

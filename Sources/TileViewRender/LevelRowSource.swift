@@ -33,6 +33,21 @@ extension FrameRenderer {
         }
     }
 
+    /// The frame drawn into `out` (`geometry.frameSize` pixels, RGBA8, rows `4 * width` bytes apart) from level
+    /// rows delivered on demand, the bytes `render(rows:)` gives. `rowsDone(n)` is called each time rows `0..<n`
+    /// of the frame are final, with growing n and last with the frame's height: another thread may read those
+    /// rows from then on (an encoder compressing the top of the frame while the rest is drawn).
+    public func render<Rows: LevelRowSource>(
+        rows: inout Rows, into out: UnsafeMutablePointer<UInt8>, rowsDone: (Int) -> Void
+    ) {
+        renderFrame(into: out, xAxis: xAxis, yAxis: yAxis) { x, y, paint, out, width in
+            rowsDone(y.outputRange.lowerBound)  // the rows above the covered ones hold the background
+            Self.resample(
+                rows: &rows, xAxis: x, yAxis: y, background: paint, into: out, frameWidth: width, rowsDone: rowsDone)
+        }
+        rowsDone(max(0, geometry.frameSize.height))
+    }
+
     /// `draw(source:sourceOrigin:onto:)` from level rows delivered on demand.
     public func draw<Rows: LevelRowSource>(rows: inout Rows, onto frame: inout ImageBuffer) {
         drawFrame(onto: &frame, xAxis: xAxis, yAxis: yAxis) { x, y, paint, out, width in

@@ -1,6 +1,7 @@
 import Testing
 import TileViewCodecs
 import TileViewCore
+import TileViewTestSupport
 
 @Suite("PNG encoder")
 struct PNGEncoderTests {
@@ -97,5 +98,56 @@ struct PNGEncoderTests {
     @Test("an empty image is refused")
     func emptyImage() {
         #expect(throws: CodecError.self) { try PNGEncoder.encode(ImageBuffer(width: 0, height: 4)) }
+    }
+
+    @Test(
+        "rows encoded a band at a time give the bytes of the whole-image encoder",
+        arguments: [PNGEncodeOptions.ColorType.gray, .rgb, .rgba, .auto], [false, true])
+    func rowEncoder(colorType: PNGEncodeOptions.ColorType, interlaced: Bool) throws {
+        var rng = SplitMix64(seed: 0x5EED_0000 + UInt64(colorType.rawValue.utf8.count) + (interlaced ? 100 : 0))
+        for trial in 0..<6 {
+            let width = 1 + rng.int(below: 70)
+            let height = 1 + rng.int(below: 60)
+            let opaque = colorType != .rgba && trial % 2 == 0
+            let image = TestImages.random(
+                width: width, height: height, gray: colorType == .gray, opaque: opaque, seed: rng.next())
+            let options = PNGEncodeOptions(
+                colorType: colorType, compressionLevel: [0, 2, 9][trial % 3],
+                filter: PNGFilter.allCases[trial % PNGFilter.allCases.count], interlaced: interlaced)
+            let encoder = try PNGRowEncoder(width: width, height: height, opaque: image.isOpaque, options: options)
+            #expect(encoder.passes == (interlaced ? 7 : 1))
+            try image.pixels.withUnsafeBufferPointer { pixels in
+                for _ in 0..<encoder.passes {
+                    var row = 0
+                    while row < height {
+                        let band = min(height - row, rng.int(below: 9))  // bands of 0 rows too
+                        try encoder.write(
+                            pixels.baseAddress! + row * image.rowBytes, rowBytes: image.rowBytes, count: band)
+                        row += band
+                    }
+                }
+            }
+            let whole = try PNGEncoder.encode(image, options: options)
+            #expect(try encoder.finish() == whole, "\(colorType) \(width)x\(height) trial \(trial)")
+        }
+    }
+
+    @Test("the row encoder refuses rows past the last one and an end before it, and says why")
+    func rowEncoderMisuse() throws {
+        let image = TestImages.random(width: 8, height: 4, opaque: true, seed: 3)
+        try image.pixels.withUnsafeBufferPointer { pixels in
+            let early = try PNGRowEncoder(width: 8, height: 4, opaque: true)
+            try early.write(pixels.baseAddress!, rowBytes: image.rowBytes, count: 3)
+            #expect(throws: CodecError.self) { _ = try early.finish() }
+
+            let over = try PNGRowEncoder(width: 8, height: 4, opaque: true)
+            let error = #expect(throws: CodecError.self) {
+                try over.write(pixels.baseAddress!, rowBytes: image.rowBytes, count: 5)
+            }
+            #expect(error?.message.contains("more rows than the PNG holds") == true)
+            // After a failure nothing more is written.
+            #expect(throws: CodecError.self) { try over.write(pixels.baseAddress!, rowBytes: image.rowBytes, count: 1) }
+        }
+        #expect(throws: CodecError.self) { _ = try PNGRowEncoder(width: 0, height: 4, opaque: true) }
     }
 }

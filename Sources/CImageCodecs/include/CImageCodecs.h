@@ -108,10 +108,24 @@ typedef enum {
 
 /* Encodes RGBA8 rows (`stride` bytes apart) as an 8-bit PNG of colour type 0 (gray: Rec. 601
  * luma, rounded; exact for R = G = B), 2 (RGB: alpha dropped) or 6 (RGBA). On success `*out`
- * holds `*out_length` bytes to release with tv_free. */
+ * holds `*out_length` bytes to release with tv_free. The same bytes as the row encoder below given
+ * every row in order. */
 tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
                         int compression_level, tv_png_filter filter, int interlaced, uint8_t **out,
                         size_t *out_length, tv_error *err);
+
+/* The same encoding a few rows at a time, so that rows can be encoded while later ones are still being
+ * drawn: begin, then rows top to bottom (all `height` of them once per pass: `*passes` is 7 for Adam7, else
+ * 1), then end. Each call is behind its own setjmp; after a failure only tv_png_row_encoder_free may follow.
+ * end hands over the file bytes as tv_png_encode does; free releases the encoder (NULL is allowed). */
+typedef struct tv_png_row_encoder tv_png_row_encoder;
+tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_type, int compression_level,
+                                   tv_png_filter filter, int interlaced, tv_png_row_encoder **encoder, int *passes,
+                                   tv_error *err);
+tv_status tv_png_row_encoder_write(tv_png_row_encoder *encoder, const uint8_t *rgba, size_t stride, uint32_t rows,
+                                   tv_error *err);
+tv_status tv_png_row_encoder_end(tv_png_row_encoder *encoder, uint8_t **out, size_t *out_length, tv_error *err);
+void tv_png_row_encoder_free(tv_png_row_encoder *encoder);
 
 void tv_free(void *pointer);
 
@@ -180,6 +194,12 @@ void tv_jpeg_close(tv_jpeg_decoder *decoder);
  * pixels each way. On success `*out` holds `*out_length` bytes to release with tv_free. */
 tv_status tv_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int quality,
                          int grayscale, uint8_t **out, size_t *out_length, tv_error *err);
+
+/* ---------- SHA-256 in hardware ---------- */
+
+/* The SHA-256 digest of `length` bytes into `digest`, with the processor's SHA instructions: returns 1, or 0
+ * (and writes nothing) where the processor has none, for the caller's portable code. Thread-safe. */
+int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]);
 
 /* ---------- versions ---------- */
 

@@ -24,6 +24,52 @@ extension TiledImage {
         _ state: ZoomState, displacedBy overscroll: Point = .zero, background: RGBA8 = .black,
         filter: ResampleFilter = .automatic
     ) throws(TileViewError) -> RenderedFrame {
+        let (geometry, level) = frameGeometry(state, displacedBy: overscroll)
+        return try render(geometry, level: level, background: background, filter: filter)
+    }
+
+    /// `render` and the frame's PNG file, the bytes `ImageFiles.encodePNG` gives for the frame. A frame drawn
+    /// straight from the decoder over an opaque background is decoded, drawn and encoded at once on three
+    /// threads (`FramePipeline`); any other is drawn, then encoded.
+    public func renderPNG(
+        _ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter
+    ) throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8]) {
+        try renderPNG(
+            state, displacedBy: overscroll, background: background, filter: filter, options: PNGEncodeOptions())
+    }
+
+    /// `renderPNG` with PNG `options` other than the default.
+    public func renderPNG(
+        _ state: ZoomState, displacedBy overscroll: Point = .zero, background: RGBA8 = .black,
+        filter: ResampleFilter = .automatic, options: PNGEncodeOptions
+    ) throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8]) {
+        let (geometry, level) = frameGeometry(state, displacedBy: overscroll)
+        let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
+        guard streamsFrames, renderer.sourceRect != nil, background.a == 255, !options.interlaced,
+            FramePipeline.pays(frameSize: geometry.frameSize)
+        else {
+            let frame = try render(geometry, level: level, background: background, filter: filter)
+            return (frame, try ImageFiles.encodePNG(frame.image, naming: path, options: options))
+        }
+        var image = ImageBuffer(width: 0, height: 0)
+        var png: Result<[UInt8], CodecError> = .success([])
+        let rect = try withLevelPixels(for: renderer, level: level) { pixels in
+            switch pixels {
+            case .rows(let reader): (image, png) = FramePipeline.render(renderer, reader: reader, options: options)
+            case .buffer(let source, let origin): image = renderer.render(source: source, sourceOrigin: origin)
+            }
+        }
+        let frame = RenderedFrame(image: image, level: level, sourceRect: rect)
+        // Over an opaque background every frame pixel is opaque (`FrameRenderer`): the pipeline's RGB file is the
+        // one `auto` picks. Checked all the same, and encoded again in the odd case it is not.
+        guard case .success(let bytes) = png, !bytes.isEmpty, options.colorType != .auto || image.isOpaque else {
+            return (frame, try ImageFiles.encodePNG(image, naming: path, options: options))
+        }
+        return (frame, bytes)
+    }
+
+    /// The frame geometry of what the viewport of `state` shows, and the level it is drawn from.
+    func frameGeometry(_ state: ZoomState, displacedBy overscroll: Point) -> (FrameGeometry, level: Int) {
         let frameSize = PixelSize(truncating: state.viewportSize)
         let level = pyramid.level(forZoomScale: state.zoomScale)
         let origin = state.imageFrame.origin
@@ -31,7 +77,7 @@ extension TiledImage {
             frameSize: frameSize, zoomScale: state.zoomScale,
             imageFrameOrigin: Point(x: origin.x + overscroll.x, y: origin.y + overscroll.y),
             imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
-        return try render(geometry, level: level, background: background, filter: filter)
+        return (geometry, level)
     }
 
     /// Renders `region` (image pixels) scaled to exactly `size`, stretched when the aspect ratios differ, the

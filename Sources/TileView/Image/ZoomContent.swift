@@ -20,6 +20,10 @@ public protocol ZoomContent: AnyObject {
     /// here: a turned state is drawn from the content `rotated(clockwiseQuarterTurns:)` gives.
     func render(_ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter)
         throws(TileViewError) -> RenderedFrame
+    /// `render` and the frame's PNG file (the bytes `ImageFiles.encodePNG` gives for the frame; an image drawn
+    /// straight from its decoder encodes while it draws).
+    func renderPNG(_ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter)
+        throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8])
     /// The same content turned clockwise by quarter turns (its `contentSize` swapped for odd turns).
     func rotated(clockwiseQuarterTurns: Int) throws(TileViewError) -> any ZoomContent
     /// Tile cache counters (summed over a scene's images).
@@ -38,6 +42,15 @@ public protocol ZoomContent: AnyObject {
     func setCacheBudget(bytes: Int)
     /// Frees every decoded byte.
     func releaseAll()
+}
+
+extension ZoomContent {
+    public func renderPNG(_ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter)
+        throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8])
+    {
+        let frame = try render(state, displacedBy: overscroll, background: background, filter: filter)
+        return (frame, try ImageFiles.encodePNG(frame.image, naming: path))
+    }
 }
 
 extension TiledImage: ZoomContent {

@@ -116,10 +116,10 @@ public struct ZoomJob: Sendable {
         }
         var level = session.level
         if let output {
-            let frame = try session.render()
+            let (frame, png) = try session.renderFramePNG()
             level = frame.level
             try AtomicFile.makeDirectory(AtomicFile.split(output).folder)
-            try ImageFiles.writePNG(frame.image, to: output)
+            try AtomicFile.write(png, to: output)
         }
         let state = session.state
         return ZoomResult(

@@ -1,3 +1,4 @@
+import TileViewCodecs
 import TileViewCore
 import TileViewGallery
 
@@ -29,7 +30,7 @@ public final class FrameJournal: Sendable {
 
     /// The job name of a description: its SHA-256.
     public static func jobName(describing description: String) -> String {
-        SHA256.hex(Array(description.utf8))
+        SHA256.fastHex(Array(description.utf8))
     }
 
     /// An input file in a job's description: its path with its size and modification time, so that a file
@@ -66,7 +67,7 @@ public final class FrameJournal: Sendable {
         public init(name: String, bytes: [UInt8]) {
             self.name = name
             size = bytes.count
-            sha256 = SHA256.hex(bytes)
+            sha256 = SHA256.fastHex(bytes)
         }
 
         init(name: String, size: Int, sha256: String) {
@@ -124,7 +125,7 @@ public final class FrameJournal: Sendable {
             else {
                 return false
             }
-            return SHA256.hex(bytes) == entry.sha256
+            return SHA256.fastHex(bytes) == entry.sha256
         }
     }
 }

@@ -68,7 +68,13 @@ public final class ZoomSession {
 
     /// What the viewport shows now, as the PNG file `tileview zoom` writes.
     public func renderPNG() throws(TileViewError) -> [UInt8] {
-        try ImageFiles.encodePNG(try render().image, naming: image.path)
+        try renderFramePNG().png
+    }
+
+    /// What the viewport shows now and its PNG file (encoded while it is drawn where the content can).
+    public func renderFramePNG() throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8]) {
+        try content(for: state.rotation).renderPNG(
+            state, displacedBy: .zero, background: background, filter: filter)
     }
 
     /// Opens the content a rotation gesture turns to, so that content which cannot turn refuses it first.

@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-/// A value shared between threads behind a POSIX mutex: the one lock of tileview.
+/// A value shared between threads behind a POSIX mutex: the one lock of tileview. A thread may also wait, the
+/// lock released meanwhile, until the value is what it needs (`withLock(when:_:)`), woken by `wakeWaiters()`.
 ///
 /// Why not the standard library's `Mutex`: on Linux it waits on the kernel's futex directly, which
 /// ThreadSanitizer cannot see, so every access it guards is reported as a race and the sanitizer's
@@ -12,6 +13,7 @@
 /// same when uncontended.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var value: Value
 
     public init(_ value: Value) {
@@ -19,9 +21,15 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
     }
 
     deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
@@ -32,5 +40,20 @@ public final class Locked<Value>: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
+    }
+
+    /// Runs `body` with the value while holding the lock, once `ready` holds for it: until then the thread sleeps
+    /// with the lock released, and checks again each time another thread calls `wakeWaiters()`.
+    public func withLock<Result>(when ready: (Value) -> Bool, _ body: (inout Value) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !ready(value) { pthread_cond_wait(condition, mutex) }
+        return body(&value)
+    }
+
+    /// Wakes the threads waiting in `withLock(when:_:)` to check their condition again; call it after changing
+    /// the value in a way a waiter may need.
+    public func wakeWaiters() {
+        pthread_cond_broadcast(condition)
     }
 }

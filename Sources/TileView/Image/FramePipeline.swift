@@ -1,0 +1,145 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewRender
+
+/// One frame drawn straight from the decoder and encoded as PNG over three threads: the decoder's rows
+/// (`PrefetchedRows`), the renderer (the calling thread) and the PNG encoder (`PNGRowEncoder`), each stage
+/// waiting on the one before it in bands of rows. On two cores decoding then limits the frame, with resampling
+/// and compression hidden behind it.
+///
+/// The bytes are those of `FrameRenderer.render(rows:)` then `PNGEncoder.encode`: every stage does the work the
+/// single thread did, in the same order; only when it happens changes. The renderer's frame buffer is written
+/// row by row and the encoder reads a row only after the renderer said it is final (`rowsDone`).
+enum FramePipeline {
+    /// Rows a stage waits for at once when it has to wait (fewer wake-ups than one row at a time).
+    static let band = 16
+    /// Rows of the decoded-row ring (more than `band`, so neither side waits for the other forever).
+    static let ringRows = 64
+
+    /// Whether a frame of `frameSize` is worth the threads: two processors at least, and more pixels than thread
+    /// start-up costs.
+    static func pays(frameSize: PixelSize) -> Bool {
+        SystemInfo.availableProcessors > 1 && frameSize.pixelCount >= 128 * 128
+    }
+
+    /// The frame of `renderer` drawn from the rows of `reader` (started at the renderer's `sourceRect`), and its
+    /// PNG file encoded with `options` as if the frame were opaque (the caller checks `image.isOpaque` when the
+    /// colour type is `auto`). The reader is back with the caller when this returns.
+    static func render(
+        _ renderer: FrameRenderer, reader: LevelReader, options: PNGEncodeOptions
+    ) -> (image: ImageBuffer, png: Result<[UInt8], CodecError>) {
+        let size = renderer.geometry.frameSize
+        let width = max(0, size.width)
+        let height = max(0, size.height)
+        let count = width * height * 4
+        var png: Result<[UInt8], CodecError> = .failure(CodecError(.unsupported, "the frame was not encoded"))
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = count
+            guard let base = buffer.baseAddress else { return }
+            let drawn = GrowingCount()
+            let encoder = WorkerThread.start {
+                encode(base, width: width, height: height, drawn: drawn, options: options)
+            }
+            let rows = PrefetchedRows(reader)
+            if rows.isRunning {
+                var source = rows
+                renderer.render(rows: &source, into: base, rowsDone: drawn.raise(to:))
+            } else {
+                var source = reader
+                renderer.render(rows: &source, into: base, rowsDone: drawn.raise(to:))
+            }
+            rows.finish()
+            drawn.close()
+            png = encoder.join()
+        }
+        return (ImageBuffer(width: width, height: height, pixels: pixels), png)
+    }
+
+    /// Encodes the rows from `base` as `drawn` says they are final, then ends the file.
+    private static func encode(
+        _ base: UnsafePointer<UInt8>, width: Int, height: Int, drawn: GrowingCount, options: PNGEncodeOptions
+    ) -> Result<[UInt8], CodecError> {
+        do throws(CodecError) {
+            let encoder = try PNGRowEncoder(width: width, height: height, opaque: true, options: options)
+            let rowBytes = width * 4
+            if encoder.passes > 1 {
+                // Adam7 reads every row in each pass: wait for the whole frame.
+                guard drawn.wait(forAtLeast: height) >= height else { throw unfinished }
+                for _ in 0..<encoder.passes { try encoder.write(base, rowBytes: rowBytes, count: height) }
+            } else {
+                var written = 0
+                while written < height {
+                    let ready = min(
+                        drawn.wait(forAtLeast: written + 1, preferring: min(written + band, height)), height)
+                    guard ready > written else { throw unfinished }
+                    try encoder.write(base + written * rowBytes, rowBytes: rowBytes, count: ready - written)
+                    written = ready
+                }
+            }
+            return .success(try encoder.finish())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static var unfinished: CodecError { CodecError(.unsupported, "the frame was not drawn to its end") }
+}
+
+/// Level rows decoded on a thread of their own into a ring of `FramePipeline.ringRows` rows, ahead of the
+/// renderer that reads them (a `LevelRowSource`): the decoder runs while the renderer filters the rows before.
+///
+/// The reader is handed over: from `init` until `finish()` only the decoding thread uses it. The ring slot of a
+/// row is reused only after the renderer asked for a later row (a row's pointer stays valid until the next call,
+/// as `LevelRowSource` promises).
+final class PrefetchedRows: LevelRowSource, @unchecked Sendable {
+    private let rect: PixelRect
+    private let rowBytes: Int
+    private let ring: UnsafeMutablePointer<UInt8>
+    /// Rows of the rect in the ring so far, counted from its top.
+    private let decoded = GrowingCount()
+    /// Rows the renderer is done with (all those above the one it asked for last).
+    private let released = GrowingCount()
+    private var worker: WorkerThread<Void>?
+
+    /// Starts decoding the rows of `reader.rect` (the reader is started, at the rect's first row).
+    init(_ reader: LevelReader) {
+        rect = reader.rect
+        rowBytes = max(rect.width * 4, 4)
+        let slots = FramePipeline.ringRows
+        ring = .allocate(capacity: rowBytes * slots)
+        let (slotsBase, area, slotBytes, decodedRows, releasedRows) = (ring, rect, rowBytes, decoded, released)
+        worker = WorkerThread.start {
+            for index in 0..<area.height {
+                // The slot is free once the renderer has gone past the row that held it.
+                let free = index - slots + 1
+                guard releasedRows.wait(forAtLeast: free, preferring: free + FramePipeline.band) >= free else { break }
+                (slotsBase + (index % slots) * slotBytes).update(
+                    from: reader.row(area.y + index), count: area.width * 4)
+                decodedRows.raise(to: index + 1)
+            }
+            decodedRows.close()
+        }
+        if worker?.isRunning != true { worker = nil }
+    }
+
+    deinit { ring.deallocate() }
+
+    /// Whether the rows are decoded on a thread of their own (else the caller reads the reader itself).
+    var isRunning: Bool { worker != nil }
+
+    func row(_ levelY: Int) -> UnsafePointer<UInt8> {
+        let index = levelY - rect.y
+        precondition(index >= 0 && index < rect.height, "level row \(levelY) outside \(rect)")
+        released.raise(to: index)
+        let ready = decoded.wait(forAtLeast: index + 1, preferring: min(index + FramePipeline.band, rect.height))
+        precondition(ready > index, "the decoding thread stopped before level row \(levelY)")
+        return UnsafePointer(ring + (index % FramePipeline.ringRows) * rowBytes)
+    }
+
+    /// Lets the decoding thread end (it stops early when the renderer asked for fewer rows) and waits for it.
+    func finish() {
+        released.close()
+        worker?.join()
+        worker = nil
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+import TileViewCodecs
+import TileViewCore
+import TileViewTestSupport
+import TileViewZoom
+
+@testable import TileView
+
+/// A single frame decoded, drawn and encoded on three threads (`FramePipeline`) gives the bytes of the frame drawn,
+/// then encoded, on one.
+@Suite("Frame pipeline")
+struct FramePipelineTests {
+    static let files = [
+        "png/gen_large_4100x3000.png", "jpeg/gen_chelsea_420_q90.jpg", "jpeg/gen_chelsea_420_progressive.jpg",
+        "jpeg/exif_Landscape_1.jpg", "png/basi6a08.png", "jpeg/gen_4097x3_420.jpg", "png/basn6a08.png",
+    ]
+
+    @Test("renderPNG's file is the one render then encodePNG write, for seeded views", arguments: files)
+    func pipelineBytes(file: String) throws {
+        let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+        let image = try TiledImage(path: path, cacheBudgetBytes: 0)
+        var rng = SplitMix64(seed: 0xF1FE_0000 + UInt64(file.utf8.count))
+        for trial in 0..<6 {
+            // Viewports across the pipeline's threshold (128 x 128 pixels), some far larger than the image.
+            let viewport = Size(width: Double(60 + rng.int(below: 900)), height: Double(40 + rng.int(below: 700)))
+            var state = ZoomState(imageSize: image.imageSize.asSize, viewportSize: viewport, maximumScaleSetting: 3)
+            for _ in 0..<rng.int(below: 4) {
+                state.doubleTap(
+                    atViewportPoint: Point(
+                        x: Double(rng.int(below: Int(viewport.width))), y: Double(rng.int(below: Int(viewport.height))))
+                )
+            }
+            let background = [RGBA8.black, RGBA8(r: 200, g: 30, b: 90), RGBA8(r: 0, g: 0, b: 0, a: 100)][trial % 3]
+            let filter: ResampleFilter = trial == 4 ? .nearest : .automatic
+            let piped = try image.renderPNG(state, displacedBy: .zero, background: background, filter: filter)
+            let frame = try image.render(state, background: background, filter: filter)
+            let expected = try ImageFiles.encodePNG(frame.image, naming: path)
+            let sameFrame = piped.frame.image == frame.image
+            let sameFile = piped.png == expected  // compared outside #expect: the buffers are large
+            #expect(sameFrame, "\(file) trial \(trial)")
+            #expect(sameFile, "\(file) trial \(trial) \(viewport) at scale \(state.zoomScale)")
+            #expect(piped.frame.level == frame.level && piped.frame.sourceRect == frame.sourceRect)
+        }
+        #expect(image.residentBytes == 0)
+    }
+
+    @Test("a damaged file fails the pipelined frame as it fails the frame, naming the file; lenient keeps the bytes")
+    func damage() throws {
+        for file in ["bad/gen_corrupt_huffman_data.jpg", "bad/gen_truncated_mid_idat.png"] {
+            let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+            let strict = try TiledImage(path: path, cacheBudgetBytes: 0)
+            let state = ZoomState(imageSize: strict.imageSize.asSize, viewportSize: Size(width: 300, height: 200))
+            let error = #expect(throws: TileViewError.self) {
+                _ = try strict.renderPNG(state, displacedBy: .zero, background: .black, filter: .automatic)
+            }
+            #expect(error?.description.contains(path) == true, "\(file)")
+            let lenient = try TiledImage(path: path, cacheBudgetBytes: 0, options: DecodeOptions(lenient: true))
+            let piped = try lenient.renderPNG(state, displacedBy: .zero, background: .black, filter: .automatic)
+            let again = try TiledImage(path: path, cacheBudgetBytes: 0, options: DecodeOptions(lenient: true))
+            let expected = try ImageFiles.encodePNG(try again.render(state).image, naming: path)
+            #expect(piped.png == expected, "\(file)")
+            #expect(lenient.warnings == again.warnings, "\(file)")
+        }
+    }
+
+    @Test("prefetched rows are the reader's rows, whatever the renderer's pace")
+    func prefetchedRows() throws {
+        let path = Fixtures.corpusRoot.appendingPathComponent("jpeg/gen_chelsea_420_q90.jpg").path
+        let rect = PixelRect(x: 13, y: 7, width: 201, height: 190)  // more rows than the ring holds
+        func reader() throws -> LevelReader {
+            try LevelReader(.file(path: path), scale: LevelScale(), rect: rect, options: DecodeOptions())
+        }
+        let whole = try reader().readAll().image
+        var rng = SplitMix64(seed: 77)
+        for trial in 0..<4 {
+            let levelReader = try reader()
+            let rows = PrefetchedRows(levelReader)
+            #expect(rows.isRunning)
+            var y = rect.y
+            while y < rect.maxY {
+                let row = rows.row(y)
+                let got = Array(UnsafeBufferPointer(start: row, count: rect.width * 4))
+                let want = Array(whole.pixels[(y - rect.y) * whole.rowBytes..<(y - rect.y + 1) * whole.rowBytes])
+                #expect(got == want, "trial \(trial) row \(y)")
+                // Ask some rows twice, skip none; stop early in the last trial.
+                if trial == 3 && y == rect.y + 50 { break }
+                if rng.int(below: 4) != 0 { y += 1 }
+            }
+            rows.finish()  // ends the decoding thread even when rows are left
+            levelReader.finish()
+            #expect(levelReader.failure == nil)
+        }
+    }
+
+    @Test("a growing count wakes its waiter once the count it waits for is reached, and close ends every wait")
+    func growingCount() {
+        let count = GrowingCount()
+        let worker = WorkerThread.start { () -> [Int] in
+            var seen: [Int] = []
+            var need = 1
+            while need <= 100 {
+                let now = count.wait(forAtLeast: need, preferring: need + 9)
+                seen.append(now)
+                need = now + 1
+            }
+            return seen
+        }
+        for n in 1...100 { count.raise(to: n) }
+        count.raise(to: 50)  // lower: changes nothing
+        let seen = worker.join()
+        #expect(seen.last == 100)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 })
+        let closed = GrowingCount()
+        let waiter = WorkerThread.start { closed.wait(forAtLeast: 10) }
+        closed.raise(to: 3)
+        closed.close()
+        #expect(waiter.join() == 3)
+        #expect(closed.isClosed)
+    }
+}
