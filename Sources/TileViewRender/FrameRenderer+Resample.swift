@@ -179,10 +179,13 @@ extension FrameRenderer {
             var sum = taps[0] * w[0]
             var k = 1
             let n = tapCount[x]
-            while k < n {
+            // Two taps a loop, added one after the other: the order of the sum is unchanged.
+            while k + 1 < n {
                 sum += taps[k] * w[k]
-                k += 1
+                sum += taps[k + 1] * w[k + 1]
+                k += 2
             }
+            if k < n { sum += taps[k] * w[k] }
             out[x] = sum
         }
     }
