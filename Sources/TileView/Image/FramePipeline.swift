@@ -23,10 +23,10 @@ enum FramePipeline {
     }
 
     /// The frame of `renderer` drawn from the rows of `reader` (started at the renderer's `sourceRect`), and its
-    /// PNG file encoded with `options` as if the frame were opaque (the caller checks `image.isOpaque` when the
-    /// colour type is `auto`). The reader is back with the caller when this returns.
+    /// PNG file with the default options as if the frame were opaque (RGB; the caller checks `image.isOpaque`).
+    /// The reader is back with the caller when this returns.
     static func render(
-        _ renderer: FrameRenderer, reader: LevelReader, options: PNGEncodeOptions
+        _ renderer: FrameRenderer, reader: LevelReader
     ) -> (image: ImageBuffer, png: Result<[UInt8], CodecError>) {
         let size = renderer.geometry.frameSize
         let width = max(0, size.width)
@@ -37,9 +37,7 @@ enum FramePipeline {
             initialized = count
             guard let base = buffer.baseAddress else { return }
             let drawn = GrowingCount()
-            let encoder = WorkerThread.start {
-                encode(base, width: width, height: height, drawn: drawn, options: options)
-            }
+            let encoder = WorkerThread.start { encode(base, width: width, height: height, drawn: drawn) }
             let rows = PrefetchedRows(reader)
             if rows.isRunning {
                 var source = rows
@@ -57,24 +55,17 @@ enum FramePipeline {
 
     /// Encodes the rows from `base` as `drawn` says they are final, then ends the file.
     private static func encode(
-        _ base: UnsafePointer<UInt8>, width: Int, height: Int, drawn: GrowingCount, options: PNGEncodeOptions
+        _ base: UnsafePointer<UInt8>, width: Int, height: Int, drawn: GrowingCount
     ) -> Result<[UInt8], CodecError> {
         do throws(CodecError) {
-            let encoder = try PNGRowEncoder(width: width, height: height, opaque: true, options: options)
+            let encoder = try PNGRowEncoder(width: width, height: height, opaque: true)
             let rowBytes = width * 4
-            if encoder.passes > 1 {
-                // Adam7 reads every row in each pass: wait for the whole frame.
-                guard drawn.wait(forAtLeast: height) >= height else { throw unfinished }
-                for _ in 0..<encoder.passes { try encoder.write(base, rowBytes: rowBytes, count: height) }
-            } else {
-                var written = 0
-                while written < height {
-                    let ready = min(
-                        drawn.wait(forAtLeast: written + 1, preferring: min(written + band, height)), height)
-                    guard ready > written else { throw unfinished }
-                    try encoder.write(base + written * rowBytes, rowBytes: rowBytes, count: ready - written)
-                    written = ready
-                }
+            var written = 0
+            while written < height {
+                let ready = min(drawn.wait(forAtLeast: written + 1, preferring: min(written + band, height)), height)
+                guard ready > written else { throw unfinished }
+                try encoder.write(base + written * rowBytes, rowBytes: rowBytes, count: ready - written)
+                written = ready
             }
             return .success(try encoder.finish())
         } catch {
@@ -91,7 +82,7 @@ enum FramePipeline {
 /// The reader is handed over: from `init` until `finish()` only the decoding thread uses it. The ring slot of a
 /// row is reused only after the renderer asked for a later row (a row's pointer stays valid until the next call,
 /// as `LevelRowSource` promises).
-final class PrefetchedRows: LevelRowSource, @unchecked Sendable {
+final class PrefetchedRows: LevelRowSource {
     private let rect: PixelRect
     private let rowBytes: Int
     private let ring: UnsafeMutablePointer<UInt8>

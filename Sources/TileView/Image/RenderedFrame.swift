@@ -34,36 +34,27 @@ extension TiledImage {
     public func renderPNG(
         _ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter
     ) throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8]) {
-        try renderPNG(
-            state, displacedBy: overscroll, background: background, filter: filter, options: PNGEncodeOptions())
-    }
-
-    /// `renderPNG` with PNG `options` other than the default.
-    public func renderPNG(
-        _ state: ZoomState, displacedBy overscroll: Point = .zero, background: RGBA8 = .black,
-        filter: ResampleFilter = .automatic, options: PNGEncodeOptions
-    ) throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8]) {
         let (geometry, level) = frameGeometry(state, displacedBy: overscroll)
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
-        guard streamsFrames, renderer.sourceRect != nil, background.a == 255, !options.interlaced,
+        guard streamsFrames, renderer.sourceRect != nil, background.a == 255,
             FramePipeline.pays(frameSize: geometry.frameSize)
         else {
             let frame = try render(geometry, level: level, background: background, filter: filter)
-            return (frame, try ImageFiles.encodePNG(frame.image, naming: path, options: options))
+            return (frame, try ImageFiles.encodePNG(frame.image, naming: path))
         }
         var image = ImageBuffer(width: 0, height: 0)
         var png: Result<[UInt8], CodecError> = .success([])
         let rect = try withLevelPixels(for: renderer, level: level) { pixels in
             switch pixels {
-            case .rows(let reader): (image, png) = FramePipeline.render(renderer, reader: reader, options: options)
+            case .rows(let reader): (image, png) = FramePipeline.render(renderer, reader: reader)
             case .buffer(let source, let origin): image = renderer.render(source: source, sourceOrigin: origin)
             }
         }
         let frame = RenderedFrame(image: image, level: level, sourceRect: rect)
         // Over an opaque background every frame pixel is opaque (`FrameRenderer`): the pipeline's RGB file is the
-        // one `auto` picks. Checked all the same, and encoded again in the odd case it is not.
-        guard case .success(let bytes) = png, !bytes.isEmpty, options.colorType != .auto || image.isOpaque else {
-            return (frame, try ImageFiles.encodePNG(image, naming: path, options: options))
+        // one the default colour type picks. Checked all the same, and encoded again in the odd case it is not.
+        guard case .success(let bytes) = png, !bytes.isEmpty, image.isOpaque else {
+            return (frame, try ImageFiles.encodePNG(image, naming: path))
         }
         return (frame, bytes)
     }
