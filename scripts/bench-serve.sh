@@ -24,6 +24,8 @@
 #   CACHE_MB (256; passed as --cache-mb when `tileview serve --help` has it),
 #   IIPSRV (/usr/lib/iipimage-server/iipsrv.fcgi), IIPSRV_PROCS (2 FastCGI processes),
 #   LEVELS (the levels of the cold passes, 0 = full size; default all),
+#   IMAGES (the images among jpg24 jpg96 png24; default all, or jpg24 when QUICK=1; the warm runs take
+#     the first),
 #   QUICK=1: RUNS=1, DURATION=2, only the 24 MP JPEG, cold passes on levels 2 and 5 (under a minute
 #   with a release build).
 # Needs wrk, libvips-tools, iipimage-server and lighttpd; no root: lighttpd runs on a free loopback port
@@ -126,6 +128,14 @@ CONF
 cases=("jpg24|24 MP JPEG|photo-6000x4000.jpg|photo-6000x4000.tif")
 [ "$quick" = 1 ] || cases+=("jpg96|96 MP JPEG|photo-12000x8000.jpg|photo-12000x8000.tif"
   "png24|24 MP PNG|photo-6000x4000.png|photo-6000x4000-png.tif")
+if [ -n "${IMAGES:-}" ]; then
+  chosen=()
+  for case in "${cases[@]}"; do
+    [[ " $IMAGES " == *" ${case%%|*} "* ]] && chosen+=("$case")
+  done
+  [ ${#chosen[@]} -gt 0 ] || { echo "IMAGES=$IMAGES names none of jpg24 jpg96 png24" >&2; exit 1; }
+  cases=("${chosen[@]}")
+fi
 
 # seconds COMMAND...: runs it (output to standard error) and prints its wall time in seconds.
 seconds() {
@@ -134,6 +144,7 @@ seconds() {
   awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'
 }
 
+warm_key=${cases[0]%%|*}
 image_json=()
 for case in "${cases[@]}"; do
   IFS='|' read -r key label file tif <<< "$case"
@@ -159,7 +170,7 @@ cat > "$tmp/config.json" <<JSON
   "out": "$tmp", "runs": $runs, "prep_runs": $runs, "duration": $duration, "seed": "$seed",
   "connections": [$(echo $connections | tr ' ' ',')], "wrk_threads": $wrk_threads,
   "wrk_timeout": "$wrk_timeout",
-  "warm_image": "jpg24",
+  "warm_image": "$warm_key",
   "servers": {
     "tileview": {"command": $(json_strings "${tv_command[@]}"), "port": $tv_port,
       "ready": "/healthz", "info": "/iiif/3/{id}/info.json",

@@ -141,6 +141,10 @@ public struct TileServer: Sendable {
                 "tileview_tile_bands_decoded_total", "Bands of tiles decoded (one row of tiles across a level).",
                 tiles.bandsDecoded)
             + ServerMetrics.counterText(
+                "tileview_tile_index_decodes_total",
+                "Rects of tiles decoded alone through a JPEG's entropy index (levels larger than half the tile cache).",
+                tiles.indexedDecodes)
+            + ServerMetrics.counterText(
                 "tileview_tile_band_waits_total", "Times a request waited for a band another request was decoding.",
                 tiles.coalescedWaits)
             + ServerMetrics.cacheText(

@@ -52,14 +52,34 @@ struct CacheRouteTests {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 1 << 20))
         let app = Application(router: server.router())
         try await app.test(.router) { client in
-            // 640x427 at level 0 is 1 MiB: more than half the tile budget, so bands are decoded one at a time.
+            // 600x400 at level 0 is 0.9 MiB: more than half the tile budget, so bands are decoded one at a time.
             for x in [0, 256, 512] {
-                try await client.execute(uri: "/iiif/3/rocket.jpg/\(x),0,128,128/128,/0/default.png", method: .get) {
+                try await client.execute(
+                    uri: "/iiif/3/albums%2Fcoffee.png/\(x),0,64,64/64,/0/default.png", method: .get
+                ) {
                     #expect($0.status == .ok)
                 }
             }
             #expect(server.tiles.bandsDecoded == 1)
+            #expect(server.tiles.indexedDecodes == 0, "a PNG has no entropy index")
             #expect(server.tiles.statistics.currentBytes <= server.tiles.budgetBytes)
+        }
+    }
+
+    @Test("a baseline JPEG's level larger than half the tile budget: each miss decodes its own tiles, none above")
+    func indexedMisses() async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 1 << 20))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in
+            // 640x427 at level 0 is 1.1 MB, over half of the 768 KB of tiles: the file's entropy index is built
+            // by the first miss, and every miss is one crop of the MCUs around its tiles.
+            for uri in ["384,256,128,128/128,", "0,0,128,128/128,", "384,256,64,64/64,"] {
+                try await client.execute(uri: "/iiif/3/rocket.jpg/\(uri)/0/default.png", method: .get) {
+                    #expect($0.status == .ok)
+                }
+            }
+            #expect(server.tiles.bandsDecoded == 0)
+            #expect(server.tiles.indexedDecodes == 2, "two misses; the third request's tile was cached")
         }
     }
 

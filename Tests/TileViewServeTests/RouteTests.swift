@@ -10,10 +10,12 @@ import TileViewTestSupport
 /// against the library's own rendering.
 @Suite("Server routes")
 struct RouteTests {
-    static var server: TileServer { TileServer(settings: ServeSettings(root: ServeFixture.root)) }
 
     /// Runs `body` against the router.
-    static func withClient(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    static func withClient(
+        cacheBytes: Int = 256 << 20, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: cacheBytes))
         let app = Application(router: server.router())
         try await app.test(.router) { client in try await body(client) }
     }
@@ -107,8 +109,12 @@ struct RouteTests {
 
     @Test(
         "seeded random x,y,w,h at w,h: the served PNG is the library's render of that rect at that size",
-        arguments: ["albums%2Fcoffee.png", "rocket.jpg", "inside.jpg"])
-    func seededPixels(_ id: String) async throws {
+        arguments: [
+            ("albums%2Fcoffee.png", 256 << 20), ("rocket.jpg", 256 << 20), ("inside.jpg", 256 << 20),
+            // A 1 MB cache (768 KB of tiles): level 0 of rocket.jpg (1.1 MB) comes through the JPEG's entropy index.
+            ("rocket.jpg", 1 << 20),
+        ])
+    func seededPixels(_ id: String, cacheBytes: Int) async throws {
         let file = try #require(ServeFixture.root.file(forIdentifier: id))
         let image = try TiledImage(path: file.path, cacheBudgetBytes: 0)
         let size = image.imageSize
@@ -124,7 +130,7 @@ struct RouteTests {
                 ("\(region.x),\(region.y),\(w),\(h)/\(out.width),\(out.height)/0/default.png", region, out))
         }
         let requests = cases
-        try await Self.withClient { client in
+        try await Self.withClient(cacheBytes: cacheBytes) { client in
             for (path, region, out) in requests {
                 let expected = try PNGEncoder.encode(
                     TiledImage(path: file.path, cacheBudgetBytes: 0).render(region: region, size: out).image)
@@ -132,6 +138,10 @@ struct RouteTests {
                     #expect(response.status == .ok, "\(path)")
                     #expect(Array(buffer: response.body) == expected, "\(id) \(path)")
                 }
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let indexed = String(buffer: response.body).contains("tileview_tile_index_decodes_total 0\n")
+                #expect(indexed == (cacheBytes > 1 << 20), "the small cache's level 0 is decoded through the index")
             }
         }
     }

@@ -56,6 +56,43 @@ struct SharedTileCacheTests {
         #expect(cache.bandsDecoded > bands, "another image has its own tiles")
     }
 
+    @Test(
+        "a JPEG level larger than half the budget is decoded through the entropy index: a miss decodes its tiles alone")
+    func levelThroughEntropyIndex() throws {
+        // Level 0 of 1800x1200 is 8.6 MB, level 1 2.2 MB: both over half of 3 MB, so both come through the index.
+        let file = "jpeg/exif_Landscape_1.jpg"
+        let cache = SharedTileCache(budgetBytes: 3 << 20, tileSize: 64)
+        let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+        for level in 0...1 {
+            let reference = try TiledImageTests.referenceLevel(path, level: level)
+            let size = reference.size
+            // The bottom-right corner first: nothing above it is decoded.
+            for rect in [
+                PixelRect(x: size.width - 100, y: size.height - 70, width: 100, height: 70),
+                PixelRect(x: 130, y: 61, width: 190, height: 140), PixelRect(size: size),
+            ] {
+                let decodes = cache.indexedDecodes
+                let image = try Self.open(file, cache)
+                let region = try #require(try image.region(rect, level: level))
+                #expect(
+                    TiledImageTests.pixels(of: rect, in: region) == reference.cropped(to: rect),
+                    "level \(level) \(rect)")
+                #expect(cache.indexedDecodes == decodes + 1, "one crop for the rect's missing tiles")
+                #expect(cache.statistics.currentBytes <= cache.budgetBytes)
+            }
+        }
+        #expect(cache.bandsDecoded == 0, "no band pass from the top")
+    }
+
+    @Test("a progressive JPEG's big level is not indexed: it is decoded in bands, as before")
+    func progressiveNotIndexed() throws {
+        let cache = SharedTileCache(budgetBytes: 256 << 10, tileSize: 64)
+        let image = try Self.open("jpeg/gen_chelsea_420_progressive.jpg", cache)
+        _ = try image.region(PixelRect(x: 300, y: 200, width: 40, height: 40), level: 0)
+        #expect(cache.indexedDecodes == 0)
+        #expect(cache.bandsDecoded > 0)
+    }
+
     @Test("when a level fits in half the budget, one miss decodes every band of it")
     func wholeLevel() throws {
         let cache = SharedTileCache(budgetBytes: 64 << 20, tileSize: 64)

@@ -195,6 +195,35 @@ void tv_jpeg_close(tv_jpeg_decoder *decoder);
 tv_status tv_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int quality,
                          int grayscale, uint8_t **out, size_t *out_length, tv_error *err);
 
+/* ---------- JPEG random access (an index of the entropy decoder's state) ---------- */
+
+/* One pass over a baseline JPEG's entropy-coded data records the decoder's state every 8 MCUs of every MCU
+ * row (about 16 bytes per 8 MCUs), so that a rect of MCUs can be decoded without the rows above it. Only
+ * files the index reproduces exactly are taken: one interleaved Huffman scan of 8-bit samples (SOF0/SOF1),
+ * 1 or 3 components, clean restart markers, the EOI right after the scan. Anything else is refused
+ * (TV_ERR_UNSUPPORTED, or TV_ERR_CORRUPT for damaged data) and the caller decodes the file as usual. The
+ * index keeps the file open (a replaced file is not seen) and reads it with pread: one index may be used
+ * by several threads at once. */
+typedef struct tv_jpeg_index tv_jpeg_index;
+
+typedef struct {
+    uint32_t width, height;          /* the image, stored (EXIF orientation not applied) */
+    uint32_t mcu_width, mcu_height;  /* pixels of an MCU */
+    uint32_t mcus_x, mcus_y;         /* MCU columns and rows */
+    size_t bytes;                    /* memory the index holds */
+} tv_jpeg_index_geometry;
+
+tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **index, tv_error *err);
+void tv_jpeg_index_describe(const tv_jpeg_index *index, tv_jpeg_index_geometry *geometry);
+void tv_jpeg_index_free(tv_jpeg_index *index);
+
+/* The MCUs [x0, x1) x [y0, y1) as a JPEG of their own (the same coefficients and quantisation tables,
+ * standard Huffman tables; as wide and tall as those MCUs, or to the image's edge). Decoded with the same
+ * settings as the file, its pixels equal the file's except within one MCU of an edge that is not an edge of
+ * the image. `*jpeg` is released with tv_free. */
+tv_status tv_jpeg_index_crop(const tv_jpeg_index *index, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                             uint8_t **jpeg, size_t *jpeg_length, tv_error *err);
+
 /* ---------- SHA-256 in hardware ---------- */
 
 /* The SHA-256 digest of `length` bytes into `digest`, with the processor's SHA instructions: returns 1, or 0

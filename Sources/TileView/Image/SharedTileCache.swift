@@ -1,4 +1,5 @@
 import Dispatch
+import TileViewCodecs
 import TileViewCore
 import TileViewTiling
 
@@ -47,9 +48,26 @@ public final class SharedTileCache: Sendable {
         var decoding: [Band: BandDecode] = [:]
         var coalescedWaits = 0
         var bandsDecoded = 0
+        var indexedDecodes = 0
     }
 
+    /// The entropy indexes of the JPEGs whose levels are decoded through one (see `entropyIndex`), the least
+    /// recently used first; a version of a file the index does not take is remembered as such.
+    struct IndexShelf {
+        enum Slot {
+            case building
+            case ready(JPEGEntropyIndex)
+            case unavailable
+        }
+        var slots: [String: Slot] = [:]
+        var order: [String] = []
+    }
+
+    /// Indexes kept at once (each holds its file open and about 64 bytes per 8x8 MCUs: 0.8 MB for 96 MP).
+    static let indexesKept = 16
+
     private let state: Locked<State>
+    private let indexes = Locked(IndexShelf())
     public let budgetBytes: Int
 
     /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square.
@@ -68,6 +86,58 @@ public final class SharedTileCache: Sendable {
 
     /// Bands decoded so far.
     public var bandsDecoded: Int { state.withLock { $0.bandsDecoded } }
+
+    /// Rects decoded through an entropy index so far.
+    public var indexedDecodes: Int { state.withLock { $0.indexedDecodes } }
+
+    /// The entropy index of `image` (the JPEG at `path`): built on first use by the calling thread while the
+    /// others that need it wait, then kept (`indexesKept` of them, the least recently used dropped first). Nil
+    /// for a file the index does not take, or cannot read: that version is not tried again, and its tiles are
+    /// decoded in bands.
+    func entropyIndex(image: String, path: String) -> JPEGEntropyIndex? {
+        enum Next {
+            case use(JPEGEntropyIndex?)
+            case build
+        }
+        let notBuilding: (IndexShelf) -> Bool = { shelf in
+            if case .building = shelf.slots[image] { false } else { true }
+        }
+        let next = indexes.withLock(when: notBuilding) { shelf -> Next in
+            switch shelf.slots[image] {
+            case .ready(let index):
+                shelf.order.removeAll { $0 == image }
+                shelf.order.append(image)
+                return .use(index)
+            case .unavailable, .building:
+                return .use(nil)
+            case nil:
+                shelf.slots[image] = .building
+                return .build
+            }
+        }
+        if case .use(let index) = next { return index }
+        let built = try? JPEGEntropyIndex(path: path)
+        indexes.withLock { shelf in
+            shelf.slots[image] = built.map { .ready($0) } ?? .unavailable
+            shelf.order.append(image)
+            while shelf.order.count > Self.indexesKept {
+                shelf.slots[shelf.order.removeFirst()] = nil
+            }
+        }
+        indexes.wakeWaiters()
+        return built
+    }
+
+    /// Stores tiles decoded outside any band claim (through an entropy index), counted as decoded.
+    func store(image: String, tiles: [TileID: ImageBuffer]) {
+        state.withLock { state in
+            for (id, tile) in tiles {
+                state.tiles.recordDecode(bytes: tile.pixels.count)
+                _ = state.tiles.insert(tile, forKey: Key(image: image, tile: id))
+            }
+            state.indexedDecodes += 1
+        }
+    }
 
     /// The cached tiles among `ids` (each counted as a hit or a miss).
     func cached(image: String, _ ids: [TileID]) -> [TileID: ImageBuffer] {

@@ -12,6 +12,11 @@ extension TiledImage {
     /// are hits. When the whole level fits in half the cache, the first miss decodes every band of the level
     /// that is missing a tile, in the same single pass; otherwise the pass goes on down through the bands below
     /// while it holds at most a quarter of the cache (upright images only: a turned image decodes its block).
+    ///
+    /// A level of an upright baseline JPEG that does not fit in half the cache is the exception: band passes
+    /// would keep decoding it from the top, since its bands are evicted before their tiles are asked for. Its
+    /// misses are decoded alone through the file's entropy index (`JPEGEntropyIndex`, built by the first miss),
+    /// the MCUs around the missing tiles and nothing above them.
     func sharedRegion(
         _ clipped: PixelRect, grid: TileGrid, shared: SharedTiles
     ) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
@@ -19,7 +24,11 @@ extension TiledImage {
         var tiles = shared.cache.cached(image: shared.image, ids)
         let missing = ids.filter { tiles[$0] == nil }
         let needed = Set(missing.map(\.row))
-        if let first = needed.min(), let last = needed.max() {
+        if !missing.isEmpty, let index = entropyIndex(for: grid, shared: shared) {
+            let decoded = try decodeThroughIndex(missing, grid: grid, index: index)
+            shared.cache.store(image: shared.image, tiles: decoded)
+            tiles.merge(decoded) { old, _ in old }
+        } else if let first = needed.min(), let last = needed.max() {
             let rows: Range<Int>
             if orientation != .up {
                 rows = first..<(last + 1)
@@ -44,6 +53,35 @@ extension TiledImage {
             }
         }
         return TileMosaic.assemble(levelRect: clipped, grid: grid) { tiles[$0] }
+    }
+
+    /// The entropy index through which the tiles of `grid`'s level are decoded, when that is the way (see
+    /// `sharedRegion`): levels 0 to 3 of an upright JPEG the index takes, larger than half the cache.
+    private func entropyIndex(for grid: TileGrid, shared: SharedTiles) -> JPEGEntropyIndex? {
+        guard header.format == .jpeg, orientation == .up, grid.level <= JPEGEntropyIndex.deepestLevel,
+            grid.levelSize.pixelCount * 4 > shared.cache.budgetBytes / 2
+        else { return nil }
+        return shared.cache.entropyIndex(image: shared.image, path: path)
+    }
+
+    /// Decodes the tiles `ids` of `grid`'s level through `index`: the rect around them in one crop.
+    private func decodeThroughIndex(
+        _ ids: [TileID], grid: TileGrid, index: JPEGEntropyIndex
+    ) throws(TileViewError) -> [TileID: ImageBuffer] {
+        let rects = ids.map { grid.pixelRect(of: $0) }
+        let bounds = rects.dropFirst().reduce(rects[0]) { $0.union($1) }
+        let block: ImageBuffer
+        do throws(CodecError) {
+            block = try index.levelRect(bounds, level: grid.level, options: options)
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+        var tiles: [TileID: ImageBuffer] = [:]
+        for (id, r) in zip(ids, rects) {
+            tiles[id] = block.cropped(
+                to: PixelRect(x: r.x - bounds.x, y: r.y - bounds.y, width: r.width, height: r.height))
+        }
+        return tiles
     }
 
     /// Decodes the claimed bands `rows` of `grid`'s level in one pass, publishes each to the shared cache as soon

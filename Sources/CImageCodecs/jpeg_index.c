@@ -1,0 +1,686 @@
+/* Random access into a baseline JPEG: an index of the Huffman decoder's state every few MCUs,
+ * built by one pass over the entropy-coded data, and crops that use it.
+ *
+ * A baseline JPEG has no way in but the top: the rows above a rect must be entropy-decoded to find
+ * where the rect's bits begin and what the DC predictors are there. One pass records, every
+ * TV_INDEX_STEP MCUs of every MCU row, the bit position in the file, the DC predictors and the
+ * restart-interval state. A crop then decodes only the MCUs of its rect (from the entry at or before
+ * its first column), puts their coefficients into a new JPEG of just that rect through libjpeg's
+ * transcoder (jpeg_write_coefficients: the same coefficients and quantisation tables, standard
+ * Huffman tables), and the caller decodes that small JPEG as it would the file. The coefficients are
+ * the same, so every pixel away from the rect's edges is the same as the whole file's decode; the
+ * caller keeps one MCU of margin on each side that is not an edge of the image (fancy upsampling
+ * reads one chroma sample beyond a block).
+ *
+ * The pass accepts only what it can reproduce exactly: one interleaved Huffman scan of 8-bit samples
+ * (SOF0 or SOF1) with 1 or 3 components, well-formed restart markers, and the EOI right after the
+ * scan. Anything else (progressive, arithmetic coding, several scans, damaged data, stray bytes) is
+ * refused, and the caller keeps to the plain decoder, whose behaviour on such files is the contract. */
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <errno.h>
+#include <jerror.h>
+#include <jpeglib.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim_internal.h"
+
+#define TV_INDEX_STEP 8
+#define TV_INDEX_LOOKAHEAD 9
+#define TV_INDEX_MAX_COMPONENTS 3
+
+/* Zigzag position -> natural position, with 16 spare entries as libjpeg has. */
+static const int tv_natural_order[64 + 16] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,
+    6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31,
+    39, 46, 53, 60, 61, 54, 47, 55, 62, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+
+struct tv_huffman {
+    int defined;
+    int32_t maxcode[18]; /* largest code of each length, -1 when none; [17] is a sentinel */
+    int32_t valoffset[17];
+    uint8_t values[256];
+    uint16_t look[1 << TV_INDEX_LOOKAHEAD]; /* (length << 8) | value for codes of up to 9 bits, else 0 */
+};
+
+/* The decoder's state at the start of an MCU. 16 bytes. */
+struct tv_index_entry {
+    uint32_t byte;          /* file offset of the byte holding the next bit */
+    uint16_t restarts_left; /* MCUs until the next restart marker (0: one is due before this MCU) */
+    uint8_t bit;            /* bits of that byte already consumed */
+    uint8_t next_restart;   /* the number of the next RSTn marker */
+    int16_t dc[TV_INDEX_MAX_COMPONENTS];
+    int16_t pad;
+};
+
+struct tv_jpeg_index {
+    FILE *file;
+    size_t file_length;
+    uint8_t *header; /* the file's bytes up to the end of the SOS segment */
+    size_t header_length;
+    uint32_t width, height;
+    int components;
+    int id[TV_INDEX_MAX_COMPONENTS], h[TV_INDEX_MAX_COMPONENTS], v[TV_INDEX_MAX_COMPONENTS];
+    int dc_table[TV_INDEX_MAX_COMPONENTS], ac_table[TV_INDEX_MAX_COMPONENTS];
+    int blocks_per_mcu;
+    uint32_t mcu_width, mcu_height; /* pixels */
+    uint32_t mcus_x, mcus_y;
+    uint32_t restart_interval;
+    uint32_t steps; /* entries per MCU row, the last one the row's end */
+    struct tv_index_entry *entries;
+    struct tv_huffman dc[4], ac[4];
+};
+
+/* ---- reading bits ---- */
+
+struct tv_bits {
+    const uint8_t *start, *p, *end;
+    uint64_t buffer; /* MSB first */
+    int count;       /* valid bits in buffer */
+    int zeros;       /* of those, bits made up after a marker or the end of the data (the low ones) */
+};
+
+static void tv_bits_fill(struct tv_bits *b) {
+    while (b->count <= 56) {
+        uint64_t byte = 0;
+        if (b->p < b->end && (b->p[0] != 0xFF || (b->p + 1 < b->end && b->p[1] == 0x00))) {
+            byte = b->p[0];
+            b->p += byte == 0xFF ? 2 : 1;
+        } else {
+            b->zeros += 8;
+        }
+        b->buffer |= byte << (56 - b->count);
+        b->count += 8;
+    }
+}
+
+static inline uint32_t tv_bits_take(struct tv_bits *b, int n) {
+    if (n == 0) return 0;
+    if (b->count < n) tv_bits_fill(b);
+    uint32_t value = (uint32_t)(b->buffer >> (64 - n));
+    b->buffer <<= n;
+    b->count -= n;
+    return value;
+}
+
+/* Reads one Huffman-coded value; -1 for a code no table has. */
+static inline int tv_bits_decode(struct tv_bits *b, const struct tv_huffman *t) {
+    if (b->count < 16) tv_bits_fill(b);
+    uint16_t look = t->look[b->buffer >> (64 - TV_INDEX_LOOKAHEAD)];
+    if (look != 0) {
+        int length = look >> 8;
+        b->buffer <<= length;
+        b->count -= length;
+        return look & 0xFF;
+    }
+    int length = TV_INDEX_LOOKAHEAD + 1;
+    int32_t code = (int32_t)(b->buffer >> (64 - length));
+    while (code > t->maxcode[length]) {
+        length++;
+        if (length > 16) return -1;
+        code = (int32_t)(b->buffer >> (64 - length));
+    }
+    b->buffer <<= length;
+    b->count -= length;
+    int index = code + t->valoffset[length];
+    return index >= 0 && index < 256 ? t->values[index] : -1;
+}
+
+static inline int32_t tv_extend(uint32_t value, int size) {
+    return size == 0 ? 0 : (value < (1u << (size - 1)) ? (int32_t)value - (int32_t)(1u << size) + 1 : (int32_t)value);
+}
+
+/* Starts reading at `byte` (an offset into start...end) with `bit` bits of it consumed. */
+static void tv_bits_seek(struct tv_bits *b, size_t byte, int bit) {
+    b->p = b->start + byte;
+    b->buffer = 0;
+    b->count = 0;
+    b->zeros = 0;
+    tv_bits_fill(b);
+    b->buffer <<= bit;
+    b->count -= bit;
+}
+
+/* The position of the next unread bit: the data byte holding it and the bits of it consumed. Fails
+ * (returns 0) when made-up bits were read. */
+static int tv_bits_position(const struct tv_bits *b, size_t *byte, int *bit) {
+    int real = b->count - b->zeros;
+    if (real < 0) return 0;
+    int bytes = (real + 7) / 8;
+    const uint8_t *q = b->p;
+    for (int i = 0; i < bytes; i++) {
+        q -= (q - b->start >= 2 && q[-1] == 0x00 && q[-2] == 0xFF) ? 2 : 1;
+    }
+    *byte = (size_t)(q - b->start);
+    *bit = bytes * 8 - real;
+    return 1;
+}
+
+/* At a restart boundary: drops the padding bits and reads the RSTn marker. */
+static int tv_bits_restart(struct tv_bits *b, int number) {
+    if (b->count - b->zeros >= 8) return 0; /* more than padding is left */
+    if (b->p + 1 >= b->end || b->p[0] != 0xFF || b->p[1] != 0xD0 + number) return 0;
+    b->p += 2;
+    b->buffer = 0;
+    b->count = 0;
+    b->zeros = 0;
+    return 1;
+}
+
+/* ---- Huffman tables ---- */
+
+static int tv_huffman_build(struct tv_huffman *t, const uint8_t counts[17], const uint8_t *values, int total) {
+    memset(t, 0, sizeof *t);
+    if (total > 256) return 0;
+    uint8_t sizes[257];
+    uint32_t codes[257];
+    int p = 0;
+    for (int length = 1; length <= 16; length++) {
+        for (int i = 0; i < counts[length]; i++) sizes[p++] = (uint8_t)length;
+    }
+    sizes[p] = 0;
+    if (p != total) return 0;
+    uint32_t code = 0;
+    int size = sizes[0];
+    p = 0;
+    while (sizes[p]) {
+        while (sizes[p] == size) codes[p++] = code++;
+        if (code >= (1u << size)) return 0;
+        code <<= 1;
+        size++;
+    }
+    p = 0;
+    for (int length = 1; length <= 16; length++) {
+        if (counts[length]) {
+            t->valoffset[length] = p - (int32_t)codes[p];
+            p += counts[length];
+            t->maxcode[length] = (int32_t)codes[p - 1];
+        } else {
+            t->maxcode[length] = -1;
+        }
+    }
+    t->maxcode[17] = 0x7FFFFFFF;
+    memcpy(t->values, values, (size_t)total);
+    p = 0;
+    for (int length = 1; length <= TV_INDEX_LOOKAHEAD; length++) {
+        for (int i = 0; i < counts[length]; i++, p++) {
+            uint32_t bits = codes[p] << (TV_INDEX_LOOKAHEAD - length);
+            for (int n = 1 << (TV_INDEX_LOOKAHEAD - length); n > 0; n--) {
+                t->look[bits++] = (uint16_t)((length << 8) | values[p]);
+            }
+        }
+    }
+    t->defined = 1;
+    return 1;
+}
+
+/* ---- the MCU loop ---- */
+
+/* Decodes one block (into `block`, natural order, when not NULL). Returns 0 on bad data. */
+static inline int tv_decode_block(struct tv_bits *b, const struct tv_huffman *dc, const struct tv_huffman *ac,
+                                  int16_t *predictor, JCOEF *block) {
+    int s = tv_bits_decode(b, dc);
+    if (s < 0 || s > 11) return 0;
+    int32_t value = *predictor + tv_extend(tv_bits_take(b, s), s);
+    /* The DC of 8-bit samples lies in [-1024, 1016] at any quantisation: a value beyond is damage (libjpeg
+     * decodes it anyway), and a crop's new DC differences could not be Huffman-coded again. */
+    if (value < -1024 || value > 1023) return 0;
+    *predictor = (int16_t)value;
+    if (block != NULL) block[0] = (JCOEF)value;
+    for (int k = 1; k < 64; k++) {
+        int rs = tv_bits_decode(b, ac);
+        if (rs < 0) return 0;
+        int r = rs >> 4, size = rs & 15;
+        if (size) {
+            k += r;
+            if (k > 63 || size > 10) return 0;
+            uint32_t bits = tv_bits_take(b, size);
+            if (block != NULL) block[tv_natural_order[k]] = (JCOEF)tv_extend(bits, size);
+        } else {
+            if (r != 15) break;
+            k += 15;
+            if (k >= 63) return 0;
+        }
+    }
+    return 1;
+}
+
+struct tv_mcu_state {
+    uint32_t restarts_left;
+    int next_restart;
+    int16_t dc[TV_INDEX_MAX_COMPONENTS];
+};
+
+/* Decodes one MCU; `blocks` (when not NULL) receives blocks_per_mcu blocks in scan order. */
+static int tv_decode_mcu(const struct tv_jpeg_index *x, struct tv_bits *b, struct tv_mcu_state *s, JCOEF *blocks) {
+    if (x->restart_interval) {
+        if (s->restarts_left == 0) {
+            if (!tv_bits_restart(b, s->next_restart)) return 0;
+            s->next_restart = (s->next_restart + 1) & 7;
+            s->restarts_left = x->restart_interval;
+            memset(s->dc, 0, sizeof s->dc);
+        }
+        s->restarts_left--;
+    }
+    int n = 0;
+    for (int c = 0; c < x->components; c++) {
+        int count = x->components == 1 ? 1 : x->h[c] * x->v[c];
+        for (int i = 0; i < count; i++, n++) {
+            JCOEF *block = blocks != NULL ? blocks + n * DCTSIZE2 : NULL;
+            if (block != NULL) memset(block, 0, sizeof(JCOEF) * DCTSIZE2);
+            if (!tv_decode_block(b, &x->dc[x->dc_table[c]], &x->ac[x->ac_table[c]], &s->dc[c], block)) return 0;
+        }
+    }
+    return b->count >= b->zeros;
+}
+
+static void tv_entry_store(struct tv_index_entry *e, const struct tv_bits *b, const struct tv_mcu_state *s,
+                           int *ok) {
+    size_t byte;
+    int bit;
+    if (!tv_bits_position(b, &byte, &bit) || byte > UINT32_MAX) {
+        *ok = 0;
+        return;
+    }
+    e->byte = (uint32_t)byte;
+    e->bit = (uint8_t)bit;
+    e->restarts_left = (uint16_t)s->restarts_left;
+    e->next_restart = (uint8_t)s->next_restart;
+    for (int c = 0; c < TV_INDEX_MAX_COMPONENTS; c++) e->dc[c] = s->dc[c];
+}
+
+static void tv_entry_load(const struct tv_index_entry *e, struct tv_bits *b, struct tv_mcu_state *s, size_t base) {
+    tv_bits_seek(b, e->byte - base, e->bit);
+    s->restarts_left = e->restarts_left;
+    s->next_restart = e->next_restart;
+    for (int c = 0; c < TV_INDEX_MAX_COMPONENTS; c++) s->dc[c] = e->dc[c];
+}
+
+/* ---- parsing the header ---- */
+
+static uint32_t tv_be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+
+/* Parses the markers up to the SOS; fills the geometry and tables, returns the offset of the first
+ * entropy-coded byte, or 0 with a reason. */
+static size_t tv_index_parse(struct tv_jpeg_index *x, const uint8_t *data, size_t length, const char **why) {
+    *why = "not a JPEG";
+    if (length < 4 || data[0] != 0xFF || data[1] != 0xD8) return 0;
+    size_t p = 2;
+    int frame = 0;
+    while (p + 4 <= length) {
+        if (data[p] != 0xFF) {
+            *why = "bytes between markers";
+            return 0;
+        }
+        uint8_t marker = data[p + 1];
+        if (marker == 0xFF) {
+            p++;
+            continue;
+        }
+        size_t size = tv_be16(data + p + 2);
+        if (size < 2 || p + 2 + size > length) {
+            *why = "a marker segment runs past the end";
+            return 0;
+        }
+        const uint8_t *s = data + p + 4;
+        size_t n = size - 2;
+        if (marker == 0xC0 || marker == 0xC1) {
+            if (n < 6 || s[0] != 8) {
+                *why = "not 8-bit samples";
+                return 0;
+            }
+            x->height = tv_be16(s + 1);
+            x->width = tv_be16(s + 3);
+            x->components = s[5];
+            if ((x->components != 1 && x->components != 3) || n < 6 + 3 * (size_t)x->components || x->width == 0 ||
+                x->height == 0) {
+                *why = "not 1 or 3 components of a known size";
+                return 0;
+            }
+            for (int c = 0; c < x->components; c++) {
+                x->id[c] = s[6 + 3 * c];
+                x->h[c] = s[7 + 3 * c] >> 4;
+                x->v[c] = s[7 + 3 * c] & 15;
+                if (x->h[c] < 1 || x->h[c] > 4 || x->v[c] < 1 || x->v[c] > 4) {
+                    *why = "bad sampling factors";
+                    return 0;
+                }
+            }
+            frame = 1;
+        } else if (marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE) {
+            *why = "a progressive JPEG (its coefficients come in several scans)";
+            return 0;
+        } else if (marker >= 0xC9 && marker <= 0xCF && marker != 0xCC) {
+            *why = "arithmetic coding";
+            return 0;
+        } else if (marker >= 0xC3 && marker <= 0xC7 && marker != 0xC4) {
+            *why = "not a baseline or extended sequential Huffman JPEG";
+            return 0;
+        } else if (marker == 0xCC) {
+            *why = "arithmetic coding";
+            return 0;
+        } else if (marker == 0xC4) {
+            size_t q = 0;
+            while (q + 17 <= n) {
+                int klass = s[q] >> 4, id = s[q] & 15;
+                uint8_t counts[17] = {0};
+                int total = 0;
+                for (int i = 1; i <= 16; i++) total += counts[i] = s[q + i];
+                if (klass > 1 || id > 3 || q + 17 + (size_t)total > n ||
+                    !tv_huffman_build(klass == 0 ? &x->dc[id] : &x->ac[id], counts, s + q + 17, total)) {
+                    *why = "a bad Huffman table";
+                    return 0;
+                }
+                q += 17 + (size_t)total;
+            }
+        } else if (marker == 0xDD) {
+            if (n < 2) return 0;
+            x->restart_interval = tv_be16(s);
+        } else if (marker == 0xDA) {
+            if (!frame || n < 1 || s[0] != x->components || n < 4 + 2 * (size_t)x->components) {
+                *why = "not one interleaved scan";
+                return 0;
+            }
+            for (int c = 0; c < x->components; c++) {
+                /* Components in frame order only (libjpeg allows others; not worth the table here). */
+                if (s[1 + 2 * c] != x->id[c]) {
+                    *why = "the scan's components are not in frame order";
+                    return 0;
+                }
+                x->dc_table[c] = s[2 + 2 * c] >> 4;
+                x->ac_table[c] = s[2 + 2 * c] & 15;
+                if (x->dc_table[c] > 3 || x->ac_table[c] > 3 || !x->dc[x->dc_table[c]].defined ||
+                    !x->ac[x->ac_table[c]].defined) {
+                    *why = "a scan uses an undefined Huffman table";
+                    return 0;
+                }
+            }
+            const uint8_t *t = s + 1 + 2 * x->components;
+            if (t[0] != 0 || t[1] != 63 || t[2] != 0) {
+                *why = "not a sequential scan";
+                return 0;
+            }
+            return p + 2 + size;
+        } else if (marker == 0xD8 || marker == 0xD9 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
+            *why = "a stray marker in the header";
+            return 0;
+        }
+        p += 2 + size;
+    }
+    *why = "no scan";
+    return 0;
+}
+
+/* ---- building ---- */
+
+tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **out, tv_error *err) {
+    *out = NULL;
+    struct tv_jpeg_index *x = calloc(1, sizeof *x);
+    if (x == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    x->file = tv_fopen_regular(path, err);
+    if (x->file == NULL) {
+        free(x);
+        return TV_ERR_IO;
+    }
+    uint8_t *data = NULL;
+    tv_status status = TV_OK;
+    const char *why = NULL;
+    if (fseek(x->file, 0, SEEK_END) != 0) {
+        status = tv_fail(err, TV_ERR_IO, strerror(errno));
+        goto done;
+    }
+    long end = ftell(x->file);
+    if (end <= 0 || (unsigned long)end > UINT32_MAX) {
+        status = tv_fail(err, TV_ERR_UNSUPPORTED, "empty, or too large to index");
+        goto done;
+    }
+    x->file_length = (size_t)end;
+    data = malloc(x->file_length);
+    if (data == NULL) {
+        status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    if (pread(fileno(x->file), data, x->file_length, 0) != (ssize_t)x->file_length) {
+        status = tv_fail(err, TV_ERR_IO, "the file could not be read whole");
+        goto done;
+    }
+    size_t scan = tv_index_parse(x, data, x->file_length, &why);
+    if (scan == 0) {
+        status = tv_fail(err, TV_ERR_UNSUPPORTED, why);
+        goto done;
+    }
+    int hmax = 1, vmax = 1;
+    x->blocks_per_mcu = 0;
+    for (int c = 0; c < x->components; c++) {
+        if (x->h[c] > hmax) hmax = x->h[c];
+        if (x->v[c] > vmax) vmax = x->v[c];
+        x->blocks_per_mcu += x->components == 1 ? 1 : x->h[c] * x->v[c];
+    }
+    if (x->blocks_per_mcu > 10) {
+        status = tv_fail(err, TV_ERR_UNSUPPORTED, "more than 10 blocks in an MCU");
+        goto done;
+    }
+    x->mcu_width = x->components == 1 ? 8 : 8u * (uint32_t)hmax;
+    x->mcu_height = x->components == 1 ? 8 : 8u * (uint32_t)vmax;
+    x->mcus_x = (x->width + x->mcu_width - 1) / x->mcu_width;
+    x->mcus_y = (x->height + x->mcu_height - 1) / x->mcu_height;
+    x->steps = (x->mcus_x + TV_INDEX_STEP - 1) / TV_INDEX_STEP + 1;
+    x->header_length = scan;
+    x->header = malloc(scan);
+    x->entries = calloc((size_t)x->steps * x->mcus_y, sizeof *x->entries);
+    if (x->header == NULL || x->entries == NULL) {
+        status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(x->header, data, scan);
+
+    struct tv_bits b = {data, data + scan, data + x->file_length, 0, 0, 0};
+    struct tv_mcu_state s = {x->restart_interval, 0, {0, 0, 0}};
+    int ok = 1;
+    for (uint32_t row = 0; row < x->mcus_y && ok; row++) {
+        struct tv_index_entry *entries = x->entries + (size_t)row * x->steps;
+        for (uint32_t column = 0; column < x->mcus_x && ok; column++) {
+            if (column % TV_INDEX_STEP == 0) tv_entry_store(&entries[column / TV_INDEX_STEP], &b, &s, &ok);
+            if (ok) ok = tv_decode_mcu(x, &b, &s, NULL);
+        }
+        if (ok) tv_entry_store(&entries[x->steps - 1], &b, &s, &ok);
+    }
+    /* The scan must end in padding and the EOI, as a clean file does. */
+    if (ok && (b.count - b.zeros >= 8 || b.p + 1 >= b.end || b.p[0] != 0xFF || b.p[1] != 0xD9)) ok = 0;
+    if (!ok) status = tv_fail(err, TV_ERR_CORRUPT, "the entropy-coded data is not clean");
+
+done:
+    free(data);
+    if (status != TV_OK) {
+        tv_jpeg_index_free(x);
+        return status;
+    }
+    *out = x;
+    return TV_OK;
+}
+
+void tv_jpeg_index_free(tv_jpeg_index *x) {
+    if (x == NULL) return;
+    if (x->file != NULL) fclose(x->file);
+    free(x->header);
+    free(x->entries);
+    free(x);
+}
+
+void tv_jpeg_index_describe(const tv_jpeg_index *x, tv_jpeg_index_geometry *g) {
+    g->width = x->width;
+    g->height = x->height;
+    g->mcu_width = x->mcu_width;
+    g->mcu_height = x->mcu_height;
+    g->mcus_x = x->mcus_x;
+    g->mcus_y = x->mcus_y;
+    g->bytes = sizeof *x + x->header_length + (size_t)x->steps * x->mcus_y * sizeof *x->entries;
+}
+
+/* ---- cropping ---- */
+
+struct tv_index_error {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    unsigned char *output; /* jpeg_mem_dest's buffer (libjpeg may move it; freed on an error) */
+    unsigned long output_length;
+};
+
+static void tv_index_error_exit(j_common_ptr cinfo) {
+    struct tv_index_error *e = (struct tv_index_error *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, e->message);
+    longjmp(e->jump, 1);
+}
+
+static void tv_index_quiet(j_common_ptr cinfo) { (void)cinfo; }
+
+/* Decodes MCU rows [y0, y1) x columns [x0, x1) into `blocks` (MCU by MCU, blocks_per_mcu each). */
+static int tv_index_decode_rect(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                                JCOEF *blocks, uint8_t **scratch, size_t *scratch_size) {
+    for (uint32_t row = y0; row < y1; row++) {
+        const struct tv_index_entry *entries = x->entries + (size_t)row * x->steps;
+        uint32_t first = x0 / TV_INDEX_STEP;
+        uint32_t last = (x1 + TV_INDEX_STEP - 1) / TV_INDEX_STEP;
+        if (last > x->steps - 1) last = x->steps - 1;
+        /* The bytes from the first entry to just past the last one (a restart marker may follow it). */
+        size_t from = entries[first].byte;
+        size_t to = (size_t)entries[last].byte + 8;
+        if (to > x->file_length) to = x->file_length;
+        size_t size = to - from;
+        if (size > *scratch_size) {
+            uint8_t *grown = realloc(*scratch, size);
+            if (grown == NULL) return -1;
+            *scratch = grown;
+            *scratch_size = size;
+        }
+        if (pread(fileno(x->file), *scratch, size, (off_t)from) != (ssize_t)size) return 0;
+        struct tv_bits b = {*scratch, *scratch, *scratch + size, 0, 0, 0};
+        struct tv_mcu_state s;
+        tv_entry_load(&entries[first], &b, &s, from);
+        for (uint32_t column = first * TV_INDEX_STEP; column < x1; column++) {
+            JCOEF *out = column >= x0
+                             ? blocks + ((size_t)(row - y0) * (x1 - x0) + (column - x0)) * x->blocks_per_mcu * DCTSIZE2
+                             : NULL;
+            if (!tv_decode_mcu(x, &b, &s, out)) return 0;
+        }
+    }
+    return 1;
+}
+
+tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                             uint8_t **jpeg, size_t *jpeg_length, tv_error *err) {
+    *jpeg = NULL;
+    *jpeg_length = 0;
+    if (x == NULL || x0 >= x1 || y0 >= y1 || x1 > x->mcus_x || y1 > x->mcus_y) {
+        return tv_fail(err, TV_ERR_ARG, "the MCU rect lies outside the image");
+    }
+    size_t mcus = (size_t)(x1 - x0) * (y1 - y0);
+    JCOEF *blocks = malloc(mcus * (size_t)x->blocks_per_mcu * DCTSIZE2 * sizeof(JCOEF));
+    if (blocks == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    uint8_t *scratch = NULL;
+    size_t scratch_size = 0;
+    int decoded = tv_index_decode_rect(x, x0, y0, x1, y1, blocks, &scratch, &scratch_size);
+    free(scratch);
+    if (decoded <= 0) {
+        free(blocks);
+        return decoded < 0 ? tv_fail(err, TV_ERR_NOMEM, "out of memory")
+                           : tv_fail(err, TV_ERR_IO, "the file changed since it was indexed");
+    }
+
+    uint32_t left = x0 * x->mcu_width, top = y0 * x->mcu_height;
+    uint32_t right = x1 * x->mcu_width, bottom = y1 * x->mcu_height;
+    if (right > x->width) right = x->width;
+    if (bottom > x->height) bottom = x->height;
+
+    struct jpeg_decompress_struct source;
+    struct jpeg_compress_struct target;
+    struct tv_index_error jerr;
+    memset(&source, 0, sizeof source);
+    memset(&target, 0, sizeof target);
+    volatile int created = 0;
+    jerr.output = NULL;
+    jerr.output_length = 0;
+    source.err = jpeg_std_error(&jerr.pub);
+    target.err = &jerr.pub;
+    jerr.pub.error_exit = tv_index_error_exit;
+    jerr.pub.output_message = tv_index_quiet;
+    if (setjmp(jerr.jump)) {
+        if (created) {
+            jpeg_destroy_compress(&target);
+            jpeg_destroy_decompress(&source);
+        }
+        free(jerr.output);
+        free(blocks);
+        return tv_fail(err, TV_ERR_CORRUPT, jerr.message);
+    }
+    jpeg_create_decompress(&source);
+    jpeg_create_compress(&target);
+    created = 1;
+    jpeg_mem_src(&source, x->header, (unsigned long)x->header_length);
+    jpeg_read_header(&source, FALSE);
+    jpeg_copy_critical_parameters(&source, &target);
+    target.image_width = right - left;
+    target.image_height = bottom - top;
+    jpeg_mem_dest(&target, &jerr.output, &jerr.output_length);
+
+    /* One array per component, sized as jpegtran sizes them (whole iMCUs). */
+    jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
+    int hmax = 1, vmax = 1;
+    for (int c = 0; c < x->components; c++) {
+        if (target.comp_info[c].h_samp_factor > hmax) hmax = target.comp_info[c].h_samp_factor;
+        if (target.comp_info[c].v_samp_factor > vmax) vmax = target.comp_info[c].v_samp_factor;
+    }
+    JDIMENSION widths[TV_INDEX_MAX_COMPONENTS], heights[TV_INDEX_MAX_COMPONENTS];
+    for (int c = 0; c < x->components; c++) {
+        int h = target.comp_info[c].h_samp_factor, v = target.comp_info[c].v_samp_factor;
+        JDIMENSION w = (JDIMENSION)(((unsigned long)target.image_width * h + (unsigned long)hmax * 8 - 1) /
+                                    ((unsigned long)hmax * 8));
+        JDIMENSION ht = (JDIMENSION)(((unsigned long)target.image_height * v + (unsigned long)vmax * 8 - 1) /
+                                     ((unsigned long)vmax * 8));
+        widths[c] = (w + h - 1) / h * h;
+        heights[c] = (ht + v - 1) / v * v;
+        arrays[c] = (*target.mem->request_virt_barray)((j_common_ptr)&target, JPOOL_IMAGE, TRUE, widths[c],
+                                                        heights[c], (JDIMENSION)v);
+    }
+    (*target.mem->realize_virt_arrays)((j_common_ptr)&target);
+    /* Where each component's blocks sit in an MCU of the scan. */
+    int offset[TV_INDEX_MAX_COMPONENTS], bh[TV_INDEX_MAX_COMPONENTS], bv[TV_INDEX_MAX_COMPONENTS];
+    for (int c = 0, n = 0; c < x->components; c++) {
+        offset[c] = n;
+        bh[c] = x->components == 1 ? 1 : x->h[c];
+        bv[c] = x->components == 1 ? 1 : x->v[c];
+        n += bh[c] * bv[c];
+    }
+    uint32_t columns = x1 - x0, rows = y1 - y0;
+    for (int c = 0; c < x->components; c++) {
+        for (JDIMENSION by = 0; by < heights[c]; by++) {
+            JBLOCKARRAY line = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], by, 1, TRUE);
+            uint32_t mcu_row = by / (uint32_t)bv[c];
+            if (mcu_row >= rows) continue; /* pre-zeroed */
+            for (JDIMENSION bx = 0; bx < widths[c]; bx++) {
+                uint32_t mcu_column = bx / (uint32_t)bh[c];
+                if (mcu_column >= columns) continue;
+                int within = (int)(by % (uint32_t)bv[c]) * bh[c] + (int)(bx % (uint32_t)bh[c]);
+                const JCOEF *from =
+                    blocks + (((size_t)mcu_row * columns + mcu_column) * x->blocks_per_mcu + offset[c] + within) *
+                                 DCTSIZE2;
+                memcpy(line[0][bx], from, sizeof(JBLOCK));
+            }
+        }
+    }
+    jpeg_write_coefficients(&target, arrays);
+    jpeg_finish_compress(&target);
+    jpeg_destroy_compress(&target);
+    jpeg_destroy_decompress(&source);
+    free(blocks);
+    *jpeg = jerr.output;
+    *jpeg_length = jerr.output_length;
+    return TV_OK;
+}

@@ -1,0 +1,75 @@
+import Testing
+import TileViewCodecs
+import TileViewCore
+import TileViewTestSupport
+
+/// Random access into baseline JPEGs through the entropy index: any rect of pyramid levels 0 to 3 equals that
+/// rect of the whole file's decode, and the files the index cannot reproduce are refused with a reason.
+@Suite("JPEG entropy index")
+struct JPEGEntropyIndexTests {
+    /// Every sampling the corpus has (4:2:0, 4:2:2, 4:4:0, 4:4:4, gray, gray with 2x2 factors), restart
+    /// markers, partial MCUs at the right and bottom, a 1-pixel and a 4097-pixel-wide image, EXIF orientation.
+    static let files = [
+        "jpeg/gen_chelsea_420_q90.jpg", "jpeg/gen_chelsea_422_q90.jpg", "jpeg/gen_chelsea_440_q90.jpg",
+        "jpeg/gen_chelsea_444_q90.jpg", "jpeg/gen_chelsea_gray.jpg", "jpeg/gen_chelsea_420_restart1.jpg",
+        "jpeg/restarts.jpg", "jpeg/grayscale_24x16_sampling2x2.jpg", "jpeg/gen_17x9_420.jpg",
+        "jpeg/gen_1x1_420.jpg", "jpeg/gen_4097x3_420.jpg", "jpeg/mozilla-jpg-size-33x33.jpg",
+        "jpeg/exif_Landscape_6.jpg", "jpeg/testimgint.jpg",
+    ]
+
+    @Test("any rect of levels 0 to 3 equals that rect of the whole file decoded at the level", arguments: files)
+    func rectsMatchWholeDecode(file: String) throws {
+        let path = TestImages.corpus(file)
+        let index = try JPEGEntropyIndex(path: path)
+        let options = DecodeOptions(applyOrientation: false)
+        var generator = SplitMix64(seed: UInt64(file.utf8.count) &* 0x2545_F491)
+        for level in 0...JPEGEntropyIndex.deepestLevel {
+            let scale = LevelScale.pyramidLevel(level, format: .jpeg)
+            let whole = try LevelReader(
+                .file(path: path), format: .jpeg, scale: scale,
+                rect: PixelRect(size: scale.levelSize(ofStored: index.size)), options: options
+            ).readAll().image
+            var rects = [PixelRect(size: whole.size)]
+            for _ in 0..<16 { rects.append(RegionDecodeTests.randomRect(in: whole.size, using: &generator)) }
+            for rect in rects {
+                let got = try index.levelRect(rect, level: level, options: options)
+                let expected = whole.cropped(to: rect)
+                #expect(got == expected, "\(file) level \(level) \(rect): \(got.differenceSummary(from: expected))")
+            }
+        }
+    }
+
+    @Test("the index describes the file: its size, its MCUs")
+    func geometry() throws {
+        let index = try JPEGEntropyIndex(path: TestImages.corpus("jpeg/gen_chelsea_422_q90.jpg"))
+        #expect(index.size == PixelSize(width: 451, height: 300))
+        #expect(index.mcuSize == PixelSize(width: 16, height: 8))
+        #expect(index.mcuColumns == 29 && index.mcuRows == 38)
+        #expect(index.bytes > 0)
+        // A crop is a JPEG of the MCUs' pixels: 3 x 2 MCUs from the right edge reach the image's last column.
+        let crop = try index.crop(columns: 26..<29, rows: 5..<7)
+        let header = try ImageHeader.read(from: .bytes(crop))
+        #expect(header.storedSize == PixelSize(width: 451 - 26 * 16, height: 16))
+    }
+
+    @Test(
+        "files the index cannot reproduce are refused, with the reason",
+        arguments: [
+            ("jpeg/gen_chelsea_420_progressive.jpg", CodecError.Kind.unsupported, "progressive"),
+            ("bad/gen_corrupt_huffman_data.jpg", .corrupt, "entropy-coded data is not clean"),
+            ("bad/extraneous-data.jpg", .corrupt, "entropy-coded data is not clean"),
+            ("bad/gen_bad_dht_counts.jpg", .unsupported, "Huffman table"),
+            ("bad/missing-sos.jpg", .unsupported, "progressive"),
+            ("bad/mozilla-jpg-size-6x6-is-png.jpg", .unsupported, "not a JPEG"),
+            ("bad/zero_bytes.jpg", .unsupported, "empty"),
+            ("jpeg/no-such-file.jpg", .io, "No such file"),
+        ])
+    func refusals(file: String, kind: CodecError.Kind, reason: String) {
+        #expect {
+            _ = try JPEGEntropyIndex(path: TestImages.corpus(file))
+        } throws: { error in
+            guard let error = error as? CodecError else { return false }
+            return error.kind == kind && error.message.lowercased().contains(reason.lowercased())
+        }
+    }
+}
