@@ -257,8 +257,9 @@ struct tv_mcu_state {
     int16_t dc[TV_INDEX_MAX_COMPONENTS];
 };
 
-/* Decodes one MCU; `blocks` (when not NULL) receives blocks_per_mcu blocks in scan order. */
-static int tv_decode_mcu(const struct tv_jpeg_index *x, struct tv_bits *b, struct tv_mcu_state *s, JCOEF *blocks) {
+/* Decodes one MCU; `blocks` (when not NULL) holds where each of its blocks_per_mcu blocks goes, in scan order. */
+static int tv_decode_mcu(const struct tv_jpeg_index *x, struct tv_bits *b, struct tv_mcu_state *s,
+                         JCOEF *const *blocks) {
     if (x->restart_interval) {
         if (s->restarts_left == 0) {
             if (!tv_bits_restart(b, s->next_restart)) return 0;
@@ -272,8 +273,8 @@ static int tv_decode_mcu(const struct tv_jpeg_index *x, struct tv_bits *b, struc
     for (int c = 0; c < x->components; c++) {
         int count = x->components == 1 ? 1 : x->h[c] * x->v[c];
         for (int i = 0; i < count; i++, n++) {
-            JCOEF *block = blocks != NULL ? blocks + n * DCTSIZE2 : NULL;
-            if (block != NULL) memset(block, 0, sizeof(JCOEF) * DCTSIZE2);
+            JCOEF *block = blocks != NULL ? blocks[n] : NULL;
+            if (block != NULL) memset(block, 0, sizeof(JBLOCK));
             if (!tv_decode_block(b, &x->dc[x->dc_table[c]], &x->ac[x->ac_table[c]], &s->dc[c], block)) return 0;
         }
     }
@@ -531,6 +532,8 @@ struct tv_index_error {
     char message[JMSG_LENGTH_MAX];
     unsigned char *output; /* jpeg_mem_dest's buffer (libjpeg may move it; freed on an error) */
     unsigned long output_length;
+    uint8_t *scratch; /* the file bytes of one MCU row's part */
+    size_t scratch_size;
 };
 
 static void tv_index_error_exit(j_common_ptr cinfo) {
@@ -541,35 +544,43 @@ static void tv_index_error_exit(j_common_ptr cinfo) {
 
 static void tv_index_quiet(j_common_ptr cinfo) { (void)cinfo; }
 
-/* Decodes MCU rows [y0, y1) x columns [x0, x1) into `blocks` (MCU by MCU, blocks_per_mcu each). */
-static int tv_index_decode_rect(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
-                                JCOEF *blocks, uint8_t **scratch, size_t *scratch_size) {
-    for (uint32_t row = y0; row < y1; row++) {
-        const struct tv_index_entry *entries = x->entries + (size_t)row * x->steps;
-        uint32_t first = x0 / TV_INDEX_STEP;
-        uint32_t last = (x1 + TV_INDEX_STEP - 1) / TV_INDEX_STEP;
-        if (last > x->steps - 1) last = x->steps - 1;
-        /* The bytes from the first entry to just past the last one (a restart marker may follow it). */
-        size_t from = entries[first].byte;
-        size_t to = (size_t)entries[last].byte + 8;
-        if (to > x->file_length) to = x->file_length;
-        size_t size = to - from;
-        if (size > *scratch_size) {
-            uint8_t *grown = realloc(*scratch, size);
-            if (grown == NULL) return -1;
-            *scratch = grown;
-            *scratch_size = size;
+/* Decodes MCU row `row`, columns [x0, x1), into `lines` (per component, its block rows of that MCU row; blocks
+ * land at column (MCU - x0) * h + within). Returns 1, 0 on bad data or a short read, -1 out of memory. */
+static int tv_index_decode_row(const tv_jpeg_index *x, uint32_t row, uint32_t x0, uint32_t x1,
+                               JBLOCKARRAY lines[TV_INDEX_MAX_COMPONENTS], uint8_t **scratch, size_t *scratch_size) {
+    const struct tv_index_entry *entries = x->entries + (size_t)row * x->steps;
+    uint32_t first = x0 / TV_INDEX_STEP;
+    uint32_t last = (x1 + TV_INDEX_STEP - 1) / TV_INDEX_STEP;
+    if (last > x->steps - 1) last = x->steps - 1;
+    /* The bytes from the first entry to just past the last one (a restart marker may follow it). */
+    size_t from = entries[first].byte;
+    size_t to = (size_t)entries[last].byte + 8;
+    if (to > x->file_length) to = x->file_length;
+    size_t size = to - from;
+    if (size > *scratch_size) {
+        uint8_t *grown = realloc(*scratch, size);
+        if (grown == NULL) return -1;
+        *scratch = grown;
+        *scratch_size = size;
+    }
+    if (pread(fileno(x->file), *scratch, size, (off_t)from) != (ssize_t)size) return 0;
+    struct tv_bits b = {*scratch, *scratch, *scratch + size, 0, 0, 0};
+    struct tv_mcu_state s;
+    tv_entry_load(&entries[first], &b, &s, from);
+    JCOEF *blocks[10];
+    for (uint32_t column = first * TV_INDEX_STEP; column < x1; column++) {
+        if (column < x0) {
+            if (!tv_decode_mcu(x, &b, &s, NULL)) return 0;
+            continue;
         }
-        if (pread(fileno(x->file), *scratch, size, (off_t)from) != (ssize_t)size) return 0;
-        struct tv_bits b = {*scratch, *scratch, *scratch + size, 0, 0, 0};
-        struct tv_mcu_state s;
-        tv_entry_load(&entries[first], &b, &s, from);
-        for (uint32_t column = first * TV_INDEX_STEP; column < x1; column++) {
-            JCOEF *out = column >= x0
-                             ? blocks + ((size_t)(row - y0) * (x1 - x0) + (column - x0)) * x->blocks_per_mcu * DCTSIZE2
-                             : NULL;
-            if (!tv_decode_mcu(x, &b, &s, out)) return 0;
+        int n = 0;
+        for (int c = 0; c < x->components; c++) {
+            int bh = x->components == 1 ? 1 : x->h[c], bv = x->components == 1 ? 1 : x->v[c];
+            for (int v = 0; v < bv; v++) {
+                for (int h = 0; h < bh; h++) blocks[n++] = lines[c][v][(column - x0) * (uint32_t)bh + (uint32_t)h];
+            }
         }
+        if (!tv_decode_mcu(x, &b, &s, blocks)) return 0;
     }
     return 1;
 }
@@ -581,19 +592,6 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     if (x == NULL || x0 >= x1 || y0 >= y1 || x1 > x->mcus_x || y1 > x->mcus_y) {
         return tv_fail(err, TV_ERR_ARG, "the MCU rect lies outside the image");
     }
-    size_t mcus = (size_t)(x1 - x0) * (y1 - y0);
-    JCOEF *blocks = malloc(mcus * (size_t)x->blocks_per_mcu * DCTSIZE2 * sizeof(JCOEF));
-    if (blocks == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
-    uint8_t *scratch = NULL;
-    size_t scratch_size = 0;
-    int decoded = tv_index_decode_rect(x, x0, y0, x1, y1, blocks, &scratch, &scratch_size);
-    free(scratch);
-    if (decoded <= 0) {
-        free(blocks);
-        return decoded < 0 ? tv_fail(err, TV_ERR_NOMEM, "out of memory")
-                           : tv_fail(err, TV_ERR_IO, "the file changed since it was indexed");
-    }
-
     uint32_t left = x0 * x->mcu_width, top = y0 * x->mcu_height;
     uint32_t right = x1 * x->mcu_width, bottom = y1 * x->mcu_height;
     if (right > x->width) right = x->width;
@@ -607,18 +605,21 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     volatile int created = 0;
     jerr.output = NULL;
     jerr.output_length = 0;
+    jerr.scratch = NULL;
+    jerr.scratch_size = 0;
     source.err = jpeg_std_error(&jerr.pub);
     target.err = &jerr.pub;
     jerr.pub.error_exit = tv_index_error_exit;
     jerr.pub.output_message = tv_index_quiet;
+    volatile tv_status status = TV_ERR_CORRUPT;
     if (setjmp(jerr.jump)) {
         if (created) {
             jpeg_destroy_compress(&target);
             jpeg_destroy_decompress(&source);
         }
         free(jerr.output);
-        free(blocks);
-        return tv_fail(err, TV_ERR_CORRUPT, jerr.message);
+        free(jerr.scratch);
+        return tv_fail(err, status, jerr.message);
     }
     jpeg_create_decompress(&source);
     jpeg_create_compress(&target);
@@ -630,56 +631,44 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     target.image_height = bottom - top;
     jpeg_mem_dest(&target, &jerr.output, &jerr.output_length);
 
-    /* One array per component, sized as jpegtran sizes them (whole iMCUs). */
+    /* One array per component, sized as jpegtran sizes them (whole iMCUs): exactly the MCUs' blocks here. */
     jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
     int hmax = 1, vmax = 1;
     for (int c = 0; c < x->components; c++) {
         if (target.comp_info[c].h_samp_factor > hmax) hmax = target.comp_info[c].h_samp_factor;
         if (target.comp_info[c].v_samp_factor > vmax) vmax = target.comp_info[c].v_samp_factor;
     }
-    JDIMENSION widths[TV_INDEX_MAX_COMPONENTS], heights[TV_INDEX_MAX_COMPONENTS];
     for (int c = 0; c < x->components; c++) {
         int h = target.comp_info[c].h_samp_factor, v = target.comp_info[c].v_samp_factor;
         JDIMENSION w = (JDIMENSION)(((unsigned long)target.image_width * h + (unsigned long)hmax * 8 - 1) /
                                     ((unsigned long)hmax * 8));
         JDIMENSION ht = (JDIMENSION)(((unsigned long)target.image_height * v + (unsigned long)vmax * 8 - 1) /
                                      ((unsigned long)vmax * 8));
-        widths[c] = (w + h - 1) / h * h;
-        heights[c] = (ht + v - 1) / v * v;
-        arrays[c] = (*target.mem->request_virt_barray)((j_common_ptr)&target, JPOOL_IMAGE, TRUE, widths[c],
-                                                        heights[c], (JDIMENSION)v);
+        arrays[c] = (*target.mem->request_virt_barray)((j_common_ptr)&target, JPOOL_IMAGE, TRUE,
+                                                        (w + h - 1) / h * h, (ht + v - 1) / v * v, (JDIMENSION)v);
     }
     (*target.mem->realize_virt_arrays)((j_common_ptr)&target);
-    /* Where each component's blocks sit in an MCU of the scan. */
-    int offset[TV_INDEX_MAX_COMPONENTS], bh[TV_INDEX_MAX_COMPONENTS], bv[TV_INDEX_MAX_COMPONENTS];
-    for (int c = 0, n = 0; c < x->components; c++) {
-        offset[c] = n;
-        bh[c] = x->components == 1 ? 1 : x->h[c];
-        bv[c] = x->components == 1 ? 1 : x->v[c];
-        n += bh[c] * bv[c];
-    }
-    uint32_t columns = x1 - x0, rows = y1 - y0;
-    for (int c = 0; c < x->components; c++) {
-        for (JDIMENSION by = 0; by < heights[c]; by++) {
-            JBLOCKARRAY line = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], by, 1, TRUE);
-            uint32_t mcu_row = by / (uint32_t)bv[c];
-            if (mcu_row >= rows) continue; /* pre-zeroed */
-            for (JDIMENSION bx = 0; bx < widths[c]; bx++) {
-                uint32_t mcu_column = bx / (uint32_t)bh[c];
-                if (mcu_column >= columns) continue;
-                int within = (int)(by % (uint32_t)bv[c]) * bh[c] + (int)(bx % (uint32_t)bh[c]);
-                const JCOEF *from =
-                    blocks + (((size_t)mcu_row * columns + mcu_column) * x->blocks_per_mcu + offset[c] + within) *
-                                 DCTSIZE2;
-                memcpy(line[0][bx], from, sizeof(JBLOCK));
-            }
+    /* Each MCU row's blocks go straight into the arrays: an interleaved scan's MCU row is v block rows of
+     * each component (a one-component scan's is one block row). */
+    for (uint32_t row = y0; row < y1; row++) {
+        JBLOCKARRAY lines[TV_INDEX_MAX_COMPONENTS];
+        for (int c = 0; c < x->components; c++) {
+            JDIMENSION bv = x->components == 1 ? 1 : (JDIMENSION)x->v[c];
+            lines[c] = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], (row - y0) * bv, bv, TRUE);
+        }
+        int decoded = tv_index_decode_row(x, row, x0, x1, lines, &jerr.scratch, &jerr.scratch_size);
+        if (decoded <= 0) {
+            status = decoded < 0 ? TV_ERR_NOMEM : TV_ERR_IO;
+            snprintf(jerr.message, sizeof jerr.message, "%s",
+                     decoded < 0 ? "out of memory" : "the file changed since it was indexed");
+            longjmp(jerr.jump, 1);
         }
     }
     jpeg_write_coefficients(&target, arrays);
     jpeg_finish_compress(&target);
     jpeg_destroy_compress(&target);
     jpeg_destroy_decompress(&source);
-    free(blocks);
+    free(jerr.scratch);
     *jpeg = jerr.output;
     *jpeg_length = jerr.output_length;
     return TV_OK;

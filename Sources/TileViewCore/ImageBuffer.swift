@@ -70,9 +70,10 @@ public struct ImageBuffer: Hashable, Sendable {
         return true
     }
 
-    /// A copy of the pixels in `rect`, which must lie inside the buffer.
+    /// A copy of the pixels in `rect`, which must lie inside the buffer (the buffer itself when `rect` is all of it).
     public func cropped(to rect: PixelRect) -> ImageBuffer {
         precondition(PixelRect(size: size).contains(rect), "crop \(rect) outside \(size)")
+        if rect == PixelRect(size: size) { return self }
         var out = ImageBuffer(width: rect.width, height: rect.height)
         out.copy(rect, of: self, to: (0, 0))
         return out

@@ -158,36 +158,77 @@ extension FrameRenderer {
         _ bytes: UnsafePointer<UInt8>, count: Int, alphaScale: UnsafePointer<Float>,
         into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        var p = bytes
+        // Converted four lanes at once; each lane is the same exact conversion and one product as before.
+        let raw = UnsafeRawPointer(bytes)
         for i in 0..<count {
-            let a = p[3]
-            let m = alphaScale[Int(a)]
-            out[i] = SIMD4<Float>(Float(p[0]) * m, Float(p[1]) * m, Float(p[2]) * m, Float(a))
-            p += 4
+            let pixel = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt8>.self)
+            let m = alphaScale[Int(pixel[3])]
+            out[i] = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel)) * SIMD4<Float>(m, m, m, 1)
         }
     }
 
     /// One filtered row: for each covered frame column, the weighted sum of its taps.
+    ///
+    /// Each column's sum is added up tap after tap, in order (so the bytes never depend on how columns are
+    /// grouped); four neighbouring columns with as many taps are summed side by side, four independent chains
+    /// of additions that the processor overlaps instead of waiting for each addition in turn.
     @inline(__always)
     static func filterAcross(
         _ row: UnsafePointer<SIMD4<Float>>, columns: Int, tapOffset: UnsafePointer<Int>, tapCount: UnsafePointer<Int>,
         weights: UnsafePointer<SIMD4<Float>>, stride: Int, into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        for x in 0..<columns {
-            let taps = row + tapOffset[x]
-            let w = weights + x * stride
-            var sum = taps[0] * w[0]
-            var k = 1
+        var x = 0
+        while x + 3 < columns {
             let n = tapCount[x]
-            // Two taps a loop, added one after the other: the order of the sum is unchanged.
-            while k + 1 < n {
-                sum += taps[k] * w[k]
-                sum += taps[k + 1] * w[k + 1]
-                k += 2
+            guard tapCount[x + 1] == n && tapCount[x + 2] == n && tapCount[x + 3] == n else {
+                out[x] = filterColumn(row + tapOffset[x], weights: weights + x * stride, count: n)
+                x += 1
+                continue
             }
-            if k < n { sum += taps[k] * w[k] }
-            out[x] = sum
+            let t0 = row + tapOffset[x]
+            let t1 = row + tapOffset[x + 1]
+            let t2 = row + tapOffset[x + 2]
+            let t3 = row + tapOffset[x + 3]
+            let w0 = weights + x * stride
+            let w1 = w0 + stride
+            let w2 = w1 + stride
+            let w3 = w2 + stride
+            var s0 = t0[0] * w0[0]
+            var s1 = t1[0] * w1[0]
+            var s2 = t2[0] * w2[0]
+            var s3 = t3[0] * w3[0]
+            var k = 1
+            while k < n {
+                s0 += t0[k] * w0[k]
+                s1 += t1[k] * w1[k]
+                s2 += t2[k] * w2[k]
+                s3 += t3[k] * w3[k]
+                k += 1
+            }
+            out[x] = s0
+            out[x + 1] = s1
+            out[x + 2] = s2
+            out[x + 3] = s3
+            x += 4
         }
+        while x < columns {
+            out[x] = filterColumn(row + tapOffset[x], weights: weights + x * stride, count: tapCount[x])
+            x += 1
+        }
+    }
+
+    /// One frame column's weighted sum of its `count` taps, added in order.
+    @inline(__always)
+    static func filterColumn(
+        _ taps: UnsafePointer<SIMD4<Float>>, weights w: UnsafePointer<SIMD4<Float>>, count n: Int
+    ) -> SIMD4<Float> {
+        var sum = taps[0] * w[0]
+        var k = 1
+        while k < n {
+            sum += taps[k] * w[k]
+            k += 1
+        }
+        return sum
     }
 
     /// Clamps a filtered premultiplied row (0 <= colour <= alpha <= 255), scales it by coverage,

@@ -12,8 +12,12 @@ public enum TileMosaic {
         levelRect: PixelRect, grid: TileGrid, tile: (TileID) -> ImageBuffer?
     ) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
         guard let rect = levelRect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
+        let ids = grid.tiles(intersecting: rect)
+        if ids.count == 1, grid.pixelRect(of: ids[0]) == rect, let pixels = tile(ids[0]), pixels.size == rect.size {
+            return (pixels, (rect.x, rect.y))  // exactly one whole tile: no copy
+        }
         var buffer = ImageBuffer(width: rect.width, height: rect.height)
-        for id in grid.tiles(intersecting: rect) {
+        for id in ids {
             let tileRect = grid.pixelRect(of: id)
             guard let pixels = tile(id), pixels.size == tileRect.size,
                 let common = tileRect.intersection(rect)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TileViewCodecs
 import TileViewCore
@@ -36,6 +37,55 @@ struct JPEGEntropyIndexTests {
                 let expected = whole.cropped(to: rect)
                 #expect(got == expected, "\(file) level \(level) \(rect): \(got.differenceSummary(from: expected))")
             }
+        }
+    }
+
+    @Test("damaged copies: refused by the index, or every rect equals the strict decoder's, which accepts them too")
+    func damagedCopies() throws {
+        try TemporaryFolder.with("entropy-index") { folder in
+            let path = folder.appendingPathComponent("damaged.jpg").path
+            var generator = SplitMix64(seed: 0x1DE7)
+            var indexed = 0
+            for file in [
+                "jpeg/gen_chelsea_420_restart1.jpg", "jpeg/gen_17x9_420.jpg", "jpeg/restarts.jpg",
+                "jpeg/gen_chelsea_gray.jpg", "jpeg/grayscale_24x16_sampling2x2.jpg",
+            ] {
+                let original = try Fixtures.bytes(file)
+                for trial in 0..<80 {
+                    // One to three bytes set at random, flipped by a bit, or made 0xFF (a marker's start).
+                    var bytes = original
+                    for _ in 0..<generator.int(1...3) {
+                        let at = generator.int(below: bytes.count)
+                        switch generator.int(below: 3) {
+                        case 0: bytes[at] = UInt8(generator.int(below: 256))
+                        case 1: bytes[at] ^= 1 << generator.int(below: 8)
+                        default: bytes[at] = 0xFF
+                        }
+                    }
+                    try Data(bytes).write(to: URL(fileURLWithPath: path))
+                    guard let index = try? JPEGEntropyIndex(path: path) else { continue }
+                    let level = generator.int(below: JPEGEntropyIndex.deepestLevel + 1)
+                    let scale = LevelScale.pyramidLevel(level, format: .jpeg)
+                    let whole = PixelRect(size: scale.levelSize(ofStored: index.size))
+                    // A header the strict decoder refuses (an unknown JFIF revision, say) fails before any tile.
+                    guard let reader = try? LevelReader(.file(path: path), scale: scale, rect: whole, options: .init())
+                    else { continue }
+                    indexed += 1
+                    let expected: ImageBuffer
+                    do {
+                        expected = try reader.readAll().image
+                    } catch {
+                        Issue.record("\(file) copy \(trial): indexed, but the strict decoder refuses it: \(error)")
+                        continue
+                    }
+                    for _ in 0..<3 {
+                        let rect = RegionDecodeTests.randomRect(in: whole.size, using: &generator)
+                        let got = try index.levelRect(rect, level: level, options: .init())
+                        #expect(got == expected.cropped(to: rect), "\(file) copy \(trial) level \(level) \(rect)")
+                    }
+                }
+            }
+            #expect(indexed > 40, "enough damaged copies stay valid to test")
         }
     }
 
