@@ -7,7 +7,8 @@
 # Targets (the script exits 1 when one is missed): wall time at most 1.0x vipsthumbnail's on 50 pages;
 # tileview's peak RSS at most 64 MiB; its 150-page peak within 15% of its 50-page peak.
 # Then `tileview bench memory` over 150 steps with --budget-mb 64 writes the chart to $PLOT.
-# Env: RUNS (default 5), BENCH_IMAGES (default bench-images), PLOT (default: a temporary file).
+# Env: RUNS (default 5), BENCH_IMAGES (default bench-images), PLOT (default: a temporary file),
+#   TILEVIEW (a tileview binary to run instead of the release build: before and after a change, in one sitting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-5}
@@ -16,8 +17,12 @@ export VIPS_WARNING=0
 [ -s "$images/gallery/page-50.jpg" ] || scripts/make-bench-images.sh "$images"
 scripts/ensure-deps.sh
 command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
-scripts/lib/build-release.sh >&2
-tv="$PWD/.build/release/tileview"
+if [ -n "${TILEVIEW:-}" ]; then
+  tv=$(realpath "$TILEVIEW")  # another build to compare, e.g. an earlier commit's
+else
+  scripts/lib/build-release.sh >&2
+  tv="$PWD/.build/release/tileview"
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 gallery=$(cd "$images/gallery" && pwd)
