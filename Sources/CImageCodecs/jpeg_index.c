@@ -34,6 +34,8 @@
 #define TV_INDEX_STEP 8
 #define TV_INDEX_LOOKAHEAD 9
 #define TV_INDEX_MAX_COMPONENTS 3
+/* The pass reads the whole file into memory: a larger file keeps the band passes, and the memory bound. */
+#define TV_INDEX_MAX_FILE (64ul << 20)
 
 /* Zigzag position -> natural position, with 16 spare entries as libjpeg has. */
 static const int tv_natural_order[64 + 16] = {
@@ -381,7 +383,10 @@ static size_t tv_index_parse(struct tv_jpeg_index *x, const uint8_t *data, size_
                 q += 17 + (size_t)total;
             }
         } else if (marker == 0xDD) {
-            if (n < 2) return 0;
+            if (n < 2) {
+                *why = "a bad DRI segment";
+                return 0;
+            }
             x->restart_interval = tv_be16(s);
         } else if (marker == 0xDA) {
             if (!frame || n < 1 || s[0] != x->components || n < 4 + 2 * (size_t)x->components) {
@@ -437,8 +442,12 @@ tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **out, tv_error *e
         goto done;
     }
     long end = ftell(x->file);
-    if (end <= 0 || (unsigned long)end > UINT32_MAX) {
-        status = tv_fail(err, TV_ERR_UNSUPPORTED, "empty, or too large to index");
+    if (end <= 0) {
+        status = tv_fail(err, TV_ERR_UNSUPPORTED, "the file is empty");
+        goto done;
+    }
+    if ((unsigned long)end > TV_INDEX_MAX_FILE) {
+        status = tv_fail(err, TV_ERR_UNSUPPORTED, "too large to index (the pass holds the file in memory)");
         goto done;
     }
     x->file_length = (size_t)end;
