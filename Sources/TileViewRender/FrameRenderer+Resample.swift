@@ -158,7 +158,7 @@ extension FrameRenderer {
         _ bytes: UnsafePointer<UInt8>, count: Int, alphaScale: UnsafePointer<Float>,
         into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        // Converted four lanes at once; each lane is the same exact conversion and one product as before.
+        // Four lanes at once: each an exact byte-to-Float conversion times one factor (1 for alpha).
         let raw = UnsafeRawPointer(bytes)
         for i in 0..<count {
             let pixel = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt8>.self)

@@ -49,6 +49,14 @@ public final class SharedTileCache: Sendable {
         var coalescedWaits = 0
         var bandsDecoded = 0
         var indexedDecodes = 0
+
+        /// Inserts freshly decoded tiles of `image`, counting their bytes as decoded.
+        mutating func insertDecoded(_ decoded: [TileID: ImageBuffer], image: String) {
+            for (id, tile) in decoded {
+                tiles.recordDecode(bytes: tile.pixels.count)
+                _ = tiles.insert(tile, forKey: Key(image: image, tile: id))
+            }
+        }
     }
 
     /// The entropy indexes of the JPEGs whose levels are decoded through one (see `entropyIndex`), the least
@@ -131,10 +139,7 @@ public final class SharedTileCache: Sendable {
     /// Stores tiles decoded outside any band claim (through an entropy index), counted as decoded.
     func store(image: String, tiles: [TileID: ImageBuffer]) {
         state.withLock { state in
-            for (id, tile) in tiles {
-                state.tiles.recordDecode(bytes: tile.pixels.count)
-                _ = state.tiles.insert(tile, forKey: Key(image: image, tile: id))
-            }
+            state.insertDecoded(tiles, image: image)
             state.indexedDecodes += 1
         }
     }
@@ -183,10 +188,7 @@ public final class SharedTileCache: Sendable {
     /// Stores the tiles of a claimed band, counts them as decoded and hands them to the threads waiting for it.
     func publish(image: String, level: Int, row: Int, tiles: [TileID: ImageBuffer]) {
         let ended = state.withLock { state -> (BandDecode, Int)? in
-            for (id, tile) in tiles {
-                state.tiles.recordDecode(bytes: tile.pixels.count)
-                _ = state.tiles.insert(tile, forKey: Key(image: image, tile: id))
-            }
+            state.insertDecoded(tiles, image: image)
             state.bandsDecoded += 1
             guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
             else { return nil }
