@@ -32,9 +32,17 @@ public enum ImageResponse {
     /// `region` (oriented image pixels) of `image` scaled to exactly `size`, turned and encoded as `output` asks.
     /// With no tile cache the frame is rendered straight from the decoder (only the rows and columns the region
     /// needs). Errors name the image by `identifier`.
+    ///
+    /// A plain JPEG answer of a region at its own size whose edges lie on the MCU grid of an upright baseline
+    /// JPEG (every level-0 tile of one, and `full/max` of a small one) is the file's own coefficients, cut
+    /// without decoding (`TiledImage.losslessJPEGCrop`): no second generation of loss, and about a third of
+    /// the work of a decode and an encode.
     public static func render(
         _ image: TiledImage, identifier: String, region: PixelRect, size: PixelSize, output: ImageOutput
     ) throws(TileViewError) -> [UInt8] {
+        if output == ImageOutput(format: .jpg), size == region.size, let crop = try image.losslessJPEGCrop(region) {
+            return crop
+        }
         var pixels = try image.render(region: region, size: size).image
         if output.mirrored { pixels = pixels.applying(.upMirrored) }
         switch output.quarterTurns {

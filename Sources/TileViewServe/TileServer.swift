@@ -145,6 +145,10 @@ public struct TileServer: Sendable {
                 "Rects of tiles decoded alone through a JPEG's entropy index (levels larger than half the tile cache).",
                 tiles.indexedDecodes)
             + ServerMetrics.counterText(
+                "tileview_jpeg_lossless_crops_total",
+                "JPEG answers cut from a file's own coefficients, without decoding (a region on the MCU grid at its own size).",
+                tiles.losslessCrops)
+            + ServerMetrics.counterText(
                 "tileview_tile_band_waits_total", "Times a request waited for a band another request was decoding.",
                 tiles.coalescedWaits)
             + ServerMetrics.cacheText(

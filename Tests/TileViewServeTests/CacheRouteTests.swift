@@ -83,6 +83,78 @@ struct CacheRouteTests {
         }
     }
 
+    @Test("a JPEG region on the file's MCU grid, at its own size, is cut from the file's coefficients, not decoded")
+    func losslessCrops() async throws {
+        try await TemporaryFolder.with("serve-lossless") { folder in
+            for name in ["gen_chelsea_420_q90.jpg", "gen_chelsea_444_q90.jpg", "gen_chelsea_420_progressive.jpg"] {
+                try FileManager.default.copyItem(
+                    at: Fixtures.corpusRoot.appendingPathComponent("jpeg/\(name)"),
+                    to: folder.appendingPathComponent(name))
+            }
+            let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
+            let app = Application(router: server.router())
+            // 451x300; 4:2:0 has 16x16 MCUs, 4:4:4 8x8. (x, y, w, h), and whether each file's MCU grid holds it.
+            let cases: [(PixelRect, [String: Bool])] = [
+                (PixelRect(x: 16, y: 32, width: 128, height: 64), ["420_q90": true, "444_q90": true]),
+                (PixelRect(x: 432, y: 288, width: 19, height: 12), ["420_q90": true, "444_q90": true]),
+                (PixelRect(x: 0, y: 0, width: 451, height: 300), ["420_q90": true, "444_q90": true]),
+                (PixelRect(x: 8, y: 40, width: 120, height: 64), ["420_q90": false, "444_q90": true]),
+                (PixelRect(x: 16, y: 32, width: 100, height: 64), ["420_q90": false, "444_q90": false]),
+                (PixelRect(x: 0, y: 0, width: 256, height: 256), ["420_progressive": false]),
+            ]
+            try await app.test(.router) { client in
+                for (rect, files) in cases {
+                    for (kind, lossless) in files.sorted(by: { $0.key < $1.key }) {
+                        let id = "gen_chelsea_\(kind).jpg"
+                        let path = "/iiif/3/\(id)/\(rect.x),\(rect.y),\(rect.width),\(rect.height)/max/0/default"
+                        let before = server.tiles.losslessCrops
+                        var jpeg: ImageBuffer?
+                        try await client.execute(uri: path + ".jpg", method: .get) { response in
+                            #expect(response.status == .ok)
+                            jpeg = try JPEGDecoder.decode(.bytes(Array(buffer: response.body))).image
+                        }
+                        #expect(server.tiles.losslessCrops == before + (lossless ? 1 : 0), "\(path)")
+                        let rendered = try TiledImage(path: folder.appendingPathComponent(id).path, cacheBudgetBytes: 0)
+                            .render(region: rect, size: rect.size).image
+                        let got = try #require(jpeg)
+                        try #require(got.size == rect.size, "\(path)")
+                        guard lossless else { continue }
+                        // The pixels of the whole file's decode, but for chroma upsampled along an edge of the
+                        // rect that is not the image's (4:2:0 only).
+                        let subsampled = kind.hasPrefix("420")
+                        var differing = 0
+                        for y in 0..<rect.height {
+                            for x in 0..<rect.width {
+                                let inner =
+                                    (x == 0 && rect.x > 0) || (y == 0 && rect.y > 0)
+                                    || (x == rect.width - 1 && rect.maxX < 451)
+                                    || (y == rect.height - 1 && rect.maxY < 300)
+                                let i = (y * rect.width + x) * 4
+                                if got.pixels[i..<(i + 3)] != rendered.pixels[i..<(i + 3)] {
+                                    differing += 1
+                                    #expect(subsampled && inner, "\(path): pixel \(x),\(y)")
+                                }
+                            }
+                        }
+                        if !subsampled { #expect(differing == 0) }
+                    }
+                }
+                // The same rect turned, in gray, as PNG or at another size is rendered and encoded as before.
+                let before = server.tiles.losslessCrops
+                for form in ["max/90/default.jpg", "max/0/gray.jpg", "max/0/default.png", "64,/0/default.jpg"] {
+                    try await client.execute(uri: "/iiif/3/gen_chelsea_444_q90.jpg/16,32,128,64/\(form)", method: .get)
+                    {
+                        #expect($0.status == .ok)
+                    }
+                }
+                #expect(server.tiles.losslessCrops == before)
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    #expect(String(buffer: response.body).contains("tileview_jpeg_lossless_crops_total \(before)\n"))
+                }
+            }
+        }
+    }
+
     @Test("a file replaced on disk gets a new entity tag and its new pixels, never the cached ones")
     func changedFileNotStale() async throws {
         try await TemporaryFolder.with("serve-change") { folder in

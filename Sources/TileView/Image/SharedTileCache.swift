@@ -49,6 +49,7 @@ public final class SharedTileCache: Sendable {
         var coalescedWaits = 0
         var bandsDecoded = 0
         var indexedDecodes = 0
+        var losslessCrops = 0
 
         /// Inserts freshly decoded tiles of `image`, counting their bytes as decoded.
         mutating func insertDecoded(_ decoded: [TileID: ImageBuffer], image: String) {
@@ -97,6 +98,11 @@ public final class SharedTileCache: Sendable {
 
     /// Rects decoded through an entropy index so far.
     public var indexedDecodes: Int { state.withLock { $0.indexedDecodes } }
+
+    /// JPEG answers cut from a file's own coefficients so far (`TiledImage.losslessJPEGCrop`).
+    public var losslessCrops: Int { state.withLock { $0.losslessCrops } }
+
+    func countLosslessCrop() { state.withLock { $0.losslessCrops += 1 } }
 
     /// The entropy index of `image` (the JPEG at `path`): built on first use by the calling thread while the
     /// others that need it wait, then kept (`indexesKept` of them, the least recently used dropped first). Nil

@@ -55,6 +55,44 @@ extension TiledImage {
         return TileMosaic.assemble(levelRect: clipped, grid: grid) { tiles[$0] }
     }
 
+    /// The largest rect `losslessJPEGCrop` cuts, in pixels (1024 x 1024).
+    public static let losslessCropMaxPixels = 1 << 20
+
+    /// `rect` (stored pixels of an upright image) as a JPEG of the file's own coefficients, with no decode and no
+    /// second generation of loss (a lossless crop, as `jpegtran -crop` makes): the MCUs under the rect, with
+    /// their quantisation tables, written with standard Huffman tables. Nil unless the image is an upright
+    /// baseline JPEG the entropy index takes, opened over a shared cache (whose shelf keeps the index, built by
+    /// the first call), `rect` lies on the file's MCU grid (each side on an MCU edge or the image's edge) and
+    /// holds at most `losslessCropMaxPixels` (the crop holds its coefficients in memory: 6 bytes a pixel for
+    /// 4:4:4).
+    ///
+    /// Decoded, the crop has the pixels of a decode of the whole file except in the row or column of pixels along
+    /// an edge of the rect that is not an edge of the image, where chroma is upsampled from the crop's own
+    /// samples only (none for 4:4:4 and gray files).
+    public func losslessJPEGCrop(_ rect: PixelRect) throws(TileViewError) -> [UInt8]? {
+        guard header.format == .jpeg, orientation == .up, let shared = sharedTiles,
+            !rect.isEmpty, rect.pixelCount <= Self.losslessCropMaxPixels, rect.x >= 0, rect.y >= 0,
+            rect.maxX <= imageSize.width, rect.maxY <= imageSize.height,
+            let index = shared.cache.entropyIndex(image: shared.image, path: path)
+        else { return nil }
+        let mcu = index.mcuSize
+        func onGrid(_ start: Int, _ end: Int, _ step: Int, _ edge: Int) -> Bool {
+            start % step == 0 && (end % step == 0 || end == edge)
+        }
+        guard onGrid(rect.x, rect.maxX, mcu.width, index.size.width),
+            onGrid(rect.y, rect.maxY, mcu.height, index.size.height)
+        else { return nil }
+        let columns = (rect.x / mcu.width)..<((rect.maxX + mcu.width - 1) / mcu.width)
+        let rows = (rect.y / mcu.height)..<((rect.maxY + mcu.height - 1) / mcu.height)
+        do throws(CodecError) {
+            let jpeg = try index.crop(columns: columns, rows: rows)
+            shared.cache.countLosslessCrop()
+            return jpeg
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+    }
+
     /// The entropy index through which the tiles of `grid`'s level are decoded, when that is the way (see
     /// `sharedRegion`): levels 0 to 3 of an upright JPEG the index takes, larger than half the cache.
     private func entropyIndex(for grid: TileGrid, shared: SharedTiles) -> JPEGEntropyIndex? {
