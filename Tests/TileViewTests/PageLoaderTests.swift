@@ -181,6 +181,60 @@ struct PageLoaderTests {
         }
     }
 
+    @Test(
+        "a page that keeps no tiles is drawn straight from its decoder: the frames of decoded regions, no region held")
+    func streamedPages() throws {
+        try TemporaryFolder.with("loader-streamed") { dir in
+            let sources = [
+                Fixtures.corpusRoot.appendingPathComponent("jpeg/gen_chelsea_420_q90.jpg"),
+                Fixtures.corpusRoot.appendingPathComponent("jpeg/gen_chelsea_gray.jpg"),
+                Fixtures.corpusRoot.appendingPathComponent("jpeg/gen_chelsea_420_progressive.jpg"),
+                Fixtures.corpusRoot.appendingPathComponent("jpeg/exif_Landscape_6.jpg"),
+                Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
+                Fixtures.sampleImages.appendingPathComponent("coffee.png"),
+            ]
+            var paths: [String] = []
+            for (n, source) in sources.enumerated() {
+                let path = dir.appendingPathComponent("page-\(n).\(source.pathExtension)")
+                try FileManager.default.copyItem(at: source, to: path)
+                paths.append(path.path)
+            }
+            let moves = "next\nnext\nprev\nnext\nnext\nnext\nnext\ndouble-tap 100,80\nnext"
+            let job = try Self.job(
+                paths, layout: .linear(paths.count), script: moves, viewport: PixelSize(width: 320, height: 240),
+                peek: 24, gap: 8)
+            let plan = try job.plan()
+            let out = dir.appendingPathComponent("out")
+            _ = try GalleryRun.render(plan, loader: job.makeLoader(), compositor: job.compositor, folder: out.path)
+            // The reference: every frame drawn from decoded regions, one call at a time.
+            let reference = job.makeLoader()
+            for frame in plan {
+                try reference.makeResident(frame.resident)
+                let expected = try job.compositor.render(frame, loader: reference)
+                let written = try PNGDecoder.decode(
+                    .file(path: out.appendingPathComponent(String(format: "frame-%04d.png", frame.index)).path)
+                ).image
+                #expect(written.pixels == expected.pixels, "frame \(frame.index)")
+            }
+            // The first frame's page comes back as its rendered part, holding a ring of rows, not its region.
+            let loader = job.makeLoader()
+            try loader.makeResident(plan[0].resident)
+            let draws = job.compositor.draws(for: plan[0], loader: loader)
+            loader.startDecoding(job.compositor.requests(for: draws), renderers: job.compositor.renderers(for: draws))
+            let regions = try loader.finishDecoding()
+            // The draw covering most of the viewport: the current page (the others peek in from the sides).
+            let drawn = draws.filter { $0.request != nil }
+            let largest = try #require(drawn.indices.max { drawn[$0].part.width < drawn[$1].part.width })
+            let main = try #require(regions[largest])
+            if SystemInfo.availableProcessors > 1 {
+                #expect(main.isRenderedPart && main.buffer.size == drawn[largest].part.size)
+                #expect(main.byteCount < 451 * 300 * 4 / 2, "a ring of rows, not the level region")
+            } else {
+                #expect(!main.isRenderedPart, "one processor: no decoding thread, the region is decoded")
+            }
+        }
+    }
+
     @Test("the decoded bytes of a long walk stay those of one page, whatever the gallery's length")
     func boundedMemory() throws {
         try TemporaryFolder.with("loader-bounded") { dir in

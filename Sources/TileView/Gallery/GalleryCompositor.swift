@@ -102,8 +102,15 @@ public struct GalleryCompositor: Sendable {
         draws.compactMap(\.request)
     }
 
+    /// The renderers of the draws that make `requests(for: draws)`, in the same order (nil for a page rendered
+    /// whole): what lets the loader render a part straight from the decoder (`PageLoader.startDecoding`).
+    public func renderers(for draws: [Draw]) -> [FrameRenderer?] {
+        draws.filter { $0.request != nil }.map(\.renderer)
+    }
+
     /// Renders the frame, exactly `viewport` pixels, from `regions`: the decoded `requests(for: draws)`, in
-    /// order (a nil region, or a missing one, leaves that part to the background).
+    /// order (a nil region, or a missing one, leaves that part to the background; a part the loader rendered
+    /// already is taken as it is).
     public func render(_ draws: [Draw], regions: [DecodedPageRegion?]) -> ImageBuffer {
         var remaining = regions[...]
         func renderPart(_ draw: Draw) -> ImageBuffer {
@@ -120,6 +127,7 @@ public struct GalleryCompositor: Sendable {
                 return part
             }
             if let region {
+                if region.isRenderedPart { return region.buffer }
                 return renderer.render(source: region.buffer, sourceOrigin: (region.originX, region.originY))
             }
             return renderer.render(source: ImageBuffer(width: 0, height: 0), sourceOrigin: (0, 0))

@@ -10,9 +10,12 @@ import TileViewPaging
 /// pages leaving, open those entering, keep tiles only of pages frame i+2 shows too, release the rest) and start
 /// decoding frame i+1's regions on a worker; render frame i from its regions; hand it to the writer, whose
 /// workers encode and write up to `writerConcurrency` frames at once (`submit` waits while that many are in
-/// flight). So decoding, resampling and encoding overlap on two cores, while the decoded pixels in memory are
-/// those of two frames' pages at most, and at most `writerConcurrency` + 1 frames. With a shard, only its
-/// frames are rendered and the loader moves straight from one rendered frame's resident set to the next.
+/// flight). A page that keeps no tiles (the usual case: a page the next frame does not show) is not decoded
+/// into a region at all: the worker renders its part of frame i+1 straight from the decoder's rows, the decoder
+/// on a thread of its own (`PageLoader.startDecoding`). So decoding, resampling and encoding overlap on two
+/// cores, while the decoded pixels in memory are those of two frames' kept pages and regions at most (a ring of
+/// rows for a streamed page), and at most `writerConcurrency` + 2 frames. With a shard, only its frames are
+/// rendered and the loader moves straight from one rendered frame's resident set to the next.
 public enum GalleryRun {
     /// Measurements of one rendered frame, taken right after it was rendered.
     public struct FrameSample: Hashable, Sendable {
@@ -48,7 +51,7 @@ public enum GalleryRun {
             try loader.makeResident(frame.resident, keepingTiles: shown.intersection(shownNext))
             loader.trim(keeping: shown)
             let draws = compositor.draws(for: frame, loader: loader)
-            loader.startDecoding(compositor.requests(for: draws))
+            loader.startDecoding(compositor.requests(for: draws), renderers: compositor.renderers(for: draws))
             return draws
         }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import TileViewCore
 import TileViewGallery
+import TileViewRender
 
 /// Decodes the regions of one frame on a worker thread, for `PageLoader.startDecoding`.
 ///
@@ -8,9 +9,11 @@ import TileViewGallery
 /// refuses to be used meanwhile), and the semaphore orders the worker's writes before the caller's reads.
 /// That hand-over is what makes the unchecked `Sendable` sound.
 final class PageDecodeJob: @unchecked Sendable {
-    /// One request's work: decode level pixels of an image, or render a page whole (a scene).
+    /// One request's work: decode level pixels of an image, render a draw's part straight from the decoder (an
+    /// image that keeps no tiles: its region need not be held), or render a page whole (a scene).
     enum Work {
         case decode(TiledImage, PageRegionRequest)
+        case stream(TiledImage, PageRegionRequest, FrameRenderer)
         case render(any ZoomContent, PageRegionRequest)
     }
 
@@ -47,6 +50,9 @@ final class PageDecodeJob: @unchecked Sendable {
                     let region = try image.region(request.rect, level: request.level)
                     results.append(
                         region.map { DecodedPageRegion(buffer: $0.buffer, originX: $0.origin.x, originY: $0.origin.y) })
+                case .stream(let image, let request, let renderer):
+                    let part = try image.renderPrefetched(renderer, level: request.level)
+                    results.append(DecodedPageRegion(renderedPart: part.image, decodedBytes: part.heldBytes))
                 case .render(let content, let request):
                     guard let rendering = request.rendering else {
                         results.append(nil)

@@ -2,6 +2,7 @@ import TileViewCodecs
 import TileViewCore
 import TileViewGallery
 import TileViewPaging
+import TileViewRender
 import TileViewTiling
 
 /// Owns the tiled images of a gallery's resident pages: opens pages entering the resident set, evicts pages
@@ -17,7 +18,9 @@ import TileViewTiling
 /// - a page the frame after shows too keeps its tiles in its cache (`keepingTiles`, budget
 ///   `pageCacheBudgetBytes`), so a transition, a peek or a zoom gesture does not decode it again; any other page
 ///   keeps none (its decoded block is the region itself, with no tile copies), and `trim(keeping:)` releases
-///   the tiles of pages the next frame does not show.
+///   the tiles of pages the next frame does not show;
+/// - given the draws' renderers, the worker renders the part of a page that keeps no tiles straight from the
+///   decoder's rows instead (a ring of rows, no region), when the part is worth the threads.
 /// So the decoded bytes at any time are those of at most two frames' pages (the frame being rendered and the one
 /// being decoded) plus the cached tiles of pages both show, whatever the gallery's length; a page outside the
 /// resident set holds none. Zoom states live in the plan (`PageZoomStates`), which forgets an evicted page's
@@ -217,14 +220,27 @@ public final class PageLoader {
 
     /// Starts decoding `requests` on a worker thread. Until `finishDecoding` returns, the worker owns the
     /// images and the loader must not be used.
-    public func startDecoding(_ requests: [PageRegionRequest]) {
+    ///
+    /// `renderers`, when given, holds the renderer of each request's draw (in the same order): a request whose
+    /// page keeps no tiles and whose part is worth the threads (`FramePipeline.pays`) is then rendered on the
+    /// worker straight from the decoder's rows, its decoder on a thread of its own, and comes back as that part
+    /// (`DecodedPageRegion.isRenderedPart`): the page's region is never held, and the frame's bytes are the same.
+    public func startDecoding(_ requests: [PageRegionRequest], renderers: [FrameRenderer?] = []) {
         checkIdle()
+        precondition(renderers.isEmpty || renderers.count == requests.count, "one renderer per request")
         let job = PageDecodeJob(
-            work: requests.map { request in
+            work: requests.indices.map { n in
+                let request = requests[n]
                 guard request.rendering == nil else {
                     return entries[request.position].map { PageDecodeJob.Work.render($0.content, request) }
                 }
-                return image(at: request.position, turns: request.turns).map { PageDecodeJob.Work.decode($0, request) }
+                guard let image = image(at: request.position, turns: request.turns) else { return nil }
+                if n < renderers.count, let renderer = renderers[n], image.streamsFrames,
+                    renderer.sourceRect == request.rect, FramePipeline.pays(frameSize: renderer.geometry.frameSize)
+                {
+                    return .stream(image, request, renderer)
+                }
+                return .decode(image, request)
             })
         self.job = job
         job.start()

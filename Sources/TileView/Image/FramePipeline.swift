@@ -115,6 +115,9 @@ final class PrefetchedRows: LevelRowSource {
 
     deinit { ring.deallocate() }
 
+    /// Bytes of the ring of decoded rows.
+    var ringBytes: Int { rowBytes * FramePipeline.ringRows }
+
     /// Whether the rows are decoded on a thread of their own (else the caller reads the reader itself).
     var isRunning: Bool { worker != nil }
 

@@ -103,6 +103,37 @@ extension TiledImage {
         return RenderedFrame(image: image, level: level, sourceRect: rect)
     }
 
+    /// The frame of `renderer` from `level`, drawn straight from the decoder with the decoder on a thread of its
+    /// own (`PrefetchedRows`, on two or more processors) while this thread resamples, and the decoded bytes held
+    /// meanwhile (the ring of rows); the bytes `render(_:level:background:filter:)` gives. For an image that
+    /// `streamsFrames` only (a gallery page that keeps no tiles).
+    func renderPrefetched(_ renderer: FrameRenderer, level: Int) throws(TileViewError) -> (
+        image: ImageBuffer, heldBytes: Int
+    ) {
+        precondition(streamsFrames, "only an image without a tile cache streams its frames")
+        var image = ImageBuffer(width: 0, height: 0)
+        var held = 0
+        _ = try withLevelPixels(for: renderer, level: level) { pixels in
+            switch pixels {
+            case .rows(let reader):
+                let rows = PrefetchedRows(reader)
+                if rows.isRunning {
+                    var source = rows
+                    image = renderer.render(rows: &source)
+                    held = rows.ringBytes
+                } else {
+                    var source = reader
+                    image = renderer.render(rows: &source)
+                }
+                rows.finish()
+            case .buffer(let source, let origin):
+                image = renderer.render(source: source, sourceOrigin: origin)
+                held = source.byteCount
+            }
+        }
+        return (image, held)
+    }
+
     /// Draws the image through `geometry` from `level` onto `frame` (of the geometry's frame size): each pixel the
     /// image frame covers composites the image over the colour already there (`FrameRenderer.draw`).
     func draw(
