@@ -84,6 +84,34 @@ struct SharedTileCacheTests {
         #expect(cache.bandsDecoded == 0, "no band pass from the top")
     }
 
+    @Test("a JPEG level past 1/8: one pass makes every level from 1/8 to the coarsest, the same pixels")
+    func coarseLevelsInOnePass() throws {
+        // 1800x1200 in 64-pixel tiles: levels 3, 4 and 5 are 225x150, 113x75 and 57x38.
+        let file = "jpeg/exif_Landscape_1.jpg"
+        let path = Fixtures.corpusRoot.appendingPathComponent(file).path
+        let cache = SharedTileCache(budgetBytes: 3 << 20, tileSize: 64)
+        let first = try Self.open(file, cache)
+        #expect(first.pyramid.maxLevel == 5)
+        _ = try first.region(PixelRect(x: 10, y: 10, width: 20, height: 20), level: 4)
+        #expect(first.decodePasses == 1)
+        let stored = cache.statistics.entryCount
+        let expected = (3...5).reduce(0) { $0 + first.pyramid.grid(ofLevel: $1).tileCount }
+        #expect(stored == expected, "every tile of levels 3 to 5 from the one pass")
+        for level in 3...5 {
+            let image = try Self.open(file, cache)
+            let size = image.pyramid.levelSize(ofLevel: level)
+            let region = try #require(try image.region(PixelRect(size: size), level: level))
+            #expect(image.decodePasses == 0, "level \(level) was made by the first pass")
+            #expect(
+                TiledImageTests.pixels(of: PixelRect(size: size), in: region)
+                    == (try TiledImageTests.referenceLevel(path, level: level)), "level \(level)")
+        }
+        #expect(cache.indexedDecodes == 0)
+        // A level-2 miss is its own pass (libjpeg's 1/4 is not made from 1/8).
+        _ = try Self.open(file, cache).region(PixelRect(x: 0, y: 0, width: 8, height: 8), level: 2)
+        #expect(cache.statistics.entryCount > expected)
+    }
+
     @Test("a progressive JPEG's big level is not indexed: it is decoded in bands, as before")
     func progressiveNotIndexed() throws {
         let cache = SharedTileCache(budgetBytes: 256 << 10, tileSize: 64)

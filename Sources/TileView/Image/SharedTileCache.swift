@@ -142,11 +142,12 @@ public final class SharedTileCache: Sendable {
         return built
     }
 
-    /// Stores tiles decoded outside any band claim (through an entropy index), counted as decoded.
-    func store(image: String, tiles: [TileID: ImageBuffer]) {
+    /// Stores tiles decoded outside any band claim, counted as decoded: through an entropy index (counted as one
+    /// indexed decode), or made by the same pass as the bands of another level (`throughIndex` false).
+    func store(image: String, tiles: [TileID: ImageBuffer], throughIndex: Bool = true) {
         state.withLock { state in
             state.insertDecoded(tiles, image: image)
-            state.indexedDecodes += 1
+            if throughIndex { state.indexedDecodes += 1 }
         }
     }
 

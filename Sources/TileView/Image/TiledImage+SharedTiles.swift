@@ -44,7 +44,12 @@ extension TiledImage {
             let (mine, waits) = shared.cache.claim(
                 image: shared.image, level: grid.level, rows: rows, needed: needed, columns: grid.columns)
             if !mine.isEmpty {
-                let decoded = try decodeBands(mine, grid: grid, shared: shared, keeping: Set(missing))
+                let decoded: [TileID: ImageBuffer]
+                if let coarse = try coarseLevels(claimed: mine, grid: grid, shared: shared, keeping: Set(missing)) {
+                    decoded = coarse
+                } else {
+                    decoded = try decodeBands(mine, grid: grid, shared: shared, keeping: Set(missing))
+                }
                 tiles.merge(decoded) { old, _ in old }
             }
             for decode in waits.values {
@@ -120,6 +125,66 @@ extension TiledImage {
                 to: PixelRect(x: r.x - bounds.x, y: r.y - bounds.y, width: r.width, height: r.height))
         }
         return tiles
+    }
+
+    /// The level of a JPEG from which every coarser level is made: 1/8, libjpeg's smallest scale; levels past
+    /// it are box-reduced from it.
+    static let coarseBase = 3
+
+    /// For a level past 1/8 of an upright JPEG (`coarseBase`), when the 1/8 level fits in an eighth of the
+    /// cache: decodes the 1/8 level whole, once, and makes from it every level from 1/8 to the coarsest (each is
+    /// the 1/8 decode box-reduced, as `LevelReader` makes it: `BoxReducer` on the same rows, the same bytes).
+    /// Publishes the claimed bands `rows` of `grid`'s level, stores the tiles of the other levels, and returns
+    /// the tiles among `wanted`. So a viewer's first view, which asks for a few coarse levels at once, costs one
+    /// pass over the file instead of one per level. Nil (nothing done) when this is not the way.
+    private func coarseLevels(
+        claimed rows: [Int], grid: TileGrid, shared: SharedTiles, keeping wanted: Set<TileID>
+    ) throws(TileViewError) -> [TileID: ImageBuffer]? {
+        let base = Self.coarseBase
+        let baseSize = pyramid.levelSize(ofLevel: base)
+        guard header.format == .jpeg, orientation == .up, grid.level > base, pyramid.maxLevel > base,
+            baseSize.pixelCount * 4 <= shared.cache.budgetBytes / 8
+        else { return nil }
+        var pending = Set(rows)
+        do throws(TileViewError) {
+            let decoded: ImageBuffer
+            do throws(CodecError) {
+                let reader = try LevelReader(
+                    .file(path: path), format: .jpeg, scale: .pyramidLevel(base, format: .jpeg),
+                    rect: PixelRect(size: baseSize), options: options)
+                let (image, failure) = try reader.readAll()
+                noteStreamedPass(bytes: image.byteCount, warnings: reader.warnings + (failure.map { [$0] } ?? []))
+                decoded = image
+            } catch {
+                throw TileViewError(error, path: path)
+            }
+            var kept: [TileID: ImageBuffer] = [:]
+            for level in base...pyramid.maxLevel {
+                let levelGrid = pyramid.grid(ofLevel: level)
+                let pixels = BoxReducer.reduce(decoded, factor: 1 << (level - base))
+                precondition(pixels.size == levelGrid.levelSize, "level \(level) made \(pixels.size)")
+                var others: [TileID: ImageBuffer] = [:]
+                for row in 0..<levelGrid.rows {
+                    var band: [TileID: ImageBuffer] = [:]
+                    for column in 0..<levelGrid.columns {
+                        let id = TileID(level: level, column: column, row: row)
+                        band[id] = pixels.cropped(to: levelGrid.pixelRect(of: id))
+                    }
+                    if level == grid.level, pending.contains(row) {
+                        shared.cache.publish(image: shared.image, level: level, row: row, tiles: band)
+                        pending.remove(row)
+                        for (id, tile) in band where wanted.contains(id) { kept[id] = tile }
+                    } else if level != grid.level {
+                        others.merge(band) { old, _ in old }
+                    }
+                }
+                if !others.isEmpty { shared.cache.store(image: shared.image, tiles: others, throughIndex: false) }
+            }
+            return kept
+        } catch {
+            shared.cache.fail(image: shared.image, level: grid.level, rows: pending, error: error)
+            throw error
+        }
     }
 
     /// Decodes the claimed bands `rows` of `grid`'s level in one pass, publishes each to the shared cache as soon
