@@ -6,6 +6,8 @@
 #     tile of the 24 MP JPEG, after one sequential pass over them; RUNS runs of DURATION s per server and
 #     connection count, the servers alternating; wrk's socket errors and non-2xx/3xx responses
 #   time to first tile: from starting the server process to the first 200 of the centre full-size tile
+#   first view: a fresh server, then every tile of the levels no larger than 1024x768 (the fit level and
+#     the coarser ones a viewer asks for first) on two connections at once; time to the last tile
 #   cold tile latency p50 / p99 for every level of each image, each level on a fresh server: every tile
 #     of the level once in a seeded random order, sequential keep-alive requests, timed by the client
 #   peak RSS of each server (VmHWM, summed over lighttpd and its iipsrv processes)

@@ -15,6 +15,10 @@ with it), measures, and prints markdown tables on standard output (progress goes
   cold latency      per image and level, a fresh server, then every tile of the level once in a seeded
                     random order, sequential requests on one keep-alive connection, timed client side
                     from sending the request to reading the last byte of the body; p50 and p99
+  first view        per image, a fresh server, then every tile of every level no larger than 1024x768
+                    (what a viewer at fit asks for first: the fit level and the coarser ones), on two
+                    keep-alive connections at once; from the first request to the last tile's last byte,
+                    median of RUNS fresh starts per server
   peak RSS          VmHWM summed over the server's processes (lighttpd and its iipsrv processes),
                     read just before the server is stopped; the warm instance, and the largest over
                     the cold instances of each image
@@ -36,6 +40,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 from load_serve import proc_kib
@@ -381,22 +386,64 @@ def centre_tile(width, height, level0):
     raise ValueError("no tile holds the centre")
 
 
-def first_tile(config, image, width, height, grid, errors):
-    region, size = centre_tile(width, height, grid[1])
+def fresh_starts(config, name, measure):
+    """RUNS fresh starts of each server, alternating; measure(side, spec, server) returns seconds. The
+    median per side."""
     times = {side: [] for side in SIDES}
     for run in range(config["runs"]):
         for side in (SIDES if run % 2 == 0 else SIDES[::-1]):
             spec = config["servers"][side]
-            server = Server(side, spec, f"{config['out']}/{side}-first.log")
+            server = Server(side, spec, f"{config['out']}/{side}-{name}.log")
             try:
-                path = tile_path(spec, image["ids"][side], region, size)
-                seconds, status, body = wait_for(server, path, lambda status: status < 500)
-                if not is_jpeg_tile(status, body):
-                    errors.add(side, path, f"HTTP {status}, {body[:120]!r}")
-                times[side].append(seconds)
+                times[side].append(measure(side, spec, server))
             finally:
                 server.stop()
     return {side: statistics.median(times[side]) for side in SIDES}
+
+
+def first_tile(config, image, width, height, grid, errors):
+    region, size = centre_tile(width, height, grid[1])
+
+    def measure(side, spec, server):
+        path = tile_path(spec, image["ids"][side], region, size)
+        seconds, status, body = wait_for(server, path, lambda status: status < 500)
+        if not is_jpeg_tile(status, body):
+            errors.add(side, path, f"HTTP {status}, {body[:120]!r}")
+        return seconds
+
+    return fresh_starts(config, "first", measure)
+
+
+FIRST_VIEW = (1024, 768)
+FIRST_VIEW_CONNECTIONS = 2
+
+
+def first_view_scales(width, height, grid):
+    """The scale factors of the levels no larger than FIRST_VIEW."""
+    return [s for s in sorted(grid)
+            if math.ceil(width / s) <= FIRST_VIEW[0] and math.ceil(height / s) <= FIRST_VIEW[1]]
+
+
+def first_view(config, image, width, height, grid, errors):
+    scales = first_view_scales(width, height, grid)
+    tiles = [tile for s in sorted(scales, reverse=True) for tile in grid[s]]
+
+    def measure(side, spec, server):
+        wait_for(server, spec["ready"], lambda status: status < 500)
+        paths = [tile_path(spec, image["ids"][side], r, size) for r, size in tiles]
+        shares = [paths[k::FIRST_VIEW_CONNECTIONS] for k in range(FIRST_VIEW_CONNECTIONS)]
+        start = time.perf_counter()
+        threads = [threading.Thread(target=sequential_pass, args=(server, share, errors)) for share in shares]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return time.perf_counter() - start
+
+    times = fresh_starts(config, "view", measure)
+    log(f"first view {image['label']} ({len(tiles)} tiles of scales {scales}): "
+        + ", ".join(f"{side} {times[side] * 1000:.0f} ms" for side in SIDES))
+    return {"tiles": len(tiles), "scales": scales, "time": times}
 
 
 def cold_levels(config, image, grid, errors):
@@ -464,6 +511,11 @@ def report(config, results, errors):
         first = image["first"]
         row(f"time to first tile ms, {label} (start → 200, centre level-0 tile) ↓",
             ms(first["tileview"]), ms(first["iipsrv"]), ratio(first["tileview"], first["iipsrv"]))
+        view = image["view"]
+        row(f"first view ms, {label} ({view['tiles']} tiles of the levels at most {FIRST_VIEW[0]}x{FIRST_VIEW[1]}, "
+            f"scales {', '.join(f'1/{s}' for s in view['scales'])}, {FIRST_VIEW_CONNECTIONS} connections) ↓",
+            ms(view["time"]["tileview"]), ms(view["time"]["iipsrv"]),
+            ratio(view["time"]["tileview"], view["time"]["iipsrv"]))
         for level in image["cold"]:
             st = level["stats"]
             row(f"cold p50 / p99 ms, {label}, level {level['level']} (1/{level['scale']}, "
@@ -475,7 +527,7 @@ def report(config, results, errors):
             rss = image["cold_rss"]
             row(f"peak RSS MiB, cold passes, {label} (largest instance) ↓", f"{rss['tileview']:.1f}",
                 f"{rss['iipsrv']:.1f}", ratio(rss["tileview"], rss["iipsrv"]))
-    row("tiles that were not a 200 JPEG (warm pass, first tile, cold passes)",
+    row("tiles that were not a 200 JPEG (warm pass, first tile, first view, cold passes)",
         errors.count["tileview"], errors.count["iipsrv"], "")
     out.append("")
     out.append("Ratios are tileview / iipsrv (↑ higher is better, ↓ lower is better). p99 is the nearest "
@@ -513,8 +565,9 @@ def main():
             width, height, grid = grids[image["key"]]
             log(f"time to first tile: {image['label']}, {config['runs']} fresh starts per server")
             first = first_tile(config, image, width, height, grid, errors)
+            view = first_view(config, image, width, height, grid, errors)
             cold, rss = cold_levels(config, image, grid, errors)
-            results["images"].append({"label": image["label"], "first": first, "cold": cold,
+            results["images"].append({"label": image["label"], "first": first, "view": view, "cold": cold,
                                       "cold_rss": rss})
     finally:
         for server in list(Server.running.values()):
