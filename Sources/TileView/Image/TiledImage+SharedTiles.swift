@@ -44,12 +44,7 @@ extension TiledImage {
             let (mine, waits) = shared.cache.claim(
                 image: shared.image, level: grid.level, rows: rows, needed: needed, columns: grid.columns)
             if !mine.isEmpty {
-                let decoded: [TileID: ImageBuffer]
-                if let coarse = try coarseLevels(claimed: mine, grid: grid, shared: shared, keeping: Set(missing)) {
-                    decoded = coarse
-                } else {
-                    decoded = try decodeBands(mine, grid: grid, shared: shared, keeping: Set(missing))
-                }
+                let decoded = try decodeBands(mine, grid: grid, shared: shared, keeping: Set(missing))
                 tiles.merge(decoded) { old, _ in old }
             }
             for decode in waits.values {
@@ -131,64 +126,61 @@ extension TiledImage {
     /// it are box-reduced from it.
     static let coarseBase = 3
 
-    /// For a level past 1/8 of an upright JPEG (`coarseBase`), when the 1/8 level fits in an eighth of the
-    /// cache: decodes the 1/8 level whole, once, and makes from it every level from 1/8 to the coarsest (each is
-    /// the 1/8 decode box-reduced, as `LevelReader` makes it: `BoxReducer` on the same rows, the same bytes).
-    /// Publishes the claimed bands `rows` of `grid`'s level, stores the tiles of the other levels, and returns
-    /// the tiles among `wanted`. So a viewer's first view, which asks for a few coarse levels at once, costs one
-    /// pass over the file instead of one per level. Nil (nothing done) when this is not the way.
-    private func coarseLevels(
-        claimed rows: [Int], grid: TileGrid, shared: SharedTiles, keeping wanted: Set<TileID>
-    ) throws(TileViewError) -> [TileID: ImageBuffer]? {
+    /// Whether the bands of `grid`'s level are made with every level from 1/8 to the coarsest
+    /// (`makeCoarseLevels`): a level past 1/8 (`coarseBase`) of an upright JPEG whose 1/8 level fits in an eighth
+    /// of the cache.
+    private func makesCoarseLevels(_ grid: TileGrid, shared: SharedTiles) -> Bool {
+        header.format == .jpeg && orientation == .up && grid.level > Self.coarseBase
+            && pyramid.levelSize(ofLevel: Self.coarseBase).pixelCount * 4 <= shared.cache.budgetBytes / 8
+    }
+
+    /// Decodes the 1/8 level whole, once, and makes from it every level from 1/8 to the coarsest (each is the
+    /// 1/8 decode box-reduced, as `LevelReader` makes it: `BoxReducer` on the same rows, the same bytes). Hands
+    /// the `claimed` bands of `grid`'s level to `publish` and stores the tiles of the other levels. So a viewer's
+    /// first view, which asks for a few coarse levels at once, costs one pass over the file instead of one per
+    /// level.
+    private func makeCoarseLevels(
+        _ grid: TileGrid, claimed: Set<Int>, shared: SharedTiles, publish: (Int, [TileID: ImageBuffer]) -> Void
+    ) throws(TileViewError) {
         let base = Self.coarseBase
-        let baseSize = pyramid.levelSize(ofLevel: base)
-        guard header.format == .jpeg, orientation == .up, grid.level > base, pyramid.maxLevel > base,
-            baseSize.pixelCount * 4 <= shared.cache.budgetBytes / 8
-        else { return nil }
-        var pending = Set(rows)
-        do throws(TileViewError) {
-            let decoded: ImageBuffer
-            do throws(CodecError) {
-                let reader = try LevelReader(
-                    .file(path: path), format: .jpeg, scale: .pyramidLevel(base, format: .jpeg),
-                    rect: PixelRect(size: baseSize), options: options)
-                let (image, failure) = try reader.readAll()
-                noteStreamedPass(bytes: image.byteCount, warnings: reader.warnings + (failure.map { [$0] } ?? []))
-                decoded = image
-            } catch {
-                throw TileViewError(error, path: path)
-            }
-            var kept: [TileID: ImageBuffer] = [:]
-            for level in base...pyramid.maxLevel {
-                let levelGrid = pyramid.grid(ofLevel: level)
-                let pixels = BoxReducer.reduce(decoded, factor: 1 << (level - base))
-                precondition(pixels.size == levelGrid.levelSize, "level \(level) made \(pixels.size)")
-                var others: [TileID: ImageBuffer] = [:]
-                for row in 0..<levelGrid.rows {
-                    var band: [TileID: ImageBuffer] = [:]
-                    for column in 0..<levelGrid.columns {
-                        let id = TileID(level: level, column: column, row: row)
-                        band[id] = pixels.cropped(to: levelGrid.pixelRect(of: id))
-                    }
-                    if level == grid.level, pending.contains(row) {
-                        shared.cache.publish(image: shared.image, level: level, row: row, tiles: band)
-                        pending.remove(row)
-                        for (id, tile) in band where wanted.contains(id) { kept[id] = tile }
-                    } else if level != grid.level {
-                        others.merge(band) { old, _ in old }
-                    }
+        let decoded = try decodeStored(PixelRect(size: pyramid.levelSize(ofLevel: base)), level: base)
+        noteStreamedPass(bytes: decoded.byteCount, warnings: [])
+        for level in base...pyramid.maxLevel {
+            let levelGrid = pyramid.grid(ofLevel: level)
+            let pixels = BoxReducer.reduce(decoded, factor: 1 << (level - base))
+            precondition(pixels.size == levelGrid.levelSize, "level \(level) made \(pixels.size)")
+            if level == grid.level {
+                for row in 0..<levelGrid.rows where claimed.contains(row) {
+                    publish(row, band(row, of: pixels, at: (0, 0), grid: levelGrid))
                 }
-                if !others.isEmpty { shared.cache.store(image: shared.image, tiles: others, throughIndex: false) }
+            } else {
+                var tiles: [TileID: ImageBuffer] = [:]
+                for row in 0..<levelGrid.rows {
+                    tiles.merge(band(row, of: pixels, at: (0, 0), grid: levelGrid)) { old, _ in old }
+                }
+                shared.cache.store(image: shared.image, tiles: tiles, throughIndex: false)
             }
-            return kept
-        } catch {
-            shared.cache.fail(image: shared.image, level: grid.level, rows: pending, error: error)
-            throw error
         }
     }
 
-    /// Decodes the claimed bands `rows` of `grid`'s level in one pass, publishes each to the shared cache as soon
-    /// as it is complete, and returns the tiles among `wanted`. On failure every band not yet published is ended
+    /// The tiles of band `row` of `grid`, cut from `block`: level pixels covering the band, whose top left is level
+    /// pixel `origin`.
+    private func band(
+        _ row: Int, of block: ImageBuffer, at origin: (x: Int, y: Int), grid: TileGrid
+    ) -> [TileID: ImageBuffer] {
+        var band: [TileID: ImageBuffer] = [:]
+        for column in 0..<grid.columns {
+            let id = TileID(level: grid.level, column: column, row: row)
+            let r = grid.pixelRect(of: id)
+            band[id] = block.cropped(
+                to: PixelRect(x: r.x - origin.x, y: r.y - origin.y, width: r.width, height: r.height))
+        }
+        return band
+    }
+
+    /// Decodes the claimed bands `rows` of `grid`'s level in one pass (with the other coarse levels of a JPEG,
+    /// `makeCoarseLevels`), publishes each to the shared cache as soon as it is complete, and returns the tiles
+    /// among `wanted`. On failure every band not yet published is ended
     /// with the error (its waiters get it too).
     private func decodeBands(
         _ rows: [Int], grid: TileGrid, shared: SharedTiles, keeping wanted: Set<TileID>
@@ -207,21 +199,13 @@ extension TiledImage {
             let top = first * size
             let span = PixelRect(
                 x: 0, y: top, width: grid.levelSize.width, height: min(grid.levelSize.height, (last + 1) * size) - top)
-            if orientation == .up {
+            if makesCoarseLevels(grid, shared: shared) {
+                try makeCoarseLevels(grid, claimed: pending, shared: shared, publish: publish)
+            } else if orientation == .up {
                 try streamBands(span, grid: grid, claimed: pending, publish: publish)
             } else {
-                let spanTiles = grid.tiles(intersecting: span)
-                let (block, blockRect) = try decodeBlock(of: spanTiles, grid: grid)
-                for row in rows {
-                    var band: [TileID: ImageBuffer] = [:]
-                    for id in spanTiles where id.row == row {
-                        let r = grid.pixelRect(of: id)
-                        band[id] = block.cropped(
-                            to: PixelRect(
-                                x: r.x - blockRect.x, y: r.y - blockRect.y, width: r.width, height: r.height))
-                    }
-                    publish(row, band)
-                }
+                let (block, blockRect) = try decodeBlock(of: grid.tiles(intersecting: span), grid: grid)
+                for row in rows { publish(row, band(row, of: block, at: (blockRect.x, blockRect.y), grid: grid)) }
             }
             return kept
         } catch {

@@ -200,7 +200,7 @@ extension TiledImage {
     }
 
     /// The stored (un-oriented) pixels of `rect` at `level`.
-    fileprivate func decodeStored(_ rect: PixelRect, level: Int) throws(TileViewError) -> ImageBuffer {
+    func decodeStored(_ rect: PixelRect, level: Int) throws(TileViewError) -> ImageBuffer {
         do throws(CodecError) {
             let reader = try LevelReader(
                 .file(path: path), format: header.format, scale: .pyramidLevel(level, format: header.format),
