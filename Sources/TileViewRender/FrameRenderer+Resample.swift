@@ -149,21 +149,24 @@ extension FrameRenderer {
         }
     }
 
-    /// a / 255 for each alpha byte a: what `premultiply` scales colour by.
-    static let alphaScale: [Float] = (0..<256).map { Float($0) / 255 }
+    /// For each alpha byte a, what `premultiply` multiplies a pixel's four lanes by: a / 255 for colour, 1 for
+    /// alpha.
+    static let alphaScale: [SIMD4<Float>] = (0..<256).map {
+        let m = Float($0) / 255
+        return SIMD4<Float>(m, m, m, 1)
+    }
 
     /// Straight RGBA8 to premultiplied Float RGBA (colour * a / 255, alpha kept on 0...255).
     @inline(__always)
     static func premultiply(
-        _ bytes: UnsafePointer<UInt8>, count: Int, alphaScale: UnsafePointer<Float>,
+        _ bytes: UnsafePointer<UInt8>, count: Int, alphaScale: UnsafePointer<SIMD4<Float>>,
         into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         // Four lanes at once: each an exact byte-to-Float conversion times one factor (1 for alpha).
         let raw = UnsafeRawPointer(bytes)
         for i in 0..<count {
             let pixel = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt8>.self)
-            let m = alphaScale[Int(pixel[3])]
-            out[i] = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel)) * SIMD4<Float>(m, m, m, 1)
+            out[i] = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel)) * alphaScale[Int(pixel[3])]
         }
     }
 
@@ -234,12 +237,17 @@ extension FrameRenderer {
     /// Clamps a filtered premultiplied row (0 <= colour <= alpha <= 255), scales it by coverage,
     /// composites it over the background (source over) and stores straight RGBA8, rounded to nearest
     /// (ties to even).
-    /// Over an opaque background the result is opaque and needs no division.
+    /// Over an opaque background the result is opaque and needs no division, and the four lanes of a pixel go
+    /// through the same operations at once (`compositeOverOpaque`).
     @inline(__always)
     static func composite(
         _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
         background: BackgroundPaint, into out: UnsafeMutablePointer<UInt8>
     ) {
+        if background.isOpaque {
+            return compositeOverOpaque(
+                row, columns: columns, coverage: coverage, rowCoverage: rowCoverage, background: background, into: out)
+        }
         let inverse255: Float = 1.0 / 255
         var o = out
         for x in 0..<columns {
@@ -255,23 +263,48 @@ extension FrameRenderer {
             var outR = r + background.red * through
             var outG = g + background.green * through
             var outB = b + background.blue * through
-            var outA: Float = 255
-            if !background.isOpaque {
-                outA = alpha + background.alpha * through
-                if outA > 0 {
-                    let unpremultiply = 255 / outA
-                    outR *= unpremultiply
-                    outG *= unpremultiply
-                    outB *= unpremultiply
-                } else {
-                    (outR, outG, outB, outA) = (0, 0, 0, 0)
-                }
+            var outA = alpha + background.alpha * through
+            if outA > 0 {
+                let unpremultiply = 255 / outA
+                outR *= unpremultiply
+                outG *= unpremultiply
+                outB *= unpremultiply
+            } else {
+                (outR, outG, outB, outA) = (0, 0, 0, 0)
             }
             o[0] = byte(outR)
             o[1] = byte(outG)
             o[2] = byte(outB)
             o[3] = byte(outA)
             o += 4
+        }
+    }
+
+    /// `composite` over an opaque background, a pixel's four lanes side by side: lane by lane the scalar code's
+    /// operations in its order (colour clamped to [0, a], where a is alpha clamped to [0, 255], times coverage, plus
+    /// background times what shows through), with `lesser` and `greater` picking as `min` and `max` do, so the
+    /// same bytes. Clamping the alpha lane to [0, a] gives a again, so that lane times coverage is the alpha the
+    /// scalar code computes; the byte written for it is 255.
+    @inline(__always)
+    static func compositeOverOpaque(
+        _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
+        background: BackgroundPaint, into out: UnsafeMutablePointer<UInt8>
+    ) {
+        let inverse255: Float = 1.0 / 255
+        let zero = SIMD4<Float>()
+        let colour = SIMD4<Float>(background.red, background.green, background.blue, 0)
+        let opaque = SIMD4<Float>(0, 0, 0, 255)
+        let keepColour = SIMD4<Float>(1, 1, 1, 0)
+        let raw = UnsafeMutableRawPointer(out)
+        for x in 0..<columns {
+            let p = row[x]
+            let a = min(max(p.w, 0), 255)
+            let cov = coverage[x] * rowCoverage
+            let premultiplied = lesser(greater(p, zero), SIMD4(repeating: a)) * cov
+            let through = 1 - premultiplied.w * inverse255
+            // Colour lanes: colour + background * through; the alpha lane becomes 255.
+            let composited = (premultiplied + colour * through) * keepColour + opaque
+            raw.storeBytes(of: bytes(composited), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
         }
     }
 
@@ -298,5 +331,36 @@ extension FrameRenderer {
     @inline(__always)
     static func byte(_ value: Float) -> UInt8 {
         UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + 8_388_608).bitPattern)
+    }
+
+    /// `byte` of each lane.
+    @inline(__always)
+    static func bytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
+        let clamped = lesser(greater(value, SIMD4<Float>()), SIMD4(repeating: 255)) + 8_388_608
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(clamped, to: SIMD4<UInt32>.self))
+    }
+
+    /// `min(x, y)` of each lane (`y < x ? y : x`, as the scalar function picks), as one compare and a blend.
+    @inline(__always)
+    static func lesser(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        select(y, where: y .< x, else: x)
+    }
+
+    /// `max(x, y)` of each lane (`y >= x ? y : x`, as the scalar function picks).
+    @inline(__always)
+    static func greater(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+        select(y, where: y .>= x, else: x)
+    }
+
+    /// The lanes of `chosen` where `mask` is set, else those of `other`, through the lanes' bits.
+    @inline(__always)
+    static func select(_ chosen: SIMD4<Float>, where mask: SIMDMask<SIMD4<Int32>>, else other: SIMD4<Float>)
+        -> SIMD4<Float>
+    {
+        let bits = unsafeBitCast(mask, to: SIMD4<Int32>.self)
+        let picked =
+            (bits & unsafeBitCast(chosen, to: SIMD4<Int32>.self))
+            | (~bits & unsafeBitCast(other, to: SIMD4<Int32>.self))
+        return unsafeBitCast(picked, to: SIMD4<Float>.self)
     }
 }
