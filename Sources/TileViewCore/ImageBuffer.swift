@@ -60,14 +60,24 @@ public struct ImageBuffer: Hashable, Sendable {
         }
     }
 
-    /// True when every alpha value is 255.
+    /// True when every alpha value is 255. Two pixels are checked at once: their alpha bytes are bytes 3 and 7 of
+    /// eight read as one little-endian word.
     public var isOpaque: Bool {
-        var i = 3
-        while i < pixels.count {
-            if pixels[i] != 255 { return false }
-            i += 4
+        pixels.withUnsafeBytes { raw in
+            let alphas: UInt64 = 0xFF00_0000_FF00_0000
+            var i = 0
+            while i + 8 <= raw.count {
+                let pair = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                if pair & alphas != alphas { return false }
+                i += 8
+            }
+            i += 3
+            while i < raw.count {
+                if raw[i] != 255 { return false }
+                i += 4
+            }
+            return true
         }
-        return true
     }
 
     /// A copy of the pixels in `rect`, which must lie inside the buffer (the buffer itself when `rect` is all of it).

@@ -62,6 +62,22 @@ struct GeometryTests {
         #expect(b.isOpaque)
     }
 
+    @Test("isOpaque finds a translucent pixel at any position, and reads alpha bytes only")
+    func opacityAtEveryPosition() {
+        for count in 1...9 {
+            // Colour bytes of 0 (a word check that read them as alpha would fail) and every alpha 255.
+            var image = ImageBuffer(width: count, height: 1)
+            for x in 0..<count { image[x, 0] = RGBA8(r: 0, g: 0, b: 0, a: 255) }
+            #expect(image.isOpaque, "\(count) opaque pixels")
+            for x in 0..<count {
+                var translucent = image
+                translucent[x, 0] = RGBA8(r: 255, g: 255, b: 255, a: 254)
+                #expect(!translucent.isOpaque, "pixel \(x) of \(count) has alpha 254")
+            }
+        }
+        #expect(ImageBuffer(width: 0, height: 0).isOpaque)
+    }
+
     @Test("SHA-256 matches the FIPS test vectors")
     func sha256Vectors() {
         #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
