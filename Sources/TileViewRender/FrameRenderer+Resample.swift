@@ -283,8 +283,7 @@ extension FrameRenderer {
     /// `composite` over an opaque background, a pixel's four lanes side by side: lane by lane the scalar code's
     /// operations in its order (colour clamped to [0, a], where a is alpha clamped to [0, 255], times coverage, plus
     /// background times what shows through), with `lesser` and `greater` picking as `min` and `max` do, so the
-    /// same bytes. Clamping the alpha lane to [0, a] gives a again, so that lane times coverage is the alpha the
-    /// scalar code computes; the byte written for it is 255.
+    /// same bytes. What shows through is computed from a as the scalar code does, and the alpha lane is 255.
     @inline(__always)
     static func compositeOverOpaque(
         _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
@@ -293,18 +292,16 @@ extension FrameRenderer {
         let inverse255: Float = 1.0 / 255
         let zero = SIMD4<Float>()
         let colour = SIMD4<Float>(background.red, background.green, background.blue, 0)
-        let opaque = SIMD4<Float>(0, 0, 0, 255)
-        let keepColour = SIMD4<Float>(1, 1, 1, 0)
         let raw = UnsafeMutableRawPointer(out)
         for x in 0..<columns {
             let p = row[x]
             let a = min(max(p.w, 0), 255)
             let cov = coverage[x] * rowCoverage
-            let premultiplied = lesser(greater(p, zero), SIMD4(repeating: a)) * cov
-            let through = 1 - premultiplied.w * inverse255
-            // Colour lanes: colour + background * through; the alpha lane becomes 255.
-            let composited = (premultiplied + colour * through) * keepColour + opaque
-            raw.storeBytes(of: bytes(composited), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+            let through = 1 - a * cov * inverse255
+            // Colour lanes: colour + background * through; the alpha lane is 255.
+            var composited = lesser(greater(p, zero), SIMD4(repeating: a)) * cov + colour * through
+            composited.w = 255
+            raw.storeBytes(of: bytes(composited), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
         }
     }
 
