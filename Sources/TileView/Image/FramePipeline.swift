@@ -39,13 +39,8 @@ enum FramePipeline {
             let drawn = GrowingCount()
             let encoder = WorkerThread.start { encode(base, width: width, height: height, drawn: drawn) }
             let rows = PrefetchedRows(reader)
-            if rows.isRunning {
-                var source = rows
-                renderer.render(rows: &source, into: base, rowsDone: drawn.raise(to:))
-            } else {
-                var source = reader
-                renderer.render(rows: &source, into: base, rowsDone: drawn.raise(to:))
-            }
+            var source = rows
+            renderer.render(rows: &source, into: base, rowsDone: drawn.raise(to:))
             rows.finish()
             drawn.close()
             png = encoder.join()
@@ -81,8 +76,10 @@ enum FramePipeline {
 ///
 /// The reader is handed over: from `init` until `finish()` only the decoding thread uses it. The ring slot of a
 /// row is reused only after the renderer asked for a later row (a row's pointer stays valid until the next call,
-/// as `LevelRowSource` promises).
+/// as `LevelRowSource` promises). When no thread can be started (one processor), `row` reads the reader itself.
 final class PrefetchedRows: LevelRowSource {
+    /// Read by `row` only when no decoding thread runs.
+    private let reader: LevelReader
     private let rect: PixelRect
     private let rowBytes: Int
     private let ring: UnsafeMutablePointer<UInt8>
@@ -94,6 +91,7 @@ final class PrefetchedRows: LevelRowSource {
 
     /// Starts decoding the rows of `reader.rect` (the reader is started, at the rect's first row).
     init(_ reader: LevelReader) {
+        self.reader = reader
         rect = reader.rect
         rowBytes = max(rect.width * 4, 4)
         let slots = FramePipeline.ringRows
@@ -115,13 +113,14 @@ final class PrefetchedRows: LevelRowSource {
 
     deinit { ring.deallocate() }
 
-    /// Bytes of the ring of decoded rows.
-    var ringBytes: Int { rowBytes * FramePipeline.ringRows }
+    /// Bytes of decoded rows held: the ring while a thread decodes into it, else none.
+    var heldBytes: Int { isRunning ? rowBytes * FramePipeline.ringRows : 0 }
 
-    /// Whether the rows are decoded on a thread of their own (else the caller reads the reader itself).
+    /// Whether the rows are decoded on a thread of their own (else `row` reads the reader itself).
     var isRunning: Bool { worker != nil }
 
     func row(_ levelY: Int) -> UnsafePointer<UInt8> {
+        guard isRunning else { return reader.row(levelY) }
         let index = levelY - rect.y
         precondition(index >= 0 && index < rect.height, "level row \(levelY) outside \(rect)")
         released.raise(to: index)

@@ -117,14 +117,9 @@ extension TiledImage {
             switch pixels {
             case .rows(let reader):
                 let rows = PrefetchedRows(reader)
-                if rows.isRunning {
-                    var source = rows
-                    image = renderer.render(rows: &source)
-                    held = rows.ringBytes
-                } else {
-                    var source = reader
-                    image = renderer.render(rows: &source)
-                }
+                var source = rows
+                image = renderer.render(rows: &source)
+                held = rows.heldBytes
                 rows.finish()
             case .buffer(let source, let origin):
                 image = renderer.render(source: source, sourceOrigin: origin)
