@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h> /* Z_RLE */
 
 #include "shim_internal.h"
 
@@ -92,7 +93,7 @@ struct tv_png_row_encoder {
 };
 
 tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_type, int compression_level,
-                                   tv_png_filter filter, int interlaced, tv_png_row_encoder **encoder, int *passes,
+                                   tv_png_deflate deflate, tv_png_filter filter, int interlaced, tv_png_row_encoder **encoder, int *passes,
                                    tv_error *err) {
     *encoder = NULL;
     *passes = 0;
@@ -103,6 +104,9 @@ tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_ty
     }
     if (compression_level < 0 || compression_level > 9) {
         return tv_fail(err, TV_ERR_ARG, "the compression level must be 0 ... 9");
+    }
+    if (deflate != TV_PNG_DEFLATE_DEFAULT && deflate != TV_PNG_DEFLATE_RLE) {
+        return tv_fail(err, TV_ERR_ARG, "the deflate strategy must be the default or run lengths");
     }
     tv_png_row_encoder *r = calloc(1, sizeof *r);
     /* On the heap: the encoder changes after setjmp and is read after a longjmp. */
@@ -139,6 +143,7 @@ tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_ty
                  interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(e->png, compression_level);
+    png_set_compression_strategy(e->png, deflate == TV_PNG_DEFLATE_RLE ? Z_RLE : Z_DEFAULT_STRATEGY);
     png_set_filter(e->png, PNG_FILTER_TYPE_BASE, tv_png_filter_mask(filter));
     png_write_info(e->png, e->info);
     if (color_type == PNG_COLOR_TYPE_RGB) png_set_filler(e->png, 0, PNG_FILLER_AFTER); /* drops the 4th byte */
@@ -200,14 +205,14 @@ void tv_png_row_encoder_free(tv_png_row_encoder *r) {
 }
 
 tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
-                        int compression_level, tv_png_filter filter, int interlaced, uint8_t **out,
+                        int compression_level, tv_png_deflate deflate, tv_png_filter filter, int interlaced, uint8_t **out,
                         size_t *out_length, tv_error *err) {
     *out = NULL;
     *out_length = 0;
     tv_png_row_encoder *r = NULL;
     int passes = 0;
-    tv_status status = tv_png_row_encoder_begin(width, height, color_type, compression_level, filter, interlaced, &r,
-                                                &passes, err);
+    tv_status status = tv_png_row_encoder_begin(width, height, color_type, compression_level, deflate, filter,
+                                                interlaced, &r, &passes, err);
     for (int pass = 0; status == TV_OK && pass < passes; pass++) {
         status = tv_png_row_encoder_write(r, rgba, stride, height, err);
     }

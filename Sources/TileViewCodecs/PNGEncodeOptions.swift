@@ -11,7 +11,18 @@ public enum PNGFilter: String, Sendable, CaseIterable {
     case adaptive
 }
 
-/// How `PNGEncoder` writes a PNG: colour type, zlib level, row filter, interlacing.
+/// How a PNG's filtered rows are deflated.
+public enum PNGCompression: Sendable, Equatable {
+    /// zlib's run-length strategy (`Z_RLE`): every byte is coded alone or as a repeat of the byte before it, and
+    /// no earlier string is searched for. The default: on 1024x768 photo frames after the Sub filter it takes
+    /// 17 to 22 % fewer instructions than level 2 and makes 11 of 12 frames measured 2 to 9 % smaller (a smooth
+    /// crop 1.7 % bigger); docs/benchmarks.md, "Run-length deflate".
+    case runs
+    /// zlib's default strategy at this level, 0 (stored) ... 9 (smallest); values outside are clamped.
+    case level(Int)
+}
+
+/// How `PNGEncoder` writes a PNG: colour type, compression, row filter, interlacing.
 public struct PNGEncodeOptions: Sendable, Equatable {
     /// The colour type written; every choice is 8 bits per sample.
     public enum ColorType: String, Sendable, CaseIterable {
@@ -25,35 +36,45 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     }
 
     public var colorType: ColorType
-    /// zlib level 0 (store) ... 9 (smallest); values outside are clamped.
-    public var compressionLevel: Int
+    public var compression: PNGCompression
     public var filter: PNGFilter
     /// Adam7 interlacing.
     public var interlaced: Bool
 
-    /// The default zlib level: 2. Measured on 1024x768 photo frames (docs/benchmarks.md), level 2
-    /// with the Sub filter encodes 5.8 to 7.4 times faster than level 6 with adaptive filtering, for
-    /// files 10-13% bigger; frames are written often and read once, so speed wins.
-    public static let defaultCompressionLevel = 2
+    /// The default compression: `runs`. Frames are written often and read once, so speed wins; level 6 with
+    /// adaptive filtering makes files about 10 % smaller for 5.8 to 7.4 times the time (docs/benchmarks.md).
+    public static let defaultCompression = PNGCompression.runs
     /// The default filter: Sub, the smallest single filter on most photo frames measured (within 1%
     /// of adaptive filtering, which costs 15-28 ms more per 1024x768 frame).
     public static let defaultFilter = PNGFilter.sub
 
     public init(
-        colorType: ColorType = .auto, compressionLevel: Int = PNGEncodeOptions.defaultCompressionLevel,
+        colorType: ColorType = .auto, compression: PNGCompression = PNGEncodeOptions.defaultCompression,
         filter: PNGFilter = PNGEncodeOptions.defaultFilter,
         interlaced: Bool = false
     ) {
         self.colorType = colorType
-        self.compressionLevel = compressionLevel
+        self.compression = compression
         self.filter = filter
         self.interlaced = interlaced
     }
 }
 
-extension PNGEncodeOptions {
-    /// The zlib level libpng is given (`compressionLevel` clamped to 0 ... 9).
-    var zlibLevel: Int32 { Int32(min(max(compressionLevel, 0), 9)) }
+extension PNGCompression {
+    /// The zlib level libpng is given (a `level` clamped to 0 ... 9; `runs` ignores it but for 0, and gives 1).
+    var zlibLevel: Int32 {
+        switch self {
+        case .runs: 1
+        case .level(let level): Int32(min(max(level, 0), 9))
+        }
+    }
+
+    var shimDeflate: tv_png_deflate {
+        switch self {
+        case .runs: TV_PNG_DEFLATE_RLE
+        case .level: TV_PNG_DEFLATE_DEFAULT
+        }
+    }
 }
 
 extension PNGEncodeOptions.ColorType {

@@ -17,7 +17,8 @@ public enum PNGEncoder {
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             tv_png_encode(
                 pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes,
-                options.colorType.pngColorType(opaque: image.isOpaque), options.zlibLevel, options.filter.shimFilter,
+                options.colorType.pngColorType(opaque: image.isOpaque), options.compression.zlibLevel,
+                options.compression.shimDeflate, options.filter.shimFilter,
                 options.interlaced ? 1 : 0, &output, &length, &error)
         }
         return try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
@@ -46,7 +47,8 @@ public final class PNGRowEncoder {
         var error = tv_error()
         var passes: Int32 = 0
         let status = tv_png_row_encoder_begin(
-            w, h, options.colorType.pngColorType(opaque: opaque), options.zlibLevel, options.filter.shimFilter,
+            w, h, options.colorType.pngColorType(opaque: opaque), options.compression.zlibLevel,
+            options.compression.shimDeflate, options.filter.shimFilter,
             options.interlaced ? 1 : 0, &encoder, &passes, &error)
         self.passes = Int(passes)
         try Self.check(status, error)

@@ -44,8 +44,11 @@ struct FeedCommand: ParsableCommand {
     @Flag(help: "Print the frame records and a summary as JSON on standard output.")
     var json = false
 
-    @Option(help: "zlib level of the frames, 0 (none, fastest) to 9 (smallest).")
-    var compression: Int = PNGEncodeOptions().compressionLevel
+    @Option(
+        help:
+            "zlib level of the frames, 0 (none) to 9 (smallest), with zlib's default strategy; without it, only runs of a repeated byte are coded (zlib's Z_RLE: faster, and on photos smaller than level 2)."
+    )
+    var compression: Int?
 
     @Flag(help: "Print frame counts and rendering and encoding times to standard error.")
     var stats = false
@@ -62,7 +65,7 @@ struct FeedCommand: ParsableCommand {
     @OptionGroup var decoding: DecodeOptionGroup
 
     func validate() throws {
-        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0 to 9") }
+        guard (0...9).contains(compression ?? 0) else { throw ValidationError("--compression must be 0 to 9") }
         guard (0...64).contains(writeThreads) else { throw ValidationError("--write-threads must be 0 to 64") }
         guard !sections.isEmpty else {
             throw ValidationError("give at least one SECTION: \(FeedSectionGrammar.forms)")
@@ -104,7 +107,7 @@ struct FeedCommand: ParsableCommand {
         Interrupts.install()
         Report.verbose = decoding.verbose
         var png = PNGEncodeOptions()
-        png.compressionLevel = compression
+        if let compression { png.compression = .level(compression) }
         // The frame, the cells drawn into it, and a frame per writer thread (measured 3.9 V at 4096x4096 with
         // two writer threads; V a frame's bytes).
         var memory = MemoryEstimate()

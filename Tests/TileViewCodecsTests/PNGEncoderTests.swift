@@ -8,17 +8,17 @@ struct PNGEncoderTests {
     static let colorTypes: [PNGEncodeOptions.ColorType] = [.gray, .rgb, .rgba]
 
     @Test(
-        "every colour type, filter and level decodes back to the same pixels",
+        "every colour type, filter and compression decodes back to the same pixels",
         arguments: colorTypes, PNGFilter.allCases)
     func roundTrip(colorType: PNGEncodeOptions.ColorType, filter: PNGFilter) throws {
         let image = TestImages.random(
             width: 37, height: 23, gray: colorType == .gray, opaque: colorType != .rgba, seed: 0xE9C0_DE00)
-        for level in [0, 1, 6, 9] {
-            let options = PNGEncodeOptions(colorType: colorType, compressionLevel: level, filter: filter)
+        for compression in [PNGCompression.runs, .level(0), .level(1), .level(6), .level(9)] {
+            let options = PNGEncodeOptions(colorType: colorType, compression: compression, filter: filter)
             let png = try PNGEncoder.encode(image, options: options)
             let decoded = try PNGDecoder.decode(.bytes(png))
-            #expect(decoded.image == image, "\(colorType) \(filter) level \(level)")
-            #expect(decoded.header.colorType == colorType.rawValue, "\(colorType) \(filter) level \(level)")
+            #expect(decoded.image == image, "\(colorType) \(filter) \(compression)")
+            #expect(decoded.header.colorType == colorType.rawValue, "\(colorType) \(filter) \(compression)")
             #expect(decoded.header.bitDepth == 8)
         }
     }
@@ -64,16 +64,37 @@ struct PNGEncoderTests {
     @Test("higher levels are not larger than storing, and every level is a valid stream")
     func levelsCompress() throws {
         let image = TestImages.random(width: 64, height: 64, opaque: true, seed: 4)
-        let stored = try PNGEncoder.encode(image, options: PNGEncodeOptions(compressionLevel: 0))
-        let best = try PNGEncoder.encode(image, options: PNGEncodeOptions(compressionLevel: 9))
+        let stored = try PNGEncoder.encode(image, options: PNGEncodeOptions(compression: .level(0)))
+        let best = try PNGEncoder.encode(image, options: PNGEncodeOptions(compression: .level(9)))
         #expect(best.count < stored.count)
         #expect(try PNGDecoder.decode(.bytes(best)).image == image)
+    }
+
+    @Test("runs codes only repeats of the byte before; a level finds strings further back")
+    func runsFindOnlyRuns() throws {
+        // Every row repeats a 7-pixel pattern of random colours and a run-length coder finds no runs in it
+        // under no filter, while zlib's matcher replaces all but the first pattern of a row with copies.
+        var image = ImageBuffer(width: 700, height: 40)
+        var rng = SplitMix64(seed: 0x0052_4C45)
+        let pattern = (0..<7).map { _ in
+            RGBA8(r: UInt8(rng.int(below: 256)), g: UInt8(rng.int(below: 256)), b: UInt8(rng.int(below: 256)), a: 255)
+        }
+        for y in 0..<image.height {
+            for x in 0..<image.width { image[x, y] = pattern[(x + y) % 7] }
+        }
+        let runs = try PNGEncoder.encode(image, options: PNGEncodeOptions(filter: .none))
+        let level = try PNGEncoder.encode(image, options: PNGEncodeOptions(compression: .level(1), filter: .none))
+        let stored = try PNGEncoder.encode(image, options: PNGEncodeOptions(compression: .level(0), filter: .none))
+        #expect(PNGEncodeOptions().compression == .runs)
+        #expect(level.count * 20 < runs.count, "level 1: \(level.count) bytes, runs: \(runs.count)")
+        #expect(runs.count < stored.count)
+        #expect(try PNGDecoder.decode(.bytes(runs)).image == image)
     }
 
     @Test("the chosen filter is the one written on every row", arguments: PNGFilter.allCases)
     func filterIsApplied(filter: PNGFilter) throws {
         let image = TestImages.random(width: 31, height: 12, seed: 5)
-        let png = try PNGEncoder.encode(image, options: PNGEncodeOptions(compressionLevel: 0, filter: filter))
+        let png = try PNGEncoder.encode(image, options: PNGEncodeOptions(compression: .level(0), filter: filter))
         // Level 0 stores the filtered rows: zlib header, then stored blocks (1-byte header, LEN, NLEN, data).
         let zlib = PNGChunks.split(png).filter { $0.type == "IDAT" }.flatMap(\.data)
         var raw: [UInt8] = []
@@ -112,7 +133,7 @@ struct PNGEncoderTests {
             let image = TestImages.random(
                 width: width, height: height, gray: colorType == .gray, opaque: opaque, seed: rng.next())
             let options = PNGEncodeOptions(
-                colorType: colorType, compressionLevel: [0, 2, 9][trial % 3],
+                colorType: colorType, compression: [PNGCompression.runs, .level(0), .level(2), .level(9)][trial % 4],
                 filter: PNGFilter.allCases[trial % PNGFilter.allCases.count], interlaced: interlaced)
             let encoder = try PNGRowEncoder(width: width, height: height, opaque: image.isOpaque, options: options)
             #expect(encoder.passes == (interlaced ? 7 : 1))

@@ -71,7 +71,7 @@ struct PixelLimitAndStrictnessTests {
         // libpng reads image data in blocks of up to 8 KB that must arrive whole, so the rows
         // of the last partial block are lost too: the image is large enough to span several.
         let image = TestImages.random(width: 200, height: 150, opaque: true, seed: 20)
-        let png = try PNGEncoder.encode(image, options: PNGEncodeOptions(compressionLevel: 0))
+        let png = try PNGEncoder.encode(image, options: PNGEncodeOptions(compression: .level(0)))
         let cut = Array(png.prefix(png.count / 2))
         #expect(kind { try ImageDecoder.decode(.bytes(cut)) } == .truncated)
         let lenient = try ImageDecoder.decode(.bytes(cut), options: DecodeOptions(lenient: true))

@@ -63,7 +63,7 @@ public enum TestPages {
             try PNGDecoder.decode(.file(path: Fixtures.sampleImages.appendingPathComponent(name).path)).image
         }
         var options = PNGEncodeOptions()
-        options.compressionLevel = 1
+        options.compression = .level(1)
         for item in 1...count {
             if let source = copies[item] {
                 try FileManager.default.copyItem(

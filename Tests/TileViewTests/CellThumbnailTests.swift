@@ -118,7 +118,7 @@ struct CellThumbnailTests {
         try TemporaryFolder.with("cell-damaged") { dir in
             let whole = try PNGEncoder.encode(
                 ImageBuffer(width: 200, height: 200, fill: RGBA8(r: 200, g: 100, b: 50)),
-                options: PNGEncodeOptions(compressionLevel: 0))
+                options: PNGEncodeOptions(compression: .level(0)))
             let cutPNG = dir.appendingPathComponent("cut.png")
             try Data(whole.prefix(whole.count / 2)).write(to: cutPNG)
             let corruptJPEG = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg")

@@ -44,7 +44,7 @@ struct FeedGoldenFrameTests {
             let frame = try renderer.render(step)
             #expect(frame.size == Self.viewport)
             try Golden.assertImage(frame, "feed-frames/\(FrameWriter.frameName(step.step))") {
-                Data(try PNGEncoder.encode(frame, options: PNGEncodeOptions(compressionLevel: 9)))
+                Data(try PNGEncoder.encode(frame, options: PNGEncodeOptions(compression: .level(9))))
             }
             records.append(Record(layout: step.record, residentBytes: renderer.residentBytes))
         }

@@ -43,12 +43,12 @@ let benchmarks: @Sendable () -> Void = {
     let recommended = PhotoFrame.recommendedOptions
     let encodes: [(String, PNGEncodeOptions)] = [
         (
-            "PNG encode 1024x768 frame, default (level \(recommended.compressionLevel), \(recommended.filter))",
+            "PNG encode 1024x768 frame, default (\(recommended.compression), \(recommended.filter))",
             recommended
         ),
         (
             "PNG encode 1024x768 frame, level 6 adaptive (libvips' choice)",
-            PNGEncodeOptions(compressionLevel: 6, filter: .adaptive)
+            PNGEncodeOptions(compression: .level(6), filter: .adaptive)
         ),
     ]
     for (name, options) in encodes {

@@ -26,7 +26,7 @@ public enum PhotoFrame {
         return try JPEGDecoder.decodeRegion(.bytes(bytes), scaleNumerator: scaleNumerator, region: rect).image
     }
 
-    /// The options the project recommends for writing frames (see docs/benchmarks.md): zlib
-    /// level 2 with the Sub filter.
-    public static let recommendedOptions = PNGEncodeOptions(compressionLevel: 2, filter: .sub)
+    /// The options the project writes frames with (see docs/benchmarks.md): run-length deflate with the
+    /// Sub filter.
+    public static let recommendedOptions = PNGEncodeOptions(compression: .runs, filter: .sub)
 }

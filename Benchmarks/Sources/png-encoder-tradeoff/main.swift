@@ -26,7 +26,7 @@ if CommandLine.arguments.count > 4 && CommandLine.arguments[1] == "sizes" {
         let frame = try PhotoFrame.middle(ofJPEG: [UInt8](data), scaleNumerator: numerator)
         var sizes = [PNGFilter: Int]()
         for filter in filters {
-            let options = PNGEncodeOptions(compressionLevel: level, filter: filter)
+            let options = PNGEncodeOptions(compression: .level(level), filter: filter)
             sizes[filter] = try PNGEncoder.encode(frame, options: options).count
         }
         for (filter, size) in sizes { totals[filter, default: 0] += size }
@@ -51,7 +51,7 @@ let rounds = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 
 struct Configuration: Hashable {
     var level: Int
     var filter: PNGFilter
-    var options: PNGEncodeOptions { PNGEncodeOptions(colorType: .auto, compressionLevel: level, filter: filter) }
+    var options: PNGEncodeOptions { PNGEncodeOptions(colorType: .auto, compression: .level(level), filter: filter) }
 }
 
 let frame: ImageBuffer
