@@ -44,7 +44,10 @@ let package = Package(
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
-        .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"], cSettings: fuzzCSettings),
+        // zlib (libpng's own dependency) for the checksums of the PNG writer of the default compression.
+        .target(
+            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"], cSettings: fuzzCSettings,
+            linkerSettings: [.linkedLibrary("z")]),
         .target(name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"], swiftSettings: fuzzCoverage),
 
         // Integration and the command.

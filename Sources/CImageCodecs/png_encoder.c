@@ -1,4 +1,5 @@
-/* PNG encoding through libpng into a growing memory buffer, behind one setjmp. */
+/* PNG encoding into memory: the default compression (runs of the byte before) with one row filter through
+ * png_runs.c, every other choice through libpng into a growing memory buffer, behind one setjmp. */
 
 #include <png.h>
 #include <setjmp.h>
@@ -67,8 +68,7 @@ static int tv_png_filter_mask(tv_png_filter filter) {
     }
 }
 
-/* Rec. 601 luma in 8-bit fixed point, rounded: exactly v when R = G = B = v. */
-static void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width) {
+void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width) {
     for (uint32_t x = 0; x < width; x++, rgba += 4) {
         gray[x] = (uint8_t)((77u * rgba[0] + 150u * rgba[1] + 29u * rgba[2] + 128u) >> 8);
     }
@@ -82,7 +82,8 @@ static void tv_png_encoder_release(struct tv_png_encoder *e) {
 }
 
 struct tv_png_row_encoder {
-    struct tv_png_encoder *e;
+    struct tv_png_encoder *e; /* libpng's, or NULL when `runs` writes the file */
+    tv_png_runs *runs;
     uint32_t width;
     uint32_t height;
     int color_type;
@@ -93,7 +94,8 @@ struct tv_png_row_encoder {
 };
 
 tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_type, int compression_level,
-                                   tv_png_deflate deflate, tv_png_filter filter, int interlaced, tv_png_row_encoder **encoder, int *passes,
+                                   tv_png_deflate deflate, tv_png_filter filter, int interlaced,
+                                   tv_png_row_encoder **encoder, int *passes,
                                    tv_error *err) {
     *encoder = NULL;
     *passes = 0;
@@ -107,6 +109,26 @@ tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_ty
     }
     if (deflate != TV_PNG_DEFLATE_DEFAULT && deflate != TV_PNG_DEFLATE_RLE) {
         return tv_fail(err, TV_ERR_ARG, "the deflate strategy must be the default or run lengths");
+    }
+    if (deflate == TV_PNG_DEFLATE_RLE && !interlaced &&
+        (filter == TV_PNG_FILTER_NONE || filter == TV_PNG_FILTER_SUB || filter == TV_PNG_FILTER_UP ||
+         filter == TV_PNG_FILTER_AVERAGE || filter == TV_PNG_FILTER_PAETH)) {
+        if (width > 0x7fffffff || height > 0x7fffffff) {
+            return tv_fail(err, TV_ERR_ARG, "a PNG is at most 2147483647 pixels wide and high");
+        }
+        tv_png_row_encoder *own = calloc(1, sizeof *own);
+        if (own != NULL) own->runs = tv_png_runs_begin(width, height, color_type, filter);
+        if (own == NULL || own->runs == NULL) {
+            free(own);
+            return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+        }
+        own->width = width;
+        own->height = height;
+        own->color_type = color_type;
+        own->passes = 1;
+        *encoder = own;
+        *passes = 1;
+        return TV_OK;
     }
     tv_png_row_encoder *r = calloc(1, sizeof *r);
     /* On the heap: the encoder changes after setjmp and is read after a longjmp. */
@@ -160,6 +182,15 @@ tv_status tv_png_row_encoder_write(tv_png_row_encoder *r, const uint8_t *rgba, s
         r->failed = 1;
         return tv_fail(err, TV_ERR_ARG, "more rows than the PNG holds");
     }
+    if (r->runs != NULL) {
+        for (uint32_t y = 0; y < rows; y++, r->written++) {
+            if (!tv_png_runs_row(r->runs, rgba + (size_t)y * stride)) {
+                r->failed = 1;
+                return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+            }
+        }
+        return TV_OK;
+    }
     struct tv_png_encoder *e = r->e;
     if (setjmp(png_jmpbuf(e->png))) {
         r->failed = 1;
@@ -185,6 +216,11 @@ tv_status tv_png_row_encoder_end(tv_png_row_encoder *r, uint8_t **out, size_t *o
         r->failed = 1;
         return tv_fail(err, TV_ERR_ARG, "the PNG was ended before its last row");
     }
+    if (r->runs != NULL) {
+        r->failed = 1; /* ended: nothing more may be written */
+        if (!tv_png_runs_end(r->runs, out, out_length)) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+        return TV_OK;
+    }
     struct tv_png_encoder *e = r->e;
     if (setjmp(png_jmpbuf(e->png))) {
         r->failed = 1;
@@ -201,11 +237,13 @@ tv_status tv_png_row_encoder_end(tv_png_row_encoder *r, uint8_t **out, size_t *o
 void tv_png_row_encoder_free(tv_png_row_encoder *r) {
     if (r == NULL) return;
     if (r->e != NULL) tv_png_encoder_release(r->e);
+    tv_png_runs_free(r->runs);
     free(r);
 }
 
 tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
-                        int compression_level, tv_png_deflate deflate, tv_png_filter filter, int interlaced, uint8_t **out,
+                        int compression_level, tv_png_deflate deflate, tv_png_filter filter, int interlaced,
+                        uint8_t **out,
                         size_t *out_length, tv_error *err) {
     *out = NULL;
     *out_length = 0;

@@ -21,4 +21,16 @@ tv_status tv_fail(tv_error *err, tv_status status, const char *message);
 /* Copies at most TV_MESSAGE_LEN - 1 bytes and terminates. */
 void tv_copy_message(char *dst, const char *src);
 
+/* Rec. 601 luma in 8-bit fixed point, rounded: exactly v when R = G = B = v. */
+void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width);
+
+/* A non-interlaced 8-bit PNG (colour type 0, 2 or 6) whose rows are filtered with one filter (not adaptive) and
+ * deflated by runs of the byte before only (png_runs.c). begin returns NULL and row and end return 0 when out of
+ * memory; end hands over the file's bytes (release with free) after all `height` rows. */
+typedef struct tv_png_runs tv_png_runs;
+tv_png_runs *tv_png_runs_begin(uint32_t width, uint32_t height, int color_type, tv_png_filter filter);
+int tv_png_runs_row(tv_png_runs *w, const uint8_t *rgba);
+int tv_png_runs_end(tv_png_runs *w, uint8_t **out, size_t *out_length);
+void tv_png_runs_free(tv_png_runs *w);
+
 #endif

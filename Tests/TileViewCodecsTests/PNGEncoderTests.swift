@@ -91,6 +91,40 @@ struct PNGEncoderTests {
         #expect(try PNGDecoder.decode(.bytes(runs)).image == image)
     }
 
+    @Test(
+        "runs: images of one and many blocks, runs longer than a match and across blocks decode back",
+        arguments: [PNGEncodeOptions.ColorType.gray, .rgb, .rgba], [PNGFilter.none, .sub, .up, .average, .paeth])
+    func runsRoundTrip(colorType: PNGEncodeOptions.ColorType, filter: PNGFilter) throws {
+        var rng = SplitMix64(seed: 0x5255_4E53 &+ UInt64(colorType.rawValue.utf8.count) &* 31)
+        let gray = colorType == .gray
+        let opaque = colorType != .rgba
+        var images = [
+            TestImages.random(width: 1, height: 1, gray: gray, opaque: opaque, seed: rng.next()),
+            TestImages.random(width: 1, height: 300, gray: gray, opaque: opaque, seed: rng.next()),
+            // Noise over several 64 KiB blocks: little to code as runs.
+            TestImages.random(width: 257, height: 131, gray: gray, opaque: opaque, seed: rng.next()),
+        ]
+        // Flat rows of one colour each, 5,000 pixels wide: runs far longer than 258 bytes, across blocks.
+        var flat = ImageBuffer(width: 5000, height: 24)
+        for y in 0..<flat.height {
+            let v = UInt8(rng.int(below: 256))
+            let colour = gray ? RGBA8(r: v, g: v, b: v, a: 255) : RGBA8(r: v, g: 255 - v, b: v / 2, a: opaque ? 255 : v)
+            for x in 0..<flat.width { flat[x, y] = colour }
+        }
+        images.append(flat)
+        for image in images {
+            let options = PNGEncodeOptions(colorType: colorType, compression: .runs, filter: filter)
+            let png = try PNGEncoder.encode(image, options: options)
+            let decoded = try PNGDecoder.decode(.bytes(png))
+            #expect(decoded.image == image, "\(image.width)x\(image.height) \(colorType) \(filter)")
+            #expect(decoded.header.colorType == colorType.rawValue)
+        }
+        if filter == .sub {  // a flat row filters to zeros: a few runs of 258 bytes
+            let flatPNG = try PNGEncoder.encode(flat, options: PNGEncodeOptions(colorType: colorType, filter: filter))
+            #expect(flatPNG.count < flat.width * flat.height / 20, "flat rows: \(flatPNG.count) bytes")
+        }
+    }
+
     @Test("the chosen filter is the one written on every row", arguments: PNGFilter.allCases)
     func filterIsApplied(filter: PNGFilter) throws {
         let image = TestImages.random(width: 31, height: 12, seed: 5)

@@ -8,7 +8,8 @@ Exclusive cost of every function (callgrind_annotate --threshold=100, names dema
   start-up      ld.so, Swift runtime metadata and conformance lookups, swift-argument-parser
   jpeg decode   libjpeg-turbo and the tv_jpeg_* shim
   resampling    the Swift renderer (FrameRenderer, ResampleAxis, LevelReader)
-  png encode    libpng, zlib, the tv_png_* shim, ImageBuffer.isOpaque (the colour-type scan)
+  png encode    libpng, zlib, the tv_png_* shim and its own deflate (runs_*), ImageBuffer.isOpaque (the
+                colour-type scan)
   copies/alloc  memcpy/memmove/memset, malloc/free/realloc/calloc, swift_allocObject/dealloc
   other         everything else
 Then prints a few inclusive costs (the subtrees that matter) and the 12 largest functions.
@@ -48,7 +49,7 @@ def area(name):
     fn = fn.split(":", 1)[1] if ":" in fn else fn
     if "libjpeg" in obj or fn.startswith("tv_jpeg"):
         return "jpeg decode"
-    if "libpng" in obj or "libz.so" in obj or fn.startswith("tv_png") or "isOpaque" in fn:
+    if "libpng" in obj or "libz.so" in obj or fn.startswith(("tv_png", "runs_")) or "isOpaque" in fn:
         return "png encode"
     if re.search(r"FrameRenderer|ResampleAxis|LevelReader|BufferRowSource|SourceOver|sinPi", fn):
         return "resampling"

@@ -108,7 +108,8 @@ typedef enum {
 
 typedef enum {
     TV_PNG_DEFLATE_DEFAULT = 0, /* zlib's default strategy: repeated strings, searched as the level says */
-    TV_PNG_DEFLATE_RLE = 1      /* zlib's Z_RLE: runs of the byte before only; the level only tells 0 from the rest */
+    TV_PNG_DEFLATE_RLE = 1      /* runs of the byte before only: with one filter and no interlacing tileview's own
+                                 * deflate (a Huffman code per 64 KiB block), else zlib's Z_RLE through libpng */
 } tv_png_deflate;
 
 /* Encodes RGBA8 rows (`stride` bytes apart) as an 8-bit PNG of colour type 0 (gray: Rec. 601
@@ -116,7 +117,8 @@ typedef enum {
  * holds `*out_length` bytes to release with tv_free. The same bytes as the row encoder below given
  * every row in order. */
 tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int color_type,
-                        int compression_level, tv_png_deflate deflate, tv_png_filter filter, int interlaced, uint8_t **out,
+                        int compression_level, tv_png_deflate deflate, tv_png_filter filter, int interlaced,
+                        uint8_t **out,
                         size_t *out_length, tv_error *err);
 
 /* The same encoding a few rows at a time, so that rows can be encoded while later ones are still being
@@ -125,7 +127,8 @@ tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, si
  * end hands over the file bytes as tv_png_encode does; free releases the encoder (NULL is allowed). */
 typedef struct tv_png_row_encoder tv_png_row_encoder;
 tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_type, int compression_level,
-                                   tv_png_deflate deflate, tv_png_filter filter, int interlaced, tv_png_row_encoder **encoder, int *passes,
+                                   tv_png_deflate deflate, tv_png_filter filter, int interlaced,
+                                   tv_png_row_encoder **encoder, int *passes,
                                    tv_error *err);
 tv_status tv_png_row_encoder_write(tv_png_row_encoder *encoder, const uint8_t *rgba, size_t stride, uint32_t rows,
                                    tv_error *err);
