@@ -113,8 +113,9 @@ tv_status tv_png_row_encoder_begin(uint32_t width, uint32_t height, int color_ty
     if (deflate == TV_PNG_DEFLATE_RLE && !interlaced &&
         (filter == TV_PNG_FILTER_NONE || filter == TV_PNG_FILTER_SUB || filter == TV_PNG_FILTER_UP ||
          filter == TV_PNG_FILTER_AVERAGE || filter == TV_PNG_FILTER_PAETH)) {
-        if (width > 0x7fffffff || height > 0x7fffffff) {
-            return tv_fail(err, TV_ERR_ARG, "a PNG is at most 2147483647 pixels wide and high");
+        /* libpng's default limits, which it applies to the PNGs it writes and to those tileview reads */
+        if (width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX) {
+            return tv_fail(err, TV_ERR_ARG, "a PNG is at most 1000000 pixels wide and high (libpng's limit)");
         }
         tv_png_row_encoder *own = calloc(1, sizeof *own);
         if (own != NULL) own->runs = tv_png_runs_begin(width, height, color_type, filter);

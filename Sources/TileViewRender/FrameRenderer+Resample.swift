@@ -349,7 +349,9 @@ extension FrameRenderer {
         select(y, where: y .>= x, else: x)
     }
 
-    /// The lanes of `chosen` where `mask` is set, else those of `other`, through the lanes' bits.
+    /// The lanes of `chosen` where `mask` is set, else those of `other`, through the lanes' bits. This relies on
+    /// a set lane of a `SIMDMask` being all ones (-1), as the standard library stores it; the golden frames and
+    /// the seeded renderer tests would fail if that changed.
     @inline(__always)
     static func select(_ chosen: SIMD4<Float>, where mask: SIMDMask<SIMD4<Int32>>, else other: SIMD4<Float>)
         -> SIMD4<Float>

@@ -150,6 +150,21 @@ struct PNGEncoderTests {
         }
     }
 
+    @Test(
+        "both writers stop at libpng's limit of 1,000,000 pixels a side, which the decoder has too",
+        arguments: [PNGCompression.runs, .level(2)])
+    func sideLimit(compression: PNGCompression) throws {
+        let options = PNGEncodeOptions(compression: compression)
+        let widest = try PNGEncoder.encode(ImageBuffer(width: 1_000_000, height: 1), options: options)
+        #expect(try PNGDecoder.decode(.bytes(widest)).image.width == 1_000_000)
+        #expect(throws: CodecError.self) {
+            try PNGEncoder.encode(ImageBuffer(width: 1_000_001, height: 1), options: options)
+        }
+        #expect(throws: CodecError.self) {
+            try PNGEncoder.encode(ImageBuffer(width: 1, height: 1_000_001), options: options)
+        }
+    }
+
     @Test("an empty image is refused")
     func emptyImage() {
         #expect(throws: CodecError.self) { try PNGEncoder.encode(ImageBuffer(width: 0, height: 4)) }
