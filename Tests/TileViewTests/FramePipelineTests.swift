@@ -6,6 +6,10 @@ import TileViewZoom
 
 @testable import TileView
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A single frame decoded, drawn and encoded on three threads (`FramePipeline`) gives the bytes of the frame drawn,
 /// then encoded, on one.
 @Suite("Frame pipeline")
@@ -117,4 +121,27 @@ struct FramePipelineTests {
         #expect(waiter.join() == 3)
         #expect(closed.isClosed)
     }
+
+    #if os(Linux)
+        @Test("a stage runs under SCHED_BATCH and the thread gets its policy back, also after a throw")
+        func batchScheduling() throws {
+            // On a thread of its own: the test runner's threads are shared.
+            let policies = WorkerThread.start { () -> [Int32] in
+                let before = sched_getscheduler(0)
+                let inside = BatchScheduling.run { sched_getscheduler(0) }
+                struct Stop: Error {}
+                var afterThrow: Int32 = -1
+                do {
+                    try BatchScheduling.run { () throws -> Void in
+                        afterThrow = sched_getscheduler(0)
+                        throw Stop()
+                    }
+                } catch {}
+                return [before, inside, afterThrow, sched_getscheduler(0)]
+            }.join()
+            #expect(policies[1] == BatchScheduling.policy, "\(policies)")
+            #expect(policies[2] == BatchScheduling.policy, "\(policies)")
+            #expect(policies[0] != BatchScheduling.policy && policies[3] == policies[0], "\(policies)")
+        }
+    #endif
 }

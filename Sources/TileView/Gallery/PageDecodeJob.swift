@@ -35,7 +35,8 @@ final class PageDecodeJob: @unchecked Sendable {
             return
         }
         DispatchQueue.global(qos: .userInitiated).async {
-            self.run()
+            // The worker renders streamed pages from a decoding thread's rows: neither preempts the other.
+            BatchScheduling.run { self.run() }
             self.done.signal()
         }
     }

@@ -98,13 +98,16 @@ final class PrefetchedRows: LevelRowSource {
         ring = .allocate(capacity: rowBytes * slots)
         let (slotsBase, area, slotBytes, decodedRows, releasedRows) = (ring, rect, rowBytes, decoded, released)
         worker = WorkerThread.start {
-            for index in 0..<area.height {
-                // The slot is free once the renderer has gone past the row that held it.
-                let free = index - slots + 1
-                guard releasedRows.wait(forAtLeast: free, preferring: free + FramePipeline.band) >= free else { break }
-                (slotsBase + (index % slots) * slotBytes).update(
-                    from: reader.row(area.y + index), count: area.width * 4)
-                decodedRows.raise(to: index + 1)
+            BatchScheduling.run {
+                for index in 0..<area.height {
+                    // The slot is free once the renderer has gone past the row that held it.
+                    let free = index - slots + 1
+                    guard releasedRows.wait(forAtLeast: free, preferring: free + FramePipeline.band) >= free
+                    else { break }
+                    (slotsBase + (index % slots) * slotBytes).update(
+                        from: reader.row(area.y + index), count: area.width * 4)
+                    decodedRows.raise(to: index + 1)
+                }
             }
             decodedRows.close()
         }
