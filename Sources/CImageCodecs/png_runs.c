@@ -11,6 +11,12 @@
 
 #include "shim_internal.h"
 
+/* The most bytes of the stream one IDAT chunk holds (PNG: 2^31 - 1); smaller in a harness that checks the
+ * splitting (`-DTV_PNG_RUNS_IDAT_LIMIT=1000`). */
+#ifndef TV_PNG_RUNS_IDAT_LIMIT
+#define TV_PNG_RUNS_IDAT_LIMIT 0x7fffffff
+#endif
+
 enum {
     RUNS_BLOCK = 65536, /* filtered bytes per deflate block */
     RUNS_MAX = 258,     /* the longest match deflate codes */
@@ -446,7 +452,7 @@ int tv_png_runs_end(tv_png_runs *w, uint8_t **out, size_t *out_length) {
     w->length += 4;
 
     size_t stream = w->length - RUNS_PREFIX;
-    const size_t chunk_limit = 0x7fffffff;
+    const size_t chunk_limit = TV_PNG_RUNS_IDAT_LIMIT;
     size_t chunks = stream == 0 ? 1 : (stream + chunk_limit - 1) / chunk_limit;
     uint8_t *file = w->out;
     size_t file_length = w->length;
@@ -472,7 +478,7 @@ int tv_png_runs_end(tv_png_runs *w, uint8_t **out, size_t *out_length) {
             runs_store_u32(file + at + 8 + part, (uint32_t)crc);
             at += part + 12;
         }
-        file_length = at + 12;
+        file_length = at; /* IEND follows */
     } else {
         if (!runs_reserve(w, 16)) return 0;
         file = w->out;
