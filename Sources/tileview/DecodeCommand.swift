@@ -20,7 +20,7 @@ struct DecodeCommand: ParsableCommand {
 
     @Option(
         help:
-            "zlib level of the PNG, 0 (none) to 9 (smallest), with zlib's default strategy; without it, only runs of a repeated byte are coded (zlib's Z_RLE: faster, and on photos smaller than level 2)."
+            "zlib level of the PNG, 0 (none) to 9 (smallest), with zlib's default strategy; without it, only runs of a repeated byte are coded (what zlib's Z_RLE finds, by tileview's own deflate: faster, and on photos smaller than level 2)."
     )
     var compression: Int?
 

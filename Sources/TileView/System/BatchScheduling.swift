@@ -7,10 +7,11 @@
 /// A decoder and the renderer that reads its rows wake each other every band of rows. Under the normal policy a
 /// woken thread preempts the one running where it wakes, and where the scheduler does not wake threads onto an
 /// idle processor (seen on virtual machines whose idle processors the host deschedules) the two threads then take
-/// turns on one processor while the other stays idle. A `SCHED_BATCH` thread does not preempt on waking: it waits in the run
-/// queue, where an idle processor takes it. Measured on a two-processor virtual machine: a 50-page gallery 2.15 s
-/// under the normal policy against 1.88 s under `SCHED_BATCH` (docs/benchmarks.md, "Threads that take turns on
-/// one processor"); single frames did not change. Nothing else changes: priorities, nice values and the bytes.
+/// turns on one processor while the other stays idle. A `SCHED_BATCH` thread does not preempt on waking: it waits
+/// in the run queue, where an idle processor takes it. Measured on a two-processor virtual machine: a 50-page
+/// gallery 2.15 s under the normal policy against 1.88 s under `SCHED_BATCH` (docs/benchmarks.md, "Threads that
+/// take turns on one processor"); single frames did not change. Nothing else changes: priorities, nice values and
+/// the bytes.
 enum BatchScheduling {
     /// `SCHED_BATCH` in Linux's `<linux/sched.h>` (glibc's `<sched.h>` declares it only under `_GNU_SOURCE`).
     static let policy: Int32 = 3
