@@ -16,11 +16,6 @@
 
 #include "shim_internal.h"
 
-void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width) {
-    for (uint32_t x = 0; x < width; x++, rgba += 4) {
-        gray[x] = (uint8_t)((77u * rgba[0] + 150u * rgba[1] + 29u * rgba[2] + 128u) >> 8);
-    }
-}
 static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);

@@ -68,12 +68,6 @@ static int tv_png_filter_mask(tv_png_filter filter) {
     }
 }
 
-void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width) {
-    for (uint32_t x = 0; x < width; x++, rgba += 4) {
-        gray[x] = (uint8_t)((77u * rgba[0] + 150u * rgba[1] + 29u * rgba[2] + 128u) >> 8);
-    }
-}
-
 static void tv_png_encoder_release(struct tv_png_encoder *e) {
     if (e->png != NULL) png_destroy_write_struct(&e->png, e->info != NULL ? &e->info : NULL);
     free(e->gray_row);

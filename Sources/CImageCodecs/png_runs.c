@@ -27,7 +27,6 @@ enum {
 struct tv_png_runs {
     uint32_t width;
     uint32_t height;
-    uint32_t rows;
     int channels; /* 1, 3 or 4 bytes a pixel */
     tv_png_filter filter;
     size_t row_bytes; /* without the filter-type byte */
@@ -323,6 +322,26 @@ static void runs_store_u32(uint8_t *p, uint32_t v) {
     p[3] = (uint8_t)v;
 }
 
+/* Fills in the length, `type` and CRC of the chunk whose `length` data bytes start at `data`: the 8 bytes before
+ * `data` and the 4 after it are the chunk's. */
+static void runs_seal_chunk(uint8_t *data, size_t length, const char type[4]) {
+    runs_store_u32(data - 8, (uint32_t)length);
+    memcpy(data - 4, type, 4);
+    uLong crc = crc32(0, data - 4, 4);
+    for (size_t done = 0; done < length;) { /* crc32 takes at most 4 GiB at once */
+        size_t piece = length - done < 0x40000000 ? length - done : 0x40000000;
+        crc = crc32(crc, data + done, (uInt)piece);
+        done += piece;
+    }
+    runs_store_u32(data + length, (uint32_t)crc);
+}
+
+void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width) {
+    for (uint32_t x = 0; x < width; x++, rgba += 4) {
+        gray[x] = (uint8_t)((77u * rgba[0] + 150u * rgba[1] + 29u * rgba[2] + 128u) >> 8);
+    }
+}
+
 void tv_png_runs_free(tv_png_runs *w) {
     if (w == NULL) return;
     free(w->raw);
@@ -432,7 +451,6 @@ int tv_png_runs_row(tv_png_runs *w, const uint8_t *rgba) {
     uint8_t *done = w->prior; /* the row just filtered is the next one's prior */
     w->prior = w->raw;
     w->raw = done;
-    w->rows++;
     return !w->failed;
 }
 
@@ -466,46 +484,28 @@ int tv_png_runs_end(tv_png_runs *w, uint8_t **out, size_t *out_length) {
         size_t at = RUNS_PREFIX - 8;
         for (size_t offset = 0; offset < stream; offset += chunk_limit) {
             size_t part = stream - offset < chunk_limit ? stream - offset : chunk_limit;
-            runs_store_u32(file + at, (uint32_t)part);
-            memcpy(file + at + 4, "IDAT", 4);
             memcpy(file + at + 8, w->out + RUNS_PREFIX + offset, part);
-            uLong crc = crc32(0, (const Bytef *)"IDAT", 4);
-            for (size_t done = 0; done < part;) {
-                size_t piece = part - done < 0x40000000 ? part - done : 0x40000000;
-                crc = crc32(crc, file + at + 8 + done, (uInt)piece);
-                done += piece;
-            }
-            runs_store_u32(file + at + 8 + part, (uint32_t)crc);
+            runs_seal_chunk(file + at + 8, part, "IDAT");
             at += part + 12;
         }
         file_length = at; /* IEND follows */
     } else {
         if (!runs_reserve(w, 16)) return 0;
         file = w->out;
-        runs_store_u32(file + RUNS_PREFIX - 8, (uint32_t)stream);
-        memcpy(file + RUNS_PREFIX - 4, "IDAT", 4);
-        uLong crc = crc32(0, file + RUNS_PREFIX - 4, 4);
-        for (size_t done = 0; done < stream;) {
-            size_t piece = stream - done < 0x40000000 ? stream - done : 0x40000000;
-            crc = crc32(crc, file + RUNS_PREFIX + done, (uInt)piece);
-            done += piece;
-        }
-        runs_store_u32(file + w->length, (uint32_t)crc);
+        runs_seal_chunk(file + RUNS_PREFIX, stream, "IDAT");
         file_length = w->length + 4;
     }
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     memcpy(file, signature, 8);
-    uint8_t *ihdr = file + 8;
-    runs_store_u32(ihdr, 13);
-    memcpy(ihdr + 4, "IHDR", 4);
-    runs_store_u32(ihdr + 8, w->width);
-    runs_store_u32(ihdr + 12, w->height);
-    ihdr[16] = 8; /* bit depth */
-    ihdr[17] = (uint8_t)(w->channels == 1 ? 0 : w->channels == 3 ? 2 : 6);
-    ihdr[18] = 0; /* deflate */
-    ihdr[19] = 0; /* adaptive filtering (the method; each row names its filter) */
-    ihdr[20] = 0; /* not interlaced */
-    runs_store_u32(ihdr + 21, (uint32_t)crc32(0, ihdr + 4, 17));
+    uint8_t *ihdr = file + 16; /* its data */
+    runs_store_u32(ihdr, w->width);
+    runs_store_u32(ihdr + 4, w->height);
+    ihdr[8] = 8; /* bit depth */
+    ihdr[9] = (uint8_t)(w->channels == 1 ? 0 : w->channels == 3 ? 2 : 6);
+    ihdr[10] = 0; /* deflate */
+    ihdr[11] = 0; /* adaptive filtering (the method; each row names its filter) */
+    ihdr[12] = 0; /* not interlaced */
+    runs_seal_chunk(ihdr, 13, "IHDR");
     static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
     memcpy(file + file_length, iend, 12);
     file_length += 12;

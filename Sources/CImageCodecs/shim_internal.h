@@ -21,7 +21,8 @@ tv_status tv_fail(tv_error *err, tv_status status, const char *message);
 /* Copies at most TV_MESSAGE_LEN - 1 bytes and terminates. */
 void tv_copy_message(char *dst, const char *src);
 
-/* Rec. 601 luma in 8-bit fixed point, rounded: exactly v when R = G = B = v. */
+/* Rec. 601 luma in 8-bit fixed point, rounded: exactly v when R = G = B = v (png_runs.c, which needs no libpng,
+ * so that a harness can build it alone). */
 void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width);
 
 /* A non-interlaced 8-bit PNG (colour type 0, 2 or 6) whose rows are filtered with one filter (not adaptive) and

@@ -44,7 +44,7 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public var interlaced: Bool
 
     /// The default compression: `runs`. Frames are written often and read once, so speed wins; level 6 with
-    /// adaptive filtering makes files about 10 % smaller for 5.8 to 7.4 times the time (docs/benchmarks.md).
+    /// adaptive filtering makes files about 10 % smaller for several times the time (docs/benchmarks.md).
     public static let defaultCompression = PNGCompression.runs
     /// The default filter: Sub, the smallest single filter on most photo frames measured (within 1%
     /// of adaptive filtering, which costs 15-28 ms more per 1024x768 frame).

@@ -6,12 +6,6 @@
 
 #include "shim_internal.h"
 
-void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width) {
-    for (uint32_t x = 0; x < width; x++, rgba += 4) {
-        gray[x] = (uint8_t)((77u * rgba[0] + 150u * rgba[1] + 29u * rgba[2] + 128u) >> 8);
-    }
-}
-
 int main(int argc, char **argv) {
     if (argc != 5) return 2;
     uint32_t width = (uint32_t)strtoul(argv[1], NULL, 10), height = (uint32_t)strtoul(argv[2], NULL, 10);

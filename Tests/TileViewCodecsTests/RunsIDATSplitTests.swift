@@ -11,37 +11,25 @@ import TileViewTestSupport
 struct RunsIDATSplitTests {
     static let codecs = Fixtures.packageRoot.appendingPathComponent("Sources/CImageCodecs")
 
-    /// Runs `arguments` through `/usr/bin/env`; returns the exit status and what it printed.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-
     @Test("a stream over the limit is split into IDAT chunks of at most the limit, and decodes to the same pixels")
     func splitStream() throws {
         try TemporaryFolder.with("idat-split") { dir in
             let harness = dir.appendingPathComponent("runs_split").path
-            let compiled = try Self.run([
-                "cc", "-O1", "-DTV_PNG_RUNS_IDAT_LIMIT=1000", "-I", Self.codecs.appendingPathComponent("include").path,
-                "-I", Self.codecs.path, "-o", harness,
-                Fixtures.packageRoot.appendingPathComponent("Tests/Harness/runs_split.c").path,
-                Self.codecs.appendingPathComponent("png_runs.c").path, "-lz",
-            ])
+            let compiled = try CommandRunner.program(
+                "cc",
+                [
+                    "-O1", "-DTV_PNG_RUNS_IDAT_LIMIT=1000", "-I", Self.codecs.appendingPathComponent("include").path,
+                    "-I", Self.codecs.path, "-o", harness,
+                    Fixtures.packageRoot.appendingPathComponent("Tests/Harness/runs_split.c").path,
+                    Self.codecs.appendingPathComponent("png_runs.c").path, "-lz",
+                ])
             try #require(compiled.status == 0, "cc failed:\n\(compiled.output)")
 
             let image = TestImages.random(width: 97, height: 61, opaque: false, seed: 0x1DA7)
             let raw = dir.appendingPathComponent("in.rgba")
             try Data(image.pixels).write(to: raw)
             let written = dir.appendingPathComponent("split.png")
-            let ran = try Self.run([harness, "97", "61", raw.path, written.path])
+            let ran = try CommandRunner.program(harness, ["97", "61", raw.path, written.path])
             try #require(ran.status == 0, "the harness failed (\(ran.status)):\n\(ran.output)")
 
             let split = try [UInt8](Data(contentsOf: written))

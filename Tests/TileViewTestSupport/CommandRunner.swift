@@ -74,12 +74,26 @@ public enum CommandRunner {
     public static func script(
         _ name: String, _ arguments: [String] = [], environment: [String: String] = [:]
     ) throws -> (status: Int32, output: String) {
+        try program(
+            Fixtures.packageRoot.appendingPathComponent("scripts").appendingPathComponent(name).path, arguments,
+            environment: environment.merging(["TILEVIEW": executable.path]) { old, _ in old })
+    }
+
+    /// Runs the program at `path` (or, when `path` has no slash, the one of that name on the `PATH`) with
+    /// `arguments` and `environment` added to this process's; the exit status and standard output and error
+    /// together.
+    public static func program(
+        _ path: String, _ arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = Fixtures.packageRoot.appendingPathComponent("scripts").appendingPathComponent(name)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            environment.merging(["TILEVIEW": executable.path]) { old, _ in old }
-        ) { $1 }
+        if path.contains("/") {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [path] + arguments
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
