@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tileview", targets: ["tileview"]),
+        .executable(name: "tileview-serve", targets: ["tileview-serve"]),
         .library(name: "TileView", targets: ["TileView"]),
     ],
     dependencies: [
@@ -61,10 +62,23 @@ let package = Package(
         .target(
             name: "TileViewServe",
             dependencies: ["TileView", "TileViewIIIF", .product(name: "Hummingbird", package: "hummingbird")]),
+        // The arguments both executables parse, and their reporting.
+        .target(
+            name: "TileViewCLI",
+            dependencies: ["TileView", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `tileview` has no HTTP stack: every command's start-up scans the binary's conformance records and
+        // relocates it, and Hummingbird, SwiftNIO and Foundation double both. `tileview serve` becomes
+        // `tileview-serve`, which has the server.
         .executableTarget(
             name: "tileview",
             dependencies: [
-                "TileView", "TileViewServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TileView", "TileViewCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "tileview-serve",
+            dependencies: [
+                "TileView", "TileViewCLI", "TileViewServe",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "FuzzDecode", dependencies: ["TileViewCodecs"], path: "Fuzz/FuzzDecode",

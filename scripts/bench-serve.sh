@@ -22,7 +22,8 @@
 # Env: RUNS (3; also the runs of tiffsave and dzsave), DURATION (10 s per wrk run), CONNECTIONS ("16 64"),
 #   WRK_THREADS (2), WRK_TIMEOUT (wrk's 2 s: a slower answer counts as a timeout error),
 #   SEED (1, the random tile order), BENCH_IMAGES (bench-images),
-#   TILEVIEW (a tileview binary to use; default: the release build of scripts/lib/build-release.sh),
+#   TILEVIEW (a tileview binary to use, with its tileview-serve beside it; default: the release build of
+#   scripts/lib/build-release.sh),
 #   CACHE_MB (256; passed as --cache-mb when `tileview serve --help` has it),
 #   IIPSRV (/usr/lib/iipimage-server/iipsrv.fcgi), IIPSRV_PROCS (2 FastCGI processes),
 #   LEVELS (the levels of the cold passes, 0 = full size; default all),

@@ -5,7 +5,9 @@
 #
 # Installs:
 #   PREFIX/bin/tileview
+#   PREFIX/bin/tileview-serve                              (the server `tileview serve` runs)
 #   PREFIX/share/man/man1/tileview.1                      (docs/tileview.1)
+#   PREFIX/share/man/man1/tileview-serve.1                (docs/tileview-serve.1)
 #   PREFIX/share/bash-completion/completions/tileview
 #   PREFIX/share/zsh/site-functions/_tileview
 #   PREFIX/share/fish/vendor_completions.d/tileview.fish
@@ -23,7 +25,9 @@ built="$(scripts/lib/build-release.sh --show-bin-path)/tileview"
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
 install -m 755 "$built" "$prefix/bin/tileview"
+install -m 755 "$built-serve" "$prefix/bin/tileview-serve"
 install -m 644 docs/tileview.1 "$prefix/share/man/man1/tileview.1"
+install -m 644 docs/tileview-serve.1 "$prefix/share/man/man1/tileview-serve.1"
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -35,7 +39,7 @@ install -m 644 "$scratch/_tileview" "$prefix/share/zsh/site-functions/_tileview"
 install -m 644 "$scratch/tileview.fish" "$prefix/share/fish/vendor_completions.d/tileview.fish"
 
 echo "installed tileview $("$prefix/bin/tileview" --version) into $prefix" >&2
-for file in bin/tileview share/man/man1/tileview.1 share/bash-completion/completions/tileview \
+for file in bin/tileview bin/tileview-serve share/man/man1/tileview.1 share/man/man1/tileview-serve.1 share/bash-completion/completions/tileview \
   share/zsh/site-functions/_tileview share/fish/vendor_completions.d/tileview.fish; do
   echo "  $prefix/$file" >&2
 done

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TileView
+import TileViewCLI
 import TileViewCodecs
 
 /// `tileview decode FILE -o OUT.png`: the full image, 8-bit, as PNG.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import TileView
+import TileViewCLI
 import TileViewCodecs
 import TileViewCore
 import TileViewFeed

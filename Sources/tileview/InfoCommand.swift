@@ -1,5 +1,6 @@
 import ArgumentParser
 import TileView
+import TileViewCLI
 import TileViewCodecs
 import TileViewCore
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TileView
+import TileViewCLI
 
 /// The `tileview` command: decode, zoom, page and render images the way a phone's viewer does.
 @main
@@ -11,7 +12,7 @@ struct TileViewCommand: AsyncParsableCommand {
             Exit status: 0 success; 1 a file could not be read, decoded or written (the message on \
             standard error names the file and the reason); 64 a usage error.
             """,
-        version: "0.1.0",
+        version: TileViewVersion.string,
         subcommands: [
             InfoCommand.self, DecodeCommand.self, ZoomCommand.self, GalleryCommand.self, FeedCommand.self,
             BenchCommand.self, ServeCommand.self,

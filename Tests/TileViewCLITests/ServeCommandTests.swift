@@ -77,6 +77,29 @@ struct ServeCommandTests {
             #expect(log.contains(" 404 "), "\(log)")
         }
     }
+
+    @Test(
+        "tileview serve becomes the tileview-serve beside it: without one, exit 1 naming it; tileview has no HTTP stack"
+    )
+    func serverExecutable() throws {
+        try TemporaryFolder.with("serve-alone") { dir in
+            let alone = dir.appendingPathComponent("tileview")
+            try FileManager.default.copyItem(at: CommandRunner.executable, to: alone)
+            let (status, output) = try CommandRunner.program(alone.path, ["serve", dir.path, "--port", "0"])
+            #expect(status == 1, "\(output)")
+            #expect(output.contains("tileview: \(dir.path)/tileview-serve: No such file or directory"), "\(output)")
+            // The arguments are checked before: a usage error is tileview's own, exit 64.
+            let (usage, text) = try CommandRunner.program(alone.path, ["serve", dir.path, "--port", "70000"])
+            #expect(usage == 64 && text.contains("--port must be 0 to 65535"), "\(text)")
+        }
+        // What keeps every other command's start-up short (ServeCommand): the server's modules stay out of tileview.
+        let binary = try Data(contentsOf: CommandRunner.executable)
+        for module in ["Hummingbird", "NIOCore", "TileViewServe"] {
+            #expect(binary.range(of: Data(module.utf8)) == nil, "tileview links \(module)")
+        }
+        let server = CommandRunner.executable.deletingLastPathComponent().appendingPathComponent("tileview-serve")
+        #expect(try Data(contentsOf: server).range(of: Data("TileViewServe".utf8)) != nil)
+    }
 }
 
 /// The offline IIIF validator against a real server (`scripts/validate-iiif.sh`).

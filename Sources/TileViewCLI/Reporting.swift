@@ -6,14 +6,14 @@ import TileViewCodecs
 import TileViewCore
 
 /// Printing to standard error and turning library errors into exit status 1.
-enum Report {
-    static func error(_ message: String) {
+public enum Report {
+    public static func error(_ message: String) {
         standardError("tileview: \(message)\n")
     }
 
     /// Prints a decoder warning, `FILE: text`. libpng's benign notes about ancillary chunks
     /// (`DecoderWarning.isBenign`) are printed only with `--verbose`.
-    static func warning(_ message: String) {
+    public static func warning(_ message: String) {
         if !verbose && DecoderWarning.isBenign(line: message) { return }
         standardError("tileview: warning: \(message)\n")
     }
@@ -22,22 +22,22 @@ enum Report {
 
     /// Whether benign decoder warnings are printed too: `--verbose` of the decoding options, set
     /// at the start of a command's run.
-    static var verbose: Bool {
+    public static var verbose: Bool {
         get { verboseFlag.load(ordering: .relaxed) }
         set { verboseFlag.store(newValue, ordering: .relaxed) }
     }
 
     /// Writes text to standard error unbuffered.
-    static func standardError(_ text: String) { StandardError.write(text) }
+    public static func standardError(_ text: String) { StandardError.write(text) }
 
     /// The summary line of a run that wrote frames into a folder: `out: 12 frames`.
-    static func framesWritten(_ count: Int, into folder: String, reused: Int? = nil) {
+    public static func framesWritten(_ count: Int, into folder: String, reused: Int? = nil) {
         let kept = reused.map { ", \($0) reused from an earlier run" } ?? ""
         print("\(folder): \(count) frame\(count == 1 ? "" : "s")\(kept)")
     }
 
     /// Says what `FrameOutput.prepare` found of an earlier, longer run: removed with `--clean`, else a warning.
-    static func staleFrames(_ output: FrameOutput, clean: Bool) {
+    public static func staleFrames(_ output: FrameOutput, clean: Bool) {
         guard let first = output.stale.first, let last = output.stale.last else { return }
         let names =
             first == last
@@ -53,7 +53,7 @@ enum Report {
     }
 
     /// Runs `body`; a `TileViewError` is printed and becomes exit status 1.
-    static func failures(_ body: () throws -> Void) throws {
+    public static func failures(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as TileViewError {
@@ -66,7 +66,7 @@ enum Report {
     }
 
     /// Pretty JSON with sorted keys (deterministic), one trailing newline.
-    static func json<T: Encodable>(_ value: T) throws -> String {
+    public static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -4,40 +4,42 @@ import TileViewCodecs
 import TileViewCore
 
 /// The decoding flags shared by every subcommand that reads images.
-struct DecodeOptionGroup: ParsableArguments {
+public struct DecodeOptionGroup: ParsableArguments {
+    public init() {}
+
     @Flag(name: .customLong("no-orient"), help: "Keep the stored pixel layout: do not apply the EXIF orientation.")
-    var noOrient = false
+    public var noOrient = false
 
     @Flag(help: "Render what decoded from damaged or truncated data, with a warning, instead of failing.")
-    var lenient = false
+    public var lenient = false
 
     @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this, before decoding.")
-    var maxPixels: Int = 1_000_000_000
+    public var maxPixels: Int = 1_000_000_000
 
     @Option(
         name: .customLong("max-memory"),
         help: ArgumentHelp(
             "Refuse, before allocating, a run whose frames and decoding would need more than this (default: 3/4 of physical memory, and the room under ulimit -v).",
             valueName: "MiB"))
-    var maxMemory: Int?
+    public var maxMemory: Int?
 
     @Flag(help: "Also print libpng's benign warnings about ancillary chunks (colour profile, gamma, text...).")
-    var verbose = false
+    public var verbose = false
 
-    func validate() throws {
+    public func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be a positive number") }
         if let maxMemory, maxMemory <= 0 { throw ValidationError("--max-memory must be a positive number of MiB") }
     }
 
     /// The run's memory limit in bytes (`MemoryLimit`).
-    var memoryLimitBytes: Int { MemoryLimit.bytes(requestedMiB: maxMemory) }
+    public var memoryLimitBytes: Int { MemoryLimit.bytes(requestedMiB: maxMemory) }
 
     /// The decoding options, with no memory set aside for frames (decoding may use the whole limit).
-    var decodeOptions: DecodeOptions { decodeOptions(leaving: MemoryEstimate()) }
+    public var decodeOptions: DecodeOptions { decodeOptions(leaving: MemoryEstimate()) }
 
     /// The decoding options of a run whose frames need `frames`: decoding one image may hold what the limit
     /// leaves beside them.
-    func decodeOptions(leaving frames: MemoryEstimate) -> DecodeOptions {
+    public func decodeOptions(leaving frames: MemoryEstimate) -> DecodeOptions {
         let limit = memoryLimitBytes
         return DecodeOptions(
             applyOrientation: !noOrient, lenient: lenient, maxPixels: maxPixels,
@@ -46,7 +48,7 @@ struct DecodeOptionGroup: ParsableArguments {
 
     /// Refuses a run whose frames alone (`estimate`, of which `frameBytes` scale with the viewport) exceed the
     /// memory limit: exit 1 naming the viewport, what the run needs, and the largest viewport that fits.
-    func requireRoom(
+    public func requireRoom(
         for estimate: MemoryEstimate, frameBytes: Int, viewport: PixelSize, job: String
     ) throws(TileViewError) {
         let limit = memoryLimitBytes
