@@ -1,4 +1,3 @@
-import Dispatch
 import TileViewCore
 import TileViewGallery
 import TileViewRender
@@ -6,8 +5,12 @@ import TileViewRender
 /// Decodes the regions of one frame on a worker thread, for `PageLoader.startDecoding`.
 ///
 /// The images are handed over: from `start` until `wait` returns only the worker touches them (the loader
-/// refuses to be used meanwhile), and the semaphore orders the worker's writes before the caller's reads.
+/// refuses to be used meanwhile), and joining the thread orders the worker's writes before the caller's reads.
 /// That hand-over is what makes the unchecked `Sendable` sound.
+///
+/// The worker is a thread of its own (`WorkerThread`), as a single frame's renderer is (`FramePipeline`), not a
+/// thread of Dispatch's pool: a 50-page gallery took 1.85 to 1.86 s against 1.90 to 1.94 s (medians of 7 to 9
+/// interleaved runs in three sittings; docs/benchmarks.md, "The renderer on a thread of its own").
 final class PageDecodeJob: @unchecked Sendable {
     /// One request's work: decode level pixels of an image, render a draw's part straight from the decoder (an
     /// image that keeps no tiles: its region need not be held), or render a page whole (a scene).
@@ -18,7 +21,7 @@ final class PageDecodeJob: @unchecked Sendable {
     }
 
     private let work: [Work?]
-    private let done = DispatchSemaphore(value: 0)
+    private var worker: WorkerThread<Void>?
     private var results: [DecodedPageRegion?] = []
     private var failure: TileViewError?
     private var started = false
@@ -30,15 +33,9 @@ final class PageDecodeJob: @unchecked Sendable {
 
     func start() {
         started = true
-        guard !work.isEmpty else {
-            done.signal()
-            return
-        }
-        DispatchQueue.global(qos: .userInitiated).async {
-            // The worker renders streamed pages from a decoding thread's rows: neither preempts the other.
-            BatchScheduling.run { self.run() }
-            self.done.signal()
-        }
+        guard !work.isEmpty else { return }
+        // The worker renders streamed pages from a decoding thread's rows: neither preempts the other.
+        worker = WorkerThread.start { BatchScheduling.run { self.run() } }
     }
 
     private func run() {
@@ -75,7 +72,8 @@ final class PageDecodeJob: @unchecked Sendable {
     /// Waits for the worker; returns one region per request or rethrows the first error.
     func wait() throws(TileViewError) -> [DecodedPageRegion?] {
         guard started, !finished else { return [] }
-        done.wait()
+        worker?.join()
+        worker = nil
         finished = true
         if let failure { throw failure }
         let results = self.results
