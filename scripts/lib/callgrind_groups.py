@@ -59,8 +59,10 @@ def area(name):
         return "copies/alloc"
     if "ld-linux" in obj or fn.startswith(("_dl_", "dl_", "do_lookup", "check_match")) or "dl-" in name:
         return "start-up"
-    if ("libswiftCore" in obj and re.search(r"[Cc]onform|Metadata|metadata|Demangl|Mangled|equalContexts|"
-                                            r"getTypeByMangled|TypeLookup|swift_once|Protocol", fn)):
+    # The runtime's own functions: in libswiftCore, or inside a binary linked with --static-swift-stdlib.
+    runtime = "libswiftCore" in obj or fn.startswith(("swift_", "swift::", "(anonymous namespace)::", "__swift", "_swift"))
+    if runtime and re.search(r"[Cc]onform|Metadata|metadata|Demangl|Mangled|equalContexts|"
+                             r"getTypeByMangled|TypeLookup|swift_once|Protocol", fn):
         return "start-up"
     if re.search(r"ArgumentParser|CommandParser|ArgumentSet|ArgumentDefinition|ParsableArguments|"
                  r"ParsableCommand|ArgumentDecoder|SplitArguments|InputOrigin|HelpGenerator|Name\b|"
