@@ -12,6 +12,8 @@
 # of 24 MP, 1/8 for 96 MP, -crop for the crop), and print tileview / floor.
 # Needs the images of scripts/make-bench-images.sh (built when missing), libvips-tools and libjpeg-turbo-progs.
 # TILEVIEW=path runs that binary instead of the release build (before and after a change, in one sitting).
+# OLD=path makes that build of tileview the peer of the fit, tap and crop, the same commands, and runs those three
+# jobs only (scripts/bench-builds.sh): two builds interleaved run by run, with the floor.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
@@ -19,7 +21,7 @@ images=${BENCH_IMAGES:-bench-images}
 export VIPS_WARNING=0
 [ -s "$images/photo-12000x8000.jpg" ] || scripts/make-bench-images.sh "$images"
 scripts/ensure-deps.sh
-command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
+[ -n "${OLD:-}" ] || command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
 command -v djpeg >/dev/null || { echo "needs djpeg (apt-get install libjpeg-turbo-progs)" >&2; exit 1; }
 if [ -n "${TILEVIEW:-}" ]; then
   tv=$(realpath "$TILEVIEW")  # another build to compare, e.g. an earlier commit's
@@ -35,22 +37,30 @@ img=$(cd "$images" && pwd)
 # The 1:1 crop: a 1024x768 rect at the middle of the 12000x8000 image.
 cx=$(((12000 - 1024) / 2))
 cy=$(((8000 - 768) / 2))
+# The jobs OLD compares, as tileview's arguments (without -o).
+fit="zoom $img/photo-6000x4000.jpg --viewport 1024x768"
+tap="$fit --tap 120,80"
+crop="zoom $img/photo-12000x8000.jpg --viewport 1024x768 --gesture 'zoom-to $cx,$cy,1024,768'"
+# peer JOB COMMAND: the peer of a job, COMMAND (vips), or with OLD the old build running the job.
+peer() {
+  if [ -n "${OLD:-}" ]; then echo "$(realpath "$OLD") ${!1} -o $out/v-$1.png"; else echo "$2"; fi
+}
 # After a double tap at (120, 80) the 24 MP fit view shows image rect (0, 0) 4000x3000 (DESIGN section 3):
 # at shrink-on-load 2 that is (0, 0) 2000x1500, resized by 1024/2000.
 cat > "$out/cases.json" <<JSON
 [
  {"name": "fit 24 MP JPEG 1024x768",
-  "tileview": "$tv zoom $img/photo-6000x4000.jpg --viewport 1024x768 -o $out/t-fit.png",
-  "peer": "vipsthumbnail $img/photo-6000x4000.jpg -s 1024x768 -o $out/v-fit.png",
+  "tileview": "$tv $fit -o $out/t-fit.png",
+  "peer": "$(peer fit "vipsthumbnail $img/photo-6000x4000.jpg -s 1024x768 -o $out/v-fit.png")",
   "floor": "djpeg -scale 1/4 -outfile /dev/null $img/photo-6000x4000.jpg",
   "outputs": ["$out/t-fit.png", "$out/v-fit.png"]},
  {"name": "tap 120,80 on 24 MP JPEG",
-  "tileview": "$tv zoom $img/photo-6000x4000.jpg --viewport 1024x768 --tap 120,80 -o $out/t-tap.png",
-  "peer": "vips extract_area '$img/photo-6000x4000.jpg[shrink=2]' $shm/tap.v 0 0 2000 1500 && vips resize $shm/tap.v $out/v-tap.png 0.512",
+  "tileview": "$tv $tap -o $out/t-tap.png",
+  "peer": "$(peer tap "vips extract_area '$img/photo-6000x4000.jpg[shrink=2]' $shm/tap.v 0 0 2000 1500 && vips resize $shm/tap.v $out/v-tap.png 0.512")",
   "outputs": ["$out/t-tap.png", "$out/v-tap.png"]},
  {"name": "1:1 crop of 96 MP JPEG",
-  "tileview": "$tv zoom $img/photo-12000x8000.jpg --viewport 1024x768 --gesture 'zoom-to $cx,$cy,1024,768' -o $out/t-crop.png",
-  "peer": "vips crop $img/photo-12000x8000.jpg $out/v-crop.png $cx $cy 1024 768",
+  "tileview": "$tv $crop -o $out/t-crop.png",
+  "peer": "$(peer crop "vips crop $img/photo-12000x8000.jpg $out/v-crop.png $cx $cy 1024 768")",
   "floor": "djpeg -crop 1024x768+$cx+$cy -outfile /dev/null $img/photo-12000x8000.jpg",
   "outputs": ["$out/t-crop.png", "$out/v-crop.png"]},
  {"name": "fit 24 MP PNG 1024x768",
@@ -68,6 +78,9 @@ cat > "$out/cases.json" <<JSON
   "outputs": ["$out/t-fit96.png", "$out/v-fit96.png"]}
 ]
 JSON
+# With OLD, the three jobs it compares.
+[ -z "${OLD:-}" ] || python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); json.dump(c[:3], open(sys.argv[1], "w"))' \
+  "$out/cases.json"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 scripts/lib/peer_bench.py "$runs" "$out/cases.json"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
