@@ -7,11 +7,12 @@ import TileViewRender
 /// it in bands of rows, while the calling thread waits for all three. On two cores decoding then limits the
 /// frame, with resampling and compression hidden behind it.
 ///
-/// The renderer has a thread of its own rather than the calling one. Measured on a two-processor virtual machine
-/// (fit of a 24 MP JPEG, 40 interleaved runs): 53.3 ms median against 64.1 ms when the calling thread, a pool
-/// thread that had parsed the arguments, drew the frame. A scheduler trace of the slow runs shows the decoder
-/// runnable while a processor idled; why a fresh thread makes that rarer was not established (docs/benchmarks.md,
-/// "The renderer on a thread of its own").
+/// The renderer has a thread of its own rather than the calling one (a pool thread that had parsed the arguments).
+/// Measured on a two-processor virtual machine, fit of a 24 MP JPEG: medians of 53.3 to 62.0 ms against 61.0 to
+/// 65.4 ms in four sittings of 40 interleaved runs, and 0.86 to 1.02 of the earlier build's time (median 0.93) in
+/// six sittings of `scripts/bench-builds.sh`. A scheduler trace of the slow runs shows the decoder runnable while a
+/// processor idled; why a fresh thread makes that rarer was not established (docs/benchmarks.md, "The renderer on
+/// a thread of its own").
 ///
 /// The bytes are those of `FrameRenderer.render(rows:)` then `PNGEncoder.encode`: every stage does the work the
 /// single thread did, in the same order; only when it happens changes. The renderer's frame buffer is written
