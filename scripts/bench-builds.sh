@@ -9,7 +9,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$#" -eq 2 ] || { sed -n '2,7p' "$0" >&2; exit 64; }
 for bin in "$1" "$2"; do [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 64; }; done
-OLD=$1 TILEVIEW=$2 RUNS=${RUNS:-21} scripts/bench-vs-peers.sh | sed -e 's/^\(.\{35\}\)tileview/\1new     /' \
-  -e 's/^\(.\{35\}\)peer    /\1old     /' -e 's/tileview \/ peer/new \/ old/' \
-  -e 's/tileview used less/the new build used less/' -e 's/^peer commands:/old commands:/' \
-  -e 's/^tileview commands:/new commands:/'
+OLD=$1 TILEVIEW=$2 RUNS=${RUNS:-21} exec scripts/bench-vs-peers.sh

@@ -13,7 +13,8 @@
 # Needs the images of scripts/make-bench-images.sh (built when missing), libvips-tools and libjpeg-turbo-progs.
 # TILEVIEW=path runs that binary instead of the release build (before and after a change, in one sitting).
 # OLD=path makes that build of tileview the peer of the fit, tap and crop, the same commands, and runs those three
-# jobs only (scripts/bench-builds.sh): two builds interleaved run by run, with the floor.
+# jobs only, the sides labelled new and old (scripts/bench-builds.sh): two builds interleaved run by run, with the
+# floor.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
@@ -82,5 +83,5 @@ JSON
 [ -z "${OLD:-}" ] || python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); json.dump(c[:3], open(sys.argv[1], "w"))' \
   "$out/cases.json"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 scripts/lib/peer_bench.py "$runs" "$out/cases.json"
+python3 scripts/lib/peer_bench.py "$runs" "$out/cases.json" ${OLD:+new old}
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

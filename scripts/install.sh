@@ -20,12 +20,13 @@ prefix="${1:-${PREFIX:-/usr/local}}"
 scripts/ensure-deps.sh
 echo "building tileview (release)..." >&2
 scripts/lib/build-release.sh >&2
-built="$(scripts/lib/build-release.sh --show-bin-path)/tileview"
+bin="$(scripts/lib/build-release.sh --show-bin-path)"
+built="$bin/tileview"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
 install -m 755 "$built" "$prefix/bin/tileview"
-install -m 755 "$built-serve" "$prefix/bin/tileview-serve"
+install -m 755 "$bin/tileview-serve" "$prefix/bin/tileview-serve"
 install -m 644 docs/tileview.1 "$prefix/share/man/man1/tileview.1"
 install -m 644 docs/tileview-serve.1 "$prefix/share/man/man1/tileview-serve.1"
 

@@ -15,7 +15,7 @@ import TileViewCLI
 /// size of the binary: the loader relocates it, and each protocol conformance the argument parser looks up by
 /// reflection scans all of its conformance records. With Hummingbird, SwiftNIO and Foundation linked in, the
 /// binary had 8,284 records and 105,581 relocations, and `tileview --version` took 7.1 ms; without them, 4,131
-/// and 41,431, and 3.6 ms (docs/benchmarks.md, "Start-up without the server").
+/// and 41,553, and 3.6 ms (docs/benchmarks.md, "Start-up without the server").
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: ServeOptions.abstract, discussion: ServeOptions.discussion)

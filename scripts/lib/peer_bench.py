@@ -9,8 +9,9 @@ medians and the tileview/peer ratios; below 1.0 means tileview used less. A case
 "floor": the work no viewer can avoid (a bare decode to /dev/null); it joins the rotation and the
 table gets its row and the tileview/floor ratio.
 
-Usage: peer_bench.py RUNS CASES.json
-  (CASES: [{"name", "tileview", "peer", "outputs": [a, b]}, optionally "floor"])
+Usage: peer_bench.py RUNS CASES.json [TILEVIEW-LABEL PEER-LABEL]
+  (CASES: [{"name", "tileview", "peer", "outputs": [a, b]}, optionally "floor"]; the labels name the two sides in
+  the table, "tileview" and "peer" by default: "new" and "old" when the peer is another build of tileview)
 """
 import json
 import os
@@ -37,6 +38,7 @@ def measure(command):
 def main():
     runs = int(sys.argv[1])
     cases = json.load(open(sys.argv[2]))
+    label = dict(zip(("tileview", "peer"), sys.argv[3:5] if len(sys.argv) > 4 else ("tileview", "peer")))
     rows = []
     for case in cases:
         sides = ["tileview", "peer"] + (["floor"] if "floor" in case else [])
@@ -54,7 +56,7 @@ def main():
     for name, med, sizes, case in rows:
         for k, side in enumerate(("tileview", "peer")):
             size = sizes[k] if k < len(sizes) else 0
-            print(f"{name:<34} {side:<9} {med[side][0]:>8.3f} {med[side][1]:>8.3f} "
+            print(f"{name:<34} {label[side]:<9} {med[side][0]:>8.3f} {med[side][1]:>8.3f} "
                   f"{med[side][2] / 2**20:>13.1f} {size:>10}")
         if "floor" in med:
             print(f"{name:<34} {'floor':<9} {med['floor'][0]:>8.3f} {med['floor'][1]:>8.3f} "
@@ -64,9 +66,10 @@ def main():
         if "floor" in med:
             f = [med["tileview"][k] / med["floor"][k] if med["floor"][k] else float("nan") for k in range(3)]
             print(f"{name:<34} {'/ floor':<9} {f[0]:>8.2f} {f[1]:>8.2f} {f[2]:>13.2f}")
-    print(f"\n{runs} alternating runs per side, medians; ratio = tileview / peer (below 1.0: tileview used less);")
-    print("/ floor = tileview / the floor command (a bare decode: 1.0 is the physical floor).")
-    print("peer commands:")
+    new, old = label["tileview"], label["peer"]
+    print(f"\n{runs} alternating runs per side, medians; ratio = {new} / {old} (below 1.0: {new} used less);")
+    print(f"/ floor = {new} / the floor command (a bare decode: 1.0 is the physical floor).")
+    print(f"{old} commands:")
     for name, _, _, case in rows:
         print(f"  {name}: {case['peer']}")
     if any("floor" in case for _, _, _, case in rows):
@@ -74,7 +77,7 @@ def main():
         for name, _, _, case in rows:
             if "floor" in case:
                 print(f"  {name}: {case['floor']}")
-    print("tileview commands:")
+    print(f"{new} commands:")
     for name, _, _, case in rows:
         print(f"  {name}: {case['tileview']}")
 
