@@ -36,32 +36,28 @@ extension FrameRenderer {
     static func resample<Rows: LevelRowSource>(
         rows: inout Rows, xAxis: ResampleAxis, yAxis: ResampleAxis,
         background: BackgroundPaint, into output: UnsafeMutablePointer<UInt8>, frameWidth: Int,
-        copiesWhenIdentity: Bool = true, rowsDone: (Int) -> Void = { _ in }
+        copiesWhenIdentity: Bool = true, scatters: Bool = true, rowsDone: (Int) -> Void = { _ in }
     ) {
         if copiesWhenIdentity && !background.isDestination && xAxis.isIdentity && yAxis.isIdentity {
             return copy(
                 rows: &rows, xAxis: xAxis, yAxis: yAxis, background: background, into: output, frameWidth: frameWidth,
                 rowsDone: rowsDone)
         }
+        if scatters, let openRows = scatterRows(yAxis) {
+            return scatter(
+                rows: &rows, xAxis: xAxis, yAxis: yAxis, openRows: openRows, background: background, into: output,
+                frameWidth: frameWidth, rowsDone: rowsDone)
+        }
         let columns = xAxis.outputRange.count
-        let sourceColumns = xAxis.sourceRange.count
         let ringRows = yAxis.maxTapCount
-        let converted = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceColumns)
+        let across = AcrossPass(xAxis)
         let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: ringRows * columns)
         let accumulated = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns)
-        // Horizontal weights, each repeated across the four lanes so the inner loop needs no shuffle.
-        let xWeights = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: xAxis.weights.count)
-        // Each frame column's first tap as an index into the premultiplied row.
-        let xTapOffset = UnsafeMutablePointer<Int>.allocate(capacity: columns)
         defer {
-            converted.deallocate()
+            across.deallocate()
             ring.deallocate()
             accumulated.deallocate()
-            xWeights.deallocate()
-            xTapOffset.deallocate()
         }
-        for (i, w) in xAxis.weights.enumerated() { xWeights[i] = SIMD4<Float>(repeating: w) }
-        for x in 0..<columns { xTapOffset[x] = xAxis.tapStart[x] - xAxis.sourceRange.lowerBound }
         let firstColumn = xAxis.outputRange.lowerBound
 
         do {
@@ -75,13 +71,9 @@ extension FrameRenderer {
                             // Filter across the level rows this frame row needs that the ring lacks.
                             nextRow = max(nextRow, start)
                             while nextRow < start + count {
-                                premultiply(
-                                    rows.row(nextRow), count: sourceColumns, alphaScale: alphaScale.baseAddress!,
-                                    into: converted)
-                                filterAcross(
-                                    converted, columns: columns, tapOffset: xTapOffset,
-                                    tapCount: xCount.baseAddress!, weights: xWeights, stride: xAxis.stride,
-                                    into: ring + (nextRow % ringRows) * columns)
+                                across.filter(
+                                    rows.row(nextRow), xAxis, tapCount: xCount.baseAddress!,
+                                    alphaScale: alphaScale.baseAddress!, into: ring + (nextRow % ringRows) * columns)
                                 nextRow += 1
                             }
                             // Filter down, two taps at a time.
