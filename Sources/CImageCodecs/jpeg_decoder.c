@@ -232,6 +232,14 @@ tv_status tv_jpeg_open_file(const char *path, int strict, tv_jpeg_decoder **deco
     return tv_jpeg_open(NULL, 0, file, strict, decoder, header, err);
 }
 
+tv_status tv_jpeg_open_descriptor(int fd, int strict, tv_jpeg_decoder **decoder, tv_jpeg_header *header,
+                                  tv_error *err) {
+    *decoder = NULL;
+    FILE *file = tv_fopen_descriptor(fd, err);
+    if (file == NULL) return TV_ERR_IO;
+    return tv_jpeg_open(NULL, 0, file, strict, decoder, header, err);
+}
+
 const uint8_t *tv_jpeg_exif(const tv_jpeg_decoder *d, size_t *length) {
     *length = d != NULL ? d->exif_length : 0;
     return d != NULL ? d->exif : NULL;

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shim_internal.h"
@@ -62,7 +63,7 @@ struct tv_index_entry {
 };
 
 struct tv_jpeg_index {
-    FILE *file;
+    int fd;         /* the index's own descriptor of the file (read with pread only) */
     size_t file_length;
     uint8_t *header; /* the file's bytes up to the end of the SOS segment */
     size_t header_length;
@@ -425,28 +426,45 @@ static size_t tv_index_parse(struct tv_jpeg_index *x, const uint8_t *data, size_
 
 /* ---- building ---- */
 
+/* Builds the index over `fd`, which it owns from here on (closed with the index, also on failure). */
+static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error *err);
+
 tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **out, tv_error *err) {
     *out = NULL;
+    int fd = tv_open_regular(path, err);
+    if (fd < 0) return TV_ERR_IO;
+    return tv_jpeg_index_build_owned(fd, out, err);
+}
+
+tv_status tv_jpeg_index_build_descriptor(int fd, tv_jpeg_index **out, tv_error *err) {
+    *out = NULL;
+    int copy = tv_dup_regular(fd, err);
+    if (copy < 0) return TV_ERR_IO;
+    return tv_jpeg_index_build_owned(copy, out, err);
+}
+
+static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error *err) {
+    *out = NULL;
     struct tv_jpeg_index *x = calloc(1, sizeof *x);
-    if (x == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
-    x->file = tv_fopen_regular(path, err);
-    if (x->file == NULL) {
-        free(x);
-        return TV_ERR_IO;
+    if (x == NULL) {
+        close(fd);
+        return tv_fail(err, TV_ERR_NOMEM, "out of memory");
     }
+    x->fd = fd;
     uint8_t *data = NULL;
     tv_status status = TV_OK;
     const char *why = NULL;
-    if (fseek(x->file, 0, SEEK_END) != 0) {
+    struct stat info;
+    if (fstat(x->fd, &info) != 0) {
         status = tv_fail(err, TV_ERR_IO, strerror(errno));
         goto done;
     }
-    long end = ftell(x->file);
+    long long end = (long long)info.st_size;
     if (end <= 0) {
         status = tv_fail(err, TV_ERR_UNSUPPORTED, "the file is empty");
         goto done;
     }
-    if ((unsigned long)end > TV_INDEX_MAX_FILE) {
+    if ((unsigned long long)end > TV_INDEX_MAX_FILE) {
         status = tv_fail(err, TV_ERR_UNSUPPORTED, "too large to index (the pass holds the file in memory)");
         goto done;
     }
@@ -456,7 +474,7 @@ tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **out, tv_error *e
         status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
         goto done;
     }
-    if (pread(fileno(x->file), data, x->file_length, 0) != (ssize_t)x->file_length) {
+    if (pread(x->fd, data, x->file_length, 0) != (ssize_t)x->file_length) {
         status = tv_fail(err, TV_ERR_IO, "the file could not be read whole");
         goto done;
     }
@@ -517,7 +535,7 @@ done:
 
 void tv_jpeg_index_free(tv_jpeg_index *x) {
     if (x == NULL) return;
-    if (x->file != NULL) fclose(x->file);
+    if (x->fd >= 0) close(x->fd);
     free(x->header);
     free(x->entries);
     free(x);
@@ -572,7 +590,7 @@ static int tv_index_decode_row(const tv_jpeg_index *x, uint32_t row, uint32_t x0
         *scratch = grown;
         *scratch_size = size;
     }
-    if (pread(fileno(x->file), *scratch, size, (off_t)from) != (ssize_t)size) return 0;
+    if (pread(x->fd, *scratch, size, (off_t)from) != (ssize_t)size) return 0;
     struct tv_bits b = {*scratch, *scratch, *scratch + size, 0, 0, 0};
     struct tv_mcu_state s;
     tv_entry_load(&entries[first], &b, &s, from);

@@ -151,8 +151,7 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_
     }
     d->file = file;
     d->file_size = -1;
-    struct stat status;
-    if (file != NULL && fstat(fileno(file), &status) == 0 && S_ISREG(status.st_mode)) d->file_size = status.st_size;
+    if (file != NULL) d->file_size = (long)tv_stream_length(file);
     d->data = data;
     d->length = length;
     d->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, d, tv_png_error_fn, tv_png_warning_fn, d,
@@ -220,6 +219,13 @@ tv_status tv_png_open_memory(const uint8_t *data, size_t length, tv_png_decoder 
 tv_status tv_png_open_file(const char *path, tv_png_decoder **decoder, tv_png_header *header, tv_error *err) {
     *decoder = NULL;
     FILE *file = tv_fopen_regular(path, err);
+    if (file == NULL) return TV_ERR_IO;
+    return tv_png_open(NULL, 0, file, decoder, header, err);
+}
+
+tv_status tv_png_open_descriptor(int fd, tv_png_decoder **decoder, tv_png_header *header, tv_error *err) {
+    *decoder = NULL;
+    FILE *file = tv_fopen_descriptor(fd, err);
     if (file == NULL) return TV_ERR_IO;
     return tv_png_open(NULL, 0, file, decoder, header, err);
 }

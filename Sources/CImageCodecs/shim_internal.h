@@ -21,6 +21,16 @@ tv_status tv_fail(tv_error *err, tv_status status, const char *message);
 /* Copies at most TV_MESSAGE_LEN - 1 bytes and terminates. */
 void tv_copy_message(char *dst, const char *src);
 
+/* The descriptor of a regular file opened by path (O_NONBLOCK for the open, checked with fstat, then blocking),
+ * or -1 with `err` set: what tv_fopen_regular opens. */
+int tv_open_regular(const char *path, tv_error *err);
+
+/* A close-on-exec duplicate of `fd` when fstat says it is a regular file, or -1 with `err` set. */
+int tv_dup_regular(int fd, tv_error *err);
+
+/* Bytes in the file a stream reads (a path stream or a descriptor stream), or -1 when unknown. */
+long long tv_stream_length(FILE *file);
+
 /* Rec. 601 luma in 8-bit fixed point, rounded: exactly v when R = G = B = v (png_runs.c, which needs no libpng,
  * so that a harness can build it alone). */
 void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width);

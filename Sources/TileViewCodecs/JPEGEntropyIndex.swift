@@ -31,10 +31,25 @@ public final class JPEGEntropyIndex: Sendable {
     public static let deepestLevel = 3
 
     /// Reads the whole file once (it is released at the end) and records the decoder's state.
-    public init(path: String) throws(CodecError) {
+    public convenience init(path: String) throws(CodecError) {
+        try self.init(.file(path: path))
+    }
+
+    /// The index of a file source (by path or an open descriptor, of which the index keeps a duplicate); a
+    /// bytes source is refused (`unsupported`: decode it as usual).
+    public init(_ source: ImageSource) throws(CodecError) {
         var handle: OpaquePointer?
         var error = tv_error()
-        let status = tv_jpeg_index_build(path, &handle, &error)
+        let status: tv_status
+        switch source {
+        case .file(let path):
+            status = tv_jpeg_index_build(path, &handle, &error)
+        case .descriptor(let descriptor):
+            status = tv_jpeg_index_build_descriptor(descriptor.rawValue, &handle, &error)
+            withExtendedLifetime(descriptor) {}
+        case .bytes:
+            throw CodecError(.unsupported, "an index is built over a file, not bytes in memory")
+        }
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .jpeg) }
         self.handle = handle
         var geometry = tv_jpeg_index_geometry()

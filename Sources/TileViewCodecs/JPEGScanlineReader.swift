@@ -33,7 +33,7 @@ public final class JPEGScanlineReader {
     public private(set) var nextRow = 0
 
     private var decoder: OpaquePointer?
-    private let owner: OwnedBytes?
+    private let owner: AnyObject?
 
     /// Opens a JPEG from memory (copied once) or a file (read as rows are decoded) and reads its header.
     public convenience init(_ source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
@@ -42,7 +42,7 @@ public final class JPEGScanlineReader {
     }
 
     /// Opens a JPEG whose bytes the caller keeps alive for the reader's lifetime.
-    init(input: ShimInput, owner: OwnedBytes?, options: DecodeOptions) throws(CodecError) {
+    init(input: ShimInput, owner: AnyObject?, options: DecodeOptions) throws(CodecError) {
         var handle: OpaquePointer?
         var info = tv_jpeg_header()
         var error = tv_error()
@@ -54,6 +54,8 @@ public final class JPEGScanlineReader {
                 raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, strict, &handle, &info, &error)
         case .file(let path):
             status = tv_jpeg_open_file(path, strict, &handle, &info, &error)
+        case .descriptor(let fd):
+            status = tv_jpeg_open_descriptor(fd, strict, &handle, &info, &error)
         }
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .jpeg) }
         var exifLength = 0

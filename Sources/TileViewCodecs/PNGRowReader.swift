@@ -17,7 +17,7 @@ public final class PNGRowReader {
     public private(set) var nextRow = 0
 
     private var decoder: OpaquePointer?
-    private let owner: OwnedBytes?
+    private let owner: AnyObject?
     /// Adam7 only: the whole image, decoded on the first read.
     private var wholeImage: [UInt8]?
 
@@ -28,7 +28,7 @@ public final class PNGRowReader {
     }
 
     /// Opens a PNG whose bytes the caller keeps alive for the reader's lifetime.
-    init(input: ShimInput, owner: OwnedBytes?, options: DecodeOptions) throws(CodecError) {
+    init(input: ShimInput, owner: AnyObject?, options: DecodeOptions) throws(CodecError) {
         var handle: OpaquePointer?
         var info = tv_png_header()
         var error = tv_error()
@@ -39,6 +39,8 @@ public final class PNGRowReader {
                 raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &handle, &info, &error)
         case .file(let path):
             status = tv_png_open_file(path, &handle, &info, &error)
+        case .descriptor(let fd):
+            status = tv_png_open_descriptor(fd, &handle, &info, &error)
         }
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .png) }
         var exifLength = 0

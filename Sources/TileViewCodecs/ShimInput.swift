@@ -1,9 +1,11 @@
 import CImageCodecs
 
-/// A source as the C shim reads it: borrowed bytes, or a file path the shim opens itself.
+/// A source as the C shim reads it: borrowed bytes, a file path the shim opens itself, or an open descriptor
+/// (the shim reads through duplicates of it, so it must stay open only while a reader is being opened).
 enum ShimInput {
     case memory(UnsafeRawBufferPointer)
     case file(String)
+    case descriptor(Int32)
 }
 
 extension ImageSource {
@@ -13,6 +15,9 @@ extension ImageSource {
         switch self {
         case .file(let path):
             return try body(.file(path))
+        case .descriptor(let descriptor):
+            defer { withExtendedLifetime(descriptor) {} }
+            return try body(.descriptor(descriptor.rawValue))
         case .bytes(let bytes):
             return try bytes.withBytes { (raw) throws(CodecError) -> R in try body(.memory(raw)) }
         }
@@ -28,6 +33,14 @@ extension ImageSource {
             var count = 0
             var error = tv_error()
             let status = tv_file_read_prefix(path, &buffer, buffer.count, &count, &error)
+            guard status == TV_OK else { throw CodecError(status: status, error: error, format: nil) }
+            return Array(buffer.prefix(count))
+        case .descriptor(let descriptor):
+            var buffer = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
+            var count = 0
+            var error = tv_error()
+            let status = tv_descriptor_read_prefix(descriptor.rawValue, &buffer, buffer.count, &count, &error)
+            withExtendedLifetime(descriptor) {}
             guard status == TV_OK else { throw CodecError(status: status, error: error, format: nil) }
             return Array(buffer.prefix(count))
         }
@@ -57,11 +70,14 @@ final class OwnedBytes {
 }
 
 extension ImageSource {
-    /// Shim input that stays valid as long as the returned owner lives (bytes are copied once).
-    func retainedShimInput() -> (input: ShimInput, owner: OwnedBytes?) {
+    /// Shim input that stays valid as long as the returned owner lives (bytes are copied once; a descriptor is
+    /// its own owner).
+    func retainedShimInput() -> (input: ShimInput, owner: AnyObject?) {
         switch self {
         case .file(let path):
             return (.file(path), nil)
+        case .descriptor(let descriptor):
+            return (.descriptor(descriptor.rawValue), descriptor)
         case .bytes(let bytes):
             let owner = OwnedBytes(bytes)
             return (owner.input, owner)

@@ -23,7 +23,7 @@ public struct ImageRequestError: Error, Hashable, Sendable, CustomStringConverti
     /// The reason, as the body of the answer.
     public var description: String { reason }
 
-    static func badRequest(_ part: String, _ text: some StringProtocol, _ problem: String) -> ImageRequestError {
+    public static func badRequest(_ part: String, _ text: some StringProtocol, _ problem: String) -> ImageRequestError {
         ImageRequestError(.badRequest, "\(part) \"\(text)\": \(problem)")
     }
 

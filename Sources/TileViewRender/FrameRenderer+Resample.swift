@@ -96,21 +96,28 @@ extension FrameRenderer {
                                 }
                                 k += 2
                             }
-                            let out = output + (frameRow * frameWidth + firstColumn) * 4
-                            if background.isDestination {
-                                compositeOverDestination(
-                                    accumulated, columns: columns, coverage: xCoverage.baseAddress!,
-                                    rowCoverage: yAxis.coverage[j], into: out)
-                            } else {
-                                composite(
-                                    accumulated, columns: columns, coverage: xCoverage.baseAddress!,
-                                    rowCoverage: yAxis.coverage[j], background: background, into: out)
-                            }
+                            finish(
+                                accumulated, columns: columns, coverage: xCoverage.baseAddress!,
+                                rowCoverage: yAxis.coverage[j], background: background,
+                                into: output + (frameRow * frameWidth + firstColumn) * 4)
                             rowsDone(frameRow + 1)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// A filtered frame row composited and stored: over the pixels beneath (`draw`) or over the background.
+    @inline(__always)
+    static func finish(
+        _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
+        background: BackgroundPaint, into out: UnsafeMutablePointer<UInt8>
+    ) {
+        if background.isDestination {
+            compositeOverDestination(row, columns: columns, coverage: coverage, rowCoverage: rowCoverage, into: out)
+        } else {
+            composite(row, columns: columns, coverage: coverage, rowCoverage: rowCoverage, background: background, into: out)
         }
     }
 

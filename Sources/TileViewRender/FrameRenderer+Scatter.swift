@@ -143,16 +143,10 @@ extension FrameRenderer {
                                     }
                                 }
                                 if k == count - 1 {
-                                    let out = output + ((firstRow + j) * frameWidth + firstColumn) * 4
-                                    if background.isDestination {
-                                        compositeOverDestination(
-                                            sum, columns: columns, coverage: xCoverage.baseAddress!,
-                                            rowCoverage: yAxis.coverage[j], into: out)
-                                    } else {
-                                        composite(
-                                            sum, columns: columns, coverage: xCoverage.baseAddress!,
-                                            rowCoverage: yAxis.coverage[j], background: background, into: out)
-                                    }
+                                    finish(
+                                        sum, columns: columns, coverage: xCoverage.baseAddress!,
+                                        rowCoverage: yAxis.coverage[j], background: background,
+                                        into: output + ((firstRow + j) * frameWidth + firstColumn) * 4)
                                 }
                             }
                             let before = done

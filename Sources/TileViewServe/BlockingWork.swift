@@ -16,7 +16,12 @@ public actor BlockingWork {
     public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         await acquire()
         defer { release() }
-        let result: Result<T, E> = await withCheckedContinuation { continuation in
+        return try await Self.onWorkerThread(body).get()
+    }
+
+    /// `body`'s result, run on a thread outside Swift's cooperative pool (Dispatch's global queue).
+    static func onWorkerThread<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async -> Result<T, E> {
+        await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 do throws(E) {
                     continuation.resume(returning: .success(try body()))
@@ -25,7 +30,6 @@ public actor BlockingWork {
                 }
             }
         }
-        return try result.get()
     }
 
     private func acquire() async {

@@ -40,10 +40,17 @@ public enum ImageResponse {
     public static func render(
         _ image: TiledImage, identifier: String, region: PixelRect, size: PixelSize, output: ImageOutput
     ) throws(TileViewError) -> [UInt8] {
-        if output == ImageOutput(format: .jpg), size == region.size, let crop = try image.losslessJPEGCrop(region) {
+        try render(image, identifier: identifier, plan: image.plan(region: region, size: size), output: output)
+    }
+
+    /// `render` of a region planned already (`TiledImage.plan(region:size:)`).
+    public static func render(
+        _ image: TiledImage, identifier: String, plan: RegionPlan, output: ImageOutput
+    ) throws(TileViewError) -> [UInt8] {
+        if isLosslessCandidate(plan.region, plan.size, output), let crop = try image.losslessJPEGCrop(plan.region) {
             return crop
         }
-        var pixels = try image.render(region: region, size: size).image
+        var pixels = try image.render(plan).image
         if output.mirrored { pixels = pixels.applying(.upMirrored) }
         switch output.quarterTurns {
         case 1: pixels = pixels.applying(.right)
@@ -65,6 +72,12 @@ public enum ImageResponse {
         }
     }
 
+    /// Whether an answer may be a lossless crop of the file (`TiledImage.losslessJPEGCrop` says whether it is).
+    static func isLosslessCandidate(_ region: PixelRect, _ size: PixelSize, _ output: ImageOutput) -> Bool {
+        output == ImageOutput(format: .jpg) && size == region.size
+            && region.pixelCount <= TiledImage.losslessCropMaxPixels
+    }
+
     /// Luma of each pixel (ITU-R BT.601 weights, rounded) in R, G and B; alpha kept.
     public static func grayscale(_ image: ImageBuffer) -> ImageBuffer {
         var out = image
@@ -79,5 +92,79 @@ public enum ImageResponse {
             }
         }
         return out
+    }
+}
+
+/// An image request resolved against an open image, and what answering it holds in memory at its peak, worked out
+/// before any pixel memory (DESIGN section 18): the render's plan (`RegionPlan`), the turned or gray copy, the
+/// encoder's buffers, and, for a JPEG whose entropy index the answer needs and that is not built yet, the indexing
+/// pass. The image is used by one thread at a time: opened and planned on one, rendered on another.
+struct ImageRequestPlan: @unchecked Sendable {
+    /// What a request asks for, in image pixels.
+    struct Wanted: Sendable {
+        let region: PixelRect
+        let size: PixelSize
+        let output: ImageOutput
+    }
+
+    let image: TiledImage
+    let wanted: Wanted
+    let plan: RegionPlan
+
+    init(image: TiledImage, wanted: Wanted, fileBytes: Int) {
+        self.image = image
+        self.wanted = wanted
+        var plan = image.plan(region: wanted.region, size: wanted.size)
+        let frame = MemoryEstimate.frameBytes(wanted.size)
+        if wanted.output.mirrored || wanted.output.quarterTurns != 0 || wanted.output.gray {
+            plan.add("turned copy", bytes: frame)
+        }
+        // The encoder's rows and its output (which grows by doubling), at most about two frames.
+        plan.add("encoding", bytes: FramePlan.sum([FramePlan.product(frame, 2), 64 << 10]))
+        let lossless = ImageResponse.isLosslessCandidate(wanted.region, wanted.size, wanted.output)
+        if lossless {
+            // The crop's coefficients (6 bytes a pixel for 4:4:4) and its output.
+            plan.add("lossless crop", bytes: FramePlan.product(wanted.region.pixelCount, 8))
+        }
+        if let shared = image.sharedTiles, image.header.format == .jpeg, !shared.cache.indexSettled(image: shared.image),
+            lossless
+                || (!plan.streamed && plan.level <= 3
+                    && image.pyramid.levelSize(ofLevel: plan.level).pixelCount * 4 > shared.cache.budgetBytes / 2)
+        {
+            // As `TiledImage.sharedRegion` decides: a level of an upright JPEG larger than half the cache is read
+            // through the index.
+            plan.add("entropy index pass", bytes: min(max(0, fileBytes), SharedTileCache.indexPassMaxBytes))
+        }
+        self.plan = plan
+    }
+
+    /// The largest side each format writes: libjpeg's 65,500, libpng's 1,000,000 (our writer keeps it too).
+    static func maxSide(_ format: ImageOutput.Format) -> Int { format == .jpg ? 65_500 : 1_000_000 }
+
+    /// 400 for an answer its format cannot hold, before anything is rendered.
+    static func checkEncodable(_ wanted: Wanted) throws(ServeError) {
+        let side = maxSide(wanted.output.format)
+        let turned = wanted.output.quarterTurns % 2 == 1
+        let width = turned ? wanted.size.height : wanted.size.width
+        let height = turned ? wanted.size.width : wanted.size.height
+        guard width <= side, height <= side else {
+            throw .request(
+                .badRequest(
+                    "size", "\(width),\(height)",
+                    "a \(wanted.output.format.rawValue) answer is at most \(side) pixels a side"))
+        }
+    }
+
+    var memory: MemoryEstimate { plan.memory }
+    var bytes: Int { plan.bytes }
+
+    /// Renders and encodes the answer (errors name the image by `identifier`).
+    func render(identifier: String) throws(ServeError) -> EncodedImage {
+        do throws(TileViewError) {
+            let bytes = try ImageResponse.render(image, identifier: identifier, plan: plan, output: wanted.output)
+            return EncodedImage(bytes: bytes, mediaType: wanted.output.mediaType)
+        } catch {
+            throw .image(error)
+        }
     }
 }

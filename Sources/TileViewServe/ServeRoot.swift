@@ -4,55 +4,71 @@ import TileView
 ///
 /// An identifier is a file's path relative to the root, percent-encoded as one path segment
 /// (`albums%2Fbeach.jpg`, DESIGN section 10). It is decoded exactly once, then refused unless every component
-/// is an ordinary name (no empty, `.` or `..` component, no leading `/`, no dotfile, no NUL), the file's
-/// name is a PNG or JPEG name, and the path, with every symbolic link resolved, is a regular file inside
-/// the resolved root. Anything refused is "not found", whether it exists or not: nothing outside the root is
-/// opened, and a FIFO or device under the root is never opened either (it is checked with `stat` first).
+/// is an ordinary name (no empty, `.` or `..` component, no leading `/`, no dotfile, no NUL) and the file's
+/// name is a PNG or JPEG name. Then it is resolved and opened in one step beneath the root, which was opened
+/// once at the start (`OpenDescriptor.open(_:beneath:)`: `openat2` with `RESOLVE_BENEATH`, or a walk with
+/// `O_NOFOLLOW` where the kernel has none): a symbolic link is followed only while it stays beneath the root, and
+/// what was checked (a regular file: a FIFO or device is opened without blocking and refused by `fstat`) is the
+/// descriptor every decoder reads, so a path swapped for a link after the check is never followed out. Anything
+/// refused is "not found", whether it exists or not.
 public struct ServeRoot: Sendable {
-    /// The root as given, and resolved (`realpath`).
+    /// The root as given, and resolved (`realpath`, for messages: nothing is opened by it).
     public let path: String
     public let resolved: String
+    /// The root, open: every identifier is resolved beneath it.
+    public let descriptor: OpenDescriptor
+    /// How identifiers are resolved (the walk alone only in tests).
+    var resolution: OpenDescriptor.Resolution = .automatic
 
     /// A root that must be an existing folder.
     public init(path: String) throws(TileViewError) {
-        guard let real = FileStatus.resolvedPath(path), FileStatus.of(real)?.kind == .folder else {
+        guard let real = FileStatus.resolvedPath(path), let root = OpenDescriptor.openRoot(real) else {
             throw TileViewError(.read, path: path, reason: "is not a folder that can be served")
         }
         self.path = path
         self.resolved = real
+        self.descriptor = root
     }
 
-    /// The file an identifier (still percent-encoded, as it comes in the URL) names, or nil (not found).
+    /// The file an identifier (still percent-encoded, as it comes in the URL) names, open, or nil (not found).
     public func file(forIdentifier encoded: String) -> ServedFile? {
-        guard let relative = Self.percentDecoded(encoded), Self.isAcceptable(relative) else { return nil }
-        guard let real = FileStatus.resolvedPath(resolved + "/" + relative), real.hasPrefix(resolved + "/"),
-            let status = FileStatus.of(real), status.kind == .regular
+        guard let relative = Self.percentDecoded(encoded), Self.isAcceptable(relative),
+            let (opened, identity) = OpenDescriptor.open(
+                relative, beneath: descriptor, rootPath: resolved, resolution: resolution)
         else { return nil }
-        return ServedFile(identifier: relative, path: real, size: status.size, modified: status.modifiedNanoseconds)
+        return ServedFile(
+            identifier: relative, path: resolved + "/" + relative, identity: identity, descriptor: opened)
     }
 
     /// The folder an identifier names (the empty identifier is the root), by the same rules as files: ordinary
-    /// names only, inside the resolved root; nil (not found) otherwise.
+    /// names only, a folder beneath the root; nil (not found) otherwise.
     public func folder(forIdentifier encoded: String) -> ServedFolder? {
         guard let relative = Self.percentDecoded(encoded) else { return nil }
         if relative.isEmpty { return ServedFolder(identifier: "", path: resolved) }
         guard Self.isAcceptable(relative, image: false),
-            let real = FileStatus.resolvedPath(resolved + "/" + relative), real.hasPrefix(resolved + "/"),
-            FileStatus.of(real)?.kind == .folder
+            OpenDescriptor.open(relative, beneath: descriptor, rootPath: resolved, folder: true, resolution: resolution)
+                != nil
         else { return nil }
-        return ServedFolder(identifier: relative, path: real)
+        return ServedFolder(identifier: relative, path: resolved + "/" + relative)
     }
 
     /// What a folder holds that the server serves: its sub-folders and its images (each as `file(forIdentifier:)`
-    /// finds it, so a link out of the root or a FIFO is left out), both in natural order of their names.
+    /// finds it, so a link out of the root or a FIFO is left out), both in natural order of their names. The
+    /// folder is read through a descriptor opened beneath the root; the images are checked and closed again
+    /// (their `descriptor` is nil: a listing of thousands holds no descriptor, and an image is opened by its
+    /// identifier when it is shown).
     public func contents(of folder: ServedFolder) -> (folders: [ServedFolder], images: [ServedFile]) {
-        let names = NaturalOrder.sorted((try? FolderEntries.names(in: folder.path)) ?? [])
+        guard
+            let (opened, _) = OpenDescriptor.open(
+                folder.identifier, beneath: descriptor, rootPath: resolved, folder: true, resolution: resolution),
+            let entries = FolderEntries.names(of: opened)
+        else { return ([], []) }
         var folders: [ServedFolder] = []
         var images: [ServedFile] = []
-        for name in names where !name.hasPrefix(".") {
+        for name in NaturalOrder.sorted(entries) where !name.hasPrefix(".") {
             let relative = folder.identifier.isEmpty ? name : folder.identifier + "/" + name
             if ImageFolder.isImageName(name) {
-                if let file = file(forIdentifier: Self.percentEncoded(relative)) { images.append(file) }
+                if let file = file(forIdentifier: Self.percentEncoded(relative)) { images.append(file.listed) }
             } else if let sub = self.folder(forIdentifier: Self.percentEncoded(relative)) {
                 folders.append(sub)
             }
@@ -113,21 +129,57 @@ public struct ServeRoot: Sendable {
     }
 }
 
-/// A file the server may serve: its identifier (decoded), resolved path, size and modification time, which
-/// make its entity tag (a file changed on disk gets a new one).
+/// A file the server may serve: its identifier (decoded), its path under the root (for messages; never opened),
+/// the identity of its contents (device, inode, size, modification and change times, from `fstat` of the
+/// descriptor), which makes its entity tag and cache version, and the descriptor that was checked, which is the
+/// one decoded. Equal when the identifier, path and identity are (the descriptor is not compared).
 public struct ServedFile: Hashable, Sendable {
     public let identifier: String
     public let path: String
-    public let size: Int
+    public let identity: FileIdentity
+    /// The file, open; nil for an entry of a folder listing (`ServeRoot.contents(of:)`), which was checked and
+    /// closed again: open it by resolving its identifier.
+    public let descriptor: OpenDescriptor?
+
+    public init(identifier: String, path: String, identity: FileIdentity, descriptor: OpenDescriptor?) {
+        self.identifier = identifier
+        self.path = path
+        self.identity = identity
+        self.descriptor = descriptor
+    }
+
+    /// Bytes in the file.
+    public var size: Int { identity.size }
     /// Nanoseconds since the epoch.
-    public let modified: Int
+    public var modified: Int { identity.modified }
 
-    /// `"SIZE-MTIME"` in hex, quoted, as HTTP wants an entity tag.
-    public var entityTag: String { "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\"" }
+    /// The same file without its descriptor (an entry of a listing).
+    var listed: ServedFile { ServedFile(identifier: identifier, path: path, identity: identity, descriptor: nil) }
 
-    /// Names this version of the file in the server's caches: its path and entity tag (a file changed on disk
-    /// is another version, so it never meets the tiles or answers of its old contents).
-    public var version: String { path + "\u{0}" + entityTag }
+    /// `"DEVICE-INODE-SIZE-MTIME-CTIME"` in hex, quoted, as HTTP wants an entity tag: a file rewritten or
+    /// replaced gets another, even with the same size and modification time.
+    public var entityTag: String {
+        let parts = [
+            String(identity.device, radix: 16), String(identity.inode, radix: 16), String(identity.size, radix: 16),
+            String(identity.modified, radix: 16), String(identity.changed, radix: 16),
+        ]
+        return "\"" + parts.joined(separator: "-") + "\""
+    }
+
+    /// Names this version of the file in the server's caches: its entity tag, which holds the whole identity (a
+    /// file changed on disk is another version, so it never meets the tiles or answers of its old contents; two
+    /// names of one file share them).
+    public var version: String { entityTag }
+
+    public static func == (a: ServedFile, b: ServedFile) -> Bool {
+        a.identifier == b.identifier && a.path == b.path && a.identity == b.identity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(path)
+        hasher.combine(identity)
+    }
 }
 
 /// A folder the server may list and page through: its identifier (decoded; empty for the root) and resolved path.

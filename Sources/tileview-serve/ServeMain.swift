@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TileView
 import TileViewCLI
 import TileViewServe
@@ -15,6 +20,7 @@ struct ServeMain: AsyncParsableCommand {
 
     func run() async throws {
         Report.verbose = options.decoding.verbose
+        if options.isToolRun { return try accessToolRun() }
         let root = options.root
         let host = options.host
         let port = options.port
@@ -27,23 +33,83 @@ struct ServeMain: AsyncParsableCommand {
         }
         // Tiles of 256 KiB come and go on many threads: each gets its own mapping, returned when freed.
         Allocator.returnLargeBlocksToTheSystem()
-        let server = TileServer(
-            settings: ServeSettings(
-                root: served, host: host, port: port, maxArea: options.maxArea, cacheBytes: options.cacheMB << 20,
-                options: options.decoding.decodeOptions, maxViews: options.maxViews,
-                viewIdleSeconds: options.viewIdle))
-        let first = (try? ImageFolder(path: root).names.first) ?? "IMAGE.jpg"
+        var settings = ServeSettings(
+            root: served, host: host, port: port, maxArea: options.maxArea, cacheBytes: options.cacheMB << 20,
+            workBytes: options.workMB << 20, options: options.decoding.decodeOptions, maxViews: options.maxViews, viewIdleSeconds: options.viewIdle)
+        settings.site = SiteRules(
+            publicURL: options.publicURL.flatMap(ServeOptions.parsePublicURL).map {
+                SiteRules.PublicURL(scheme: $0.scheme, authority: $0.authority, path: $0.path)
+            },
+            allowedHosts: options.allowedHostNames)
+        do throws(AccessFileError) {
+            settings.access = try AccessSetup.rules(
+                usersFile: options.usersFile, tokensFile: options.tokensFile, sessionKeyFile: options.sessionKeyFile,
+                signKeyFile: options.signKeyFile, sessionHours: options.sessionHours)
+        } catch {
+            Report.error(error.description)
+            throw ExitCode.validationFailure
+        }
+        // Connections count against the descriptor limit: raise it to the hard one and keep the cap below it, so
+        // that accepting never fails for want of a descriptor.
+        let descriptors = DescriptorLimit.raiseToHard() ?? 1024
+        settings.maxConnections = max(1, min(options.maxConnections, descriptors - DescriptorLimit.reserved))
+        if settings.maxConnections < options.maxConnections {
+            Report.standardError(
+                "tileview: --max-connections \(options.maxConnections) lowered to \(settings.maxConnections): "
+                    + "the descriptor limit is \(descriptors) (ulimit -n)\n")
+        }
+        settings.drainSeconds = Int64(options.drainSeconds)
+        if let cert = options.tlsCert, let key = options.tlsKey {
+            let files = TLSFiles(certificatePath: cert, keyPath: key)
+            do {
+                _ = try files.configuration()
+            } catch {
+                Report.error(error.description)
+                throw ExitCode.failure
+            }
+            settings.tls = files
+        }
+        let server = TileServer(settings: settings)
+        // The drain's end: answers still being rendered or written are cut, and the server exits 0 as documented.
+        server.connections.onDrainDeadline {
+            Report.standardError("tileview: --drain-seconds passed; the answers still in flight are cut\n")
+            exitWithoutWaiting()
+        }
+        let scheme = settings.tls == nil ? "http" : "https"
         Report.standardError(
-            "tileview: serving \(root) at http://\(host):\(port)/ "
-                + "(IIIF: http://\(host):\(port)/iiif/3/\(ServeRoot.percentEncoded(first))/info.json)\n")
-        let application = server.application()
+            ServeBanner.text(root: served, host: host, port: port, scheme: scheme, site: settings.site))
+        let application = try server.application()
         if options.open {
             // A server on every address is reached on this machine through the loopback one.
-            let local = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
-            let url = "http://\(local.contains(":") ? "[\(local)]" : local):\(port)/"
+            let url = ServeBanner.localURL(host: host, port: port, scheme: scheme).url
             print("viewer: \(url)")
             Desktop.open(url)
         }
         try await application.runService()
     }
+
+    /// `--hash-password NAME` (prints `NAME:HASH` for `--users`) or `--sign PATH` (prints a share link); exit 64
+    /// when the input or the key will not do.
+    func accessToolRun() throws {
+        do throws(AccessFileError) {
+            if let name = options.hashPassword {
+                let password = readLine(strippingNewline: true)
+                print(try AccessSetup.hashLine(name: name, password: password, cost: options.hashCost))
+            } else if let path = options.sign, let keyFile = options.signKeyFile {
+                let base = options.publicURL.flatMap(ServeOptions.parsePublicURL).map {
+                    "\($0.scheme)://\($0.authority)\($0.path)"
+                }
+                let link = try AccessSetup.signedLink(
+                    path: path, seconds: options.expires, keyFile: keyFile, base: base ?? "")
+                print(link)
+            }
+        } catch {
+            Report.error(error.description)
+            throw ExitCode.validationFailure
+        }
+    }
 }
+
+/// Exits 0 at once (the drain's end: `ServeMain`'s own `exit` is ArgumentParser's, which waits for nothing either
+/// but takes an error).
+private func exitWithoutWaiting() -> Never { exit(0) }

@@ -172,8 +172,8 @@ struct GalleryRunnerShardTests {
 struct ClusterRecipeTests {
     @Test(
         "Slurm array and Kubernetes Indexed Job: the shards' frames equal the unsharded run", .timeLimit(.minutes(10)))
-    func recipes() throws {
-        let (status, text) = try CommandRunner.script("test-cluster.sh")
+    func recipes() async throws {
+        let (status, text) = try await CommandRunner.scriptOffThePool("test-cluster.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("slurm: 50 frames byte-identical") && text.contains("slurm: 8 shard journals"), "\(text)")
         #expect(text.contains("kubernetes: 51 frames byte-identical"), "\(text)")

@@ -8,8 +8,8 @@ struct ProbeReliabilityTests {
     @Test(
         "every probe passes: FIFOs, signals and resume, memory limits, lenient agreement, stale frames, maps, bench peaks"
     )
-    func probes() throws {
-        let (status, text) = try CommandRunner.script("probe-reliability.sh")
+    func probes() async throws {
+        let (status, text) = try await CommandRunner.scriptOffThePool("probe-reliability.sh")
         #expect(status == 0, "\(text)")
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("PASS") || $0.hasPrefix("FAIL") }
         #expect(lines.count >= 15, "\(text)")

@@ -106,8 +106,8 @@ struct ServeCommandTests {
 @Suite("IIIF validator")
 struct IIIFValidatorTests {
     @Test("iiif-validator-ng detects level 2 and every test passes", .timeLimit(.minutes(10)))
-    func validator() throws {
-        let (status, text) = try CommandRunner.script("validate-iiif.sh")
+    func validator() async throws {
+        let (status, text) = try await CommandRunner.scriptOffThePool("validate-iiif.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("compliance level: LEVEL_2"), "\(text)")
         #expect(text.contains(" 0 failed"), "\(text)")
@@ -121,8 +121,8 @@ struct IIIFValidatorTests {
 @Suite("Server under load")
 struct LoadServeTests {
     @Test("wrk and malformed requests: no error, no crash, memory bounded", .timeLimit(.minutes(5)))
-    func load() throws {
-        let (status, text) = try CommandRunner.script(
+    func load() async throws {
+        let (status, text) = try await CommandRunner.scriptOffThePool(
             "load-serve.sh", ["all"],
             environment: ["DURATION": "5", "CONNECTIONS": "16", "COUNT": "1000", "CACHE_MB": "64"])
         #expect(status == 0, "\(text)")
@@ -136,8 +136,8 @@ struct LoadServeTests {
 @Suite("Viewer in a browser")
 struct BrowserTests {
     @Test("chromium: states equal the command's, screenshot PSNR of at least 30 dB", .timeLimit(.minutes(5)))
-    func browser() throws {
-        let (status, text) = try CommandRunner.script("test-browser.sh")
+    func browser() async throws {
+        let (status, text) = try await CommandRunner.scriptOffThePool("test-browser.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("browser: 0 failed") && !text.contains("FAIL:"), "\(text)")
     }
@@ -148,8 +148,8 @@ struct BrowserTests {
 @Suite("View API fuzzing")
 struct APIFuzzTests {
     @Test("schemathesis: no 5xx, answers as documented, the server alive", .timeLimit(.minutes(5)))
-    func fuzz() throws {
-        let (status, text) = try CommandRunner.script("fuzz-api.sh")
+    func fuzz() async throws {
+        let (status, text) = try await CommandRunner.scriptOffThePool("fuzz-api.sh")
         #expect(status == 0, "\(text)")
         let generated = text.split(separator: "\n").first { $0.contains(" generated, ") } ?? ""
         let count = Int(generated.split(separator: " ").first ?? "") ?? 0

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TileViewServe
 import TileViewTestSupport
+
+@testable import TileViewServe
 
 /// Identifiers name files under the root and nothing else (DESIGN section 10).
 @Suite("Served root")
@@ -13,7 +14,35 @@ struct ServeRootTests {
         let coffee = try #require(root.file(forIdentifier: "albums%2Fcoffee.png"))
         #expect(coffee.identifier == "albums/coffee.png")
         #expect(coffee.path.hasSuffix("/root/albums/coffee.png"))
-        #expect(root.file(forIdentifier: "inside.jpg")?.path.hasSuffix("/root/rocket.jpg") == true)
+        #expect(coffee.descriptor != nil, "a file found is open")
+        // inside.jpg is an absolute link to rocket.jpg: the same file, so the same identity and entity tag.
+        let inside = try #require(root.file(forIdentifier: "inside.jpg"))
+        #expect(inside.identity == root.file(forIdentifier: "rocket.jpg")?.identity)
+        #expect(inside.entityTag == root.file(forIdentifier: "rocket.jpg")?.entityTag)
+    }
+
+    @Test("the walk (used where the kernel has no openat2) refuses every escape and follows the link inside")
+    func walk() throws {
+        var root = ServeFixture.root
+        root.resolution = .walk
+        for identifier in ServeFixture.escapes {
+            #expect(root.file(forIdentifier: identifier) == nil, "\(identifier)")
+        }
+        #expect(root.file(forIdentifier: "inside.jpg")?.identity == root.file(forIdentifier: "rocket.jpg")?.identity)
+        #expect(root.file(forIdentifier: "inside.jpg") != nil)
+        #expect(root.file(forIdentifier: "albums%2Fcoffee.png") != nil)
+        #expect(root.folder(forIdentifier: "albums") != nil)
+        #expect(root.folder(forIdentifier: "up") == nil, "a link to a folder outside")
+    }
+
+    @Test("a listing leaves out links out, hidden files and FIFOs, and holds no descriptor")
+    func listing() throws {
+        let root = ServeFixture.root
+        let (folders, images) = root.contents(of: try #require(root.folder(forIdentifier: "")))
+        #expect(folders.map(\.identifier) == ["albums"])
+        #expect(images.map(\.identifier) == ["broken.jpg", "inside.jpg", "rocket.jpg"])
+        #expect(images.allSatisfy { $0.descriptor == nil })
+        #expect(root.folder(forIdentifier: "up") == nil)
     }
 
     @Test("every way out of the root, hidden or special file is refused", arguments: ServeFixture.escapes)
@@ -31,6 +60,16 @@ struct ServeRootTests {
         for text in ["albums/a b.jpg", "ü/ß.png", "100%.jpg"] {
             #expect(ServeRoot.percentDecoded(ServeRoot.percentEncoded(text)) == text)
         }
+    }
+
+    @Test("the entity tag and version hold device, inode, size, modification and change times")
+    func identityInTag() throws {
+        let file = try #require(ServeFixture.root.file(forIdentifier: "rocket.jpg"))
+        let id = file.identity
+        let parts = [id.device, id.inode, UInt64(id.size), UInt64(id.modified), UInt64(id.changed)]
+        #expect(file.entityTag == "\"" + parts.map { String($0, radix: 16) }.joined(separator: "-") + "\"")
+        #expect(file.version.contains(file.entityTag))
+        #expect(id.changed > 0 && id.inode > 0)
     }
 
     @Test("the entity tag changes when the file changes")

@@ -368,7 +368,8 @@ struct ViewAPITests {
                 #expect(answer.text.hasSuffix("\n") && !answer.text.dropLast().contains("\n"), "one line")
             }
             let notJSON = try await client.execute(
-                uri: "/api/views", method: .post, body: ByteBuffer(string: "{\"image\": ")
+                uri: "/api/views", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: "{\"image\": ")
             ) { $0.status }
             #expect(notJSON == .badRequest)
             for id in ServeFixture.escapes + ["missing.jpg"] {

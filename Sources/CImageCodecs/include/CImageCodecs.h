@@ -59,6 +59,51 @@ FILE *tv_fopen_regular(const char *path, tv_error *err);
 /* Reads up to `capacity` bytes from the start of a file (format sniffing); a regular file only. */
 tv_status tv_file_read_prefix(const char *path, uint8_t *buffer, size_t capacity, size_t *count, tv_error *err);
 
+/* A stream over an open descriptor of a regular file (anything else is refused, as above). The stream reads
+   with pread at an offset of its own, on a duplicate of `fd` that it closes with the stream (fclose): several
+   streams over one descriptor never share a file offset, and the caller keeps and closes `fd` as before. */
+FILE *tv_fopen_descriptor(int fd, tv_error *err);
+
+/* tv_file_read_prefix from an open descriptor (pread from offset 0; the descriptor's offset is not used). */
+tv_status tv_descriptor_read_prefix(int fd, uint8_t *buffer, size_t capacity, size_t *count, tv_error *err);
+
+/* ---------- opening beneath a root (file_access.c) ---------- */
+
+/* What fstat says of an open descriptor: the identity of the file's contents. */
+typedef struct {
+    uint64_t device, inode;
+    int64_t size;
+    int64_t modified_ns, changed_ns;  /* since the epoch */
+    int kind;                         /* TV_KIND_* */
+} tv_file_identity;
+
+#define TV_KIND_OTHER 0
+#define TV_KIND_REGULAR 1
+#define TV_KIND_FOLDER 2
+
+/* How tv_open_beneath resolves: openat2 with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, falling back to the walk
+   when the kernel has no openat2 (ENOSYS); or the component-by-component walk only (for tests). */
+#define TV_RESOLVE_AUTO 0
+#define TV_RESOLVE_WALK 1
+#define TV_RESOLVE_KERNEL 2 /* openat2 alone, no walk (tests): absolute links are refused, even inside */
+
+/* The folder `path` opened as a root (O_PATH | O_DIRECTORY, close-on-exec), or -1 with `err` set. */
+int tv_open_root(const char *path, tv_error *err);
+
+/* Opens `relative` (no leading '/') beneath the folder `root` in one step, never leaving it: no component, no
+   symbolic link (followed only while it stays beneath the root) and no ".." may lead out. A link with an absolute
+   target is followed only when the target starts with `root_path` (the root's resolved path; NULL refuses every
+   absolute link), and then resolved from `root` again. `want_folder` 0: a
+   regular file, opened O_RDONLY | O_NONBLOCK (a FIFO or device is never waited on) and checked with fstat, then
+   made blocking; 1: a folder, opened O_RDONLY | O_DIRECTORY. Returns the descriptor (close-on-exec) and fills
+   `identity`, or -1 with errno and `err` set (EXDEV or ELOOP for a way out, ENOENT, EISDIR/ENOTDIR or EINVAL
+   for the wrong kind). `mode` is TV_RESOLVE_AUTO or TV_RESOLVE_WALK. */
+int tv_open_beneath(int root, const char *root_path, const char *relative, int want_folder, int mode,
+                    tv_file_identity *identity, tv_error *err);
+
+/* fstat of `fd` as an identity; 0, or -1 with errno set. */
+int tv_descriptor_identity(int fd, tv_file_identity *identity);
+
 /* ---------- PNG decoding (libpng, streaming) ---------- */
 
 typedef struct tv_png_decoder tv_png_decoder;
@@ -77,6 +122,8 @@ typedef struct {
 tv_status tv_png_open_memory(const uint8_t *data, size_t length, tv_png_decoder **decoder, tv_png_header *header,
                              tv_error *err);
 tv_status tv_png_open_file(const char *path, tv_png_decoder **decoder, tv_png_header *header, tv_error *err);
+/* The same from an open descriptor of a regular file (read through tv_fopen_descriptor; `fd` stays the caller's). */
+tv_status tv_png_open_descriptor(int fd, tv_png_decoder **decoder, tv_png_header *header, tv_error *err);
 
 /* The payload of an eXIf chunk met before the image data (a TIFF structure), or NULL. */
 const uint8_t *tv_png_exif(const tv_png_decoder *decoder, size_t *length);
@@ -172,6 +219,9 @@ tv_status tv_jpeg_open_memory(const uint8_t *data, size_t length, int strict, tv
                               tv_jpeg_header *header, tv_error *err);
 tv_status tv_jpeg_open_file(const char *path, int strict, tv_jpeg_decoder **decoder, tv_jpeg_header *header,
                             tv_error *err);
+/* The same from an open descriptor of a regular file (read through tv_fopen_descriptor; `fd` stays the caller's). */
+tv_status tv_jpeg_open_descriptor(int fd, int strict, tv_jpeg_decoder **decoder, tv_jpeg_header *header,
+                                  tv_error *err);
 
 /* The TIFF payload of the first APP1 "Exif\0\0" segment, or NULL. */
 const uint8_t *tv_jpeg_exif(const tv_jpeg_decoder *decoder, size_t *length);
@@ -223,6 +273,8 @@ typedef struct {
 } tv_jpeg_index_geometry;
 
 tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **index, tv_error *err);
+/* The same from an open descriptor of a regular file: the index keeps a duplicate of `fd`. */
+tv_status tv_jpeg_index_build_descriptor(int fd, tv_jpeg_index **index, tv_error *err);
 void tv_jpeg_index_describe(const tv_jpeg_index *index, tv_jpeg_index_geometry *geometry);
 void tv_jpeg_index_free(tv_jpeg_index *index);
 

@@ -21,6 +21,8 @@ public struct GalleryJob: Sendable {
     public let tileSize: Int
     /// Page headers read while planning, handed to the loader (each page file's header is read once).
     public let headers = PageHeaders()
+    /// Opens pages for planning and loading in place of `ZoomContentFiles.open` (see `PageLoader.opener`).
+    public var opener: PageLoader.PageOpener?
 
     public init(
         pages: GalleryPages, settings: GallerySettings, start: Cell? = nil, script: GalleryScript,
@@ -48,23 +50,28 @@ public struct GalleryJob: Sendable {
         let pages = self.pages
         let options = self.options
         let headers = self.headers
+        let opener = self.opener
         return try GalleryPlanner(
             layout: pages.layout, start: start, settings: settings
         ) { (position: Cell) throws(TileViewError) -> Size in
             // Opening applies the pixel limit and the orientation exactly as the loader will; a scene page is as
             // large as its container.
-            try ZoomContentFiles.open(pages.path(at: position), cacheBudgetBytes: 0, options: options, headers: headers)
-                .contentSize
+            if let opener { return try opener(pages.path(at: position), 0).contentSize }
+            return try ZoomContentFiles.open(
+                pages.path(at: position), cacheBudgetBytes: 0, options: options, headers: headers
+            ).contentSize
         }
     }
 
     /// A loader for this job's pages with the per-page budget of its viewport; with `sharedTiles`, pages keep
     /// their tiles in that cache instead (a server's).
     public func makeLoader(sharedTiles: PageLoader.SharedTilesNamer? = nil) -> PageLoader {
-        PageLoader(
+        let loader = PageLoader(
             pages: pages,
             pageCacheBudgetBytes: PageLoader.pageCacheBudget(viewport: settings.viewport, tileSize: tileSize),
             tileSize: tileSize, options: options, headers: headers, sharedTiles: sharedTiles)
+        loader.opener = opener
+        return loader
     }
 
     /// The job's name in a frame journal (`FrameJournal`): a digest of everything its frames depend on: each

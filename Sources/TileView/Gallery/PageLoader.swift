@@ -79,6 +79,14 @@ public final class PageLoader {
     /// has its own cache, as above.
     public let sharedTiles: SharedTilesNamer?
 
+    /// Opens a page by the name the gallery gives it (its path) with a tile cache budget, in place of
+    /// `ZoomContentFiles.open`: a server resolves the name beneath its root again at every open, and reads the
+    /// descriptor it checked (`TileServer.openGallery`).
+    public typealias PageOpener =
+        @Sendable (_ path: String, _ cacheBudgetBytes: Int) throws(TileViewError) -> any ZoomContent
+    /// nil: pages are opened by path (`ZoomContentFiles.open`).
+    public var opener: PageOpener?
+
     public init(
         pages: GalleryPages, pageCacheBudgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize,
         options: DecodeOptions = DecodeOptions(), headers: PageHeaders = PageHeaders(),
@@ -262,6 +270,7 @@ public final class PageLoader {
 
     private func open(_ position: Cell, keepingTiles: Bool) throws(TileViewError) -> any ZoomContent {
         let path = pages.path(at: position)
+        if let opener { return try opener(path, keepingTiles ? pageCacheBudgetBytes : 0) }
         return try ZoomContentFiles.open(
             path, cacheBudgetBytes: keepingTiles ? pageCacheBudgetBytes : 0, options: options, headers: headers,
             tileSize: tileSize, sharedTiles: sharedTiles?(path))

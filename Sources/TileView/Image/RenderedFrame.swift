@@ -77,24 +77,18 @@ extension TiledImage {
     public func render(
         region: PixelRect, size: PixelSize, background: RGBA8 = .black, filter: ResampleFilter = .automatic
     ) throws(TileViewError) -> RenderedFrame {
-        let scaleX = Double(size.width) / Double(max(region.width, 1))
-        let scaleY = Double(size.height) / Double(max(region.height, 1))
-        let level = pyramid.level(forZoomScale: max(scaleX, scaleY))
-        let geometry = FrameGeometry(
-            frameSize: size, zoomScale: scaleX, zoomScaleY: scaleY,
-            imageFrameOrigin: Point(x: -Double(region.x) * scaleX, y: -Double(region.y) * scaleY),
-            imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
+        let (geometry, level) = regionGeometry(region: region, size: size)
         return try render(geometry, level: level, background: background, filter: filter)
     }
 
-    /// Renders a frame of `geometry` from `level`: straight from the decoder when there is no tile cache,
-    /// else through the tiles.
+    /// Renders a frame of `geometry` from `level`: straight from the decoder when there is no tile cache (or
+    /// `streaming` asks for it, upright images only), else through the tiles.
     func render(
-        _ geometry: FrameGeometry, level: Int, background: RGBA8, filter: ResampleFilter
+        _ geometry: FrameGeometry, level: Int, background: RGBA8, filter: ResampleFilter, streaming: Bool = false
     ) throws(TileViewError) -> RenderedFrame {
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
         var image = ImageBuffer(width: 0, height: 0)
-        let rect = try withLevelPixels(for: renderer, level: level) { pixels in
+        let rect = try withLevelPixels(for: renderer, level: level, streaming: streaming) { pixels in
             switch pixels {
             case .rows(var rows): image = renderer.render(rows: &rows)
             case .buffer(let source, let origin): image = renderer.render(source: source, sourceOrigin: origin)
@@ -158,13 +152,13 @@ extension TiledImage {
     /// fill, else the region from the tiles (an empty buffer when the frame shows no image pixel). Returns the
     /// level rect read, nil when none.
     func withLevelPixels(
-        for renderer: FrameRenderer, level: Int, _ use: (LevelPixels) -> Void
+        for renderer: FrameRenderer, level: Int, streaming: Bool = false, _ use: (LevelPixels) -> Void
     ) throws(TileViewError) -> PixelRect? {
-        if let rect = renderer.sourceRect, streamsFrames {
+        if let rect = renderer.sourceRect, streamsFrames || (streaming && orientation == .up) {
             let rows: LevelReader
             do throws(CodecError) {
                 rows = try LevelReader(
-                    .file(path: path), format: header.format, scale: .pyramidLevel(level, format: header.format),
+                    source, format: header.format, scale: .pyramidLevel(level, format: header.format),
                     rect: rect, options: options)
             } catch {
                 throw TileViewError(error, path: path)

@@ -72,6 +72,20 @@ public final class SharedTileCache: Sendable {
         var order: [String] = []
     }
 
+    /// Whether the entropy index of `image` is built, or known not to be possible: the next request that wants
+    /// it makes no indexing pass (which holds the file, up to `indexPassMaxBytes`, in memory).
+    public func indexSettled(image: String) -> Bool {
+        indexes.withLock { shelf in
+            switch shelf.slots[image] {
+            case .ready, .unavailable: true
+            case .building, nil: false
+            }
+        }
+    }
+
+    /// The most an indexing pass holds: the file, which it reads whole (larger files are not indexed).
+    public static let indexPassMaxBytes = 64 << 20
+
     /// Indexes kept at once (each holds its file open and about 64 bytes per 8x8 MCUs: 0.8 MB for 96 MP).
     static let indexesKept = 16
 
@@ -104,11 +118,11 @@ public final class SharedTileCache: Sendable {
 
     func countLosslessCrop() { state.withLock { $0.losslessCrops += 1 } }
 
-    /// The entropy index of `image` (the JPEG at `path`): built on first use by the calling thread while the
+    /// The entropy index of `image` (the JPEG `source` reads): built on first use by the calling thread while the
     /// others that need it wait, then kept (`indexesKept` of them, the least recently used dropped first). Nil
     /// for a file the index does not take, or cannot read: that version is not tried again, and its tiles are
     /// decoded in bands.
-    func entropyIndex(image: String, path: String) -> JPEGEntropyIndex? {
+    func entropyIndex(image: String, source: ImageSource) -> JPEGEntropyIndex? {
         enum Next {
             case use(JPEGEntropyIndex?)
             case build
@@ -130,7 +144,7 @@ public final class SharedTileCache: Sendable {
             }
         }
         if case .use(let index) = next { return index }
-        let built = try? JPEGEntropyIndex(path: path)
+        let built = try? JPEGEntropyIndex(source)
         indexes.withLock { shelf in
             shelf.slots[image] = built.map { .ready($0) } ?? .unavailable
             shelf.order.append(image)

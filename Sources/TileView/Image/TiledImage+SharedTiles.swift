@@ -73,7 +73,7 @@ extension TiledImage {
         guard header.format == .jpeg, orientation == .up, let shared = sharedTiles,
             !rect.isEmpty, rect.pixelCount <= Self.losslessCropMaxPixels, rect.x >= 0, rect.y >= 0,
             rect.maxX <= imageSize.width, rect.maxY <= imageSize.height,
-            let index = shared.cache.entropyIndex(image: shared.image, path: path)
+            let index = shared.cache.entropyIndex(image: shared.image, source: source)
         else { return nil }
         let mcu = index.mcuSize
         func onGrid(_ start: Int, _ end: Int, _ step: Int, _ edge: Int) -> Bool {
@@ -99,7 +99,7 @@ extension TiledImage {
         guard header.format == .jpeg, orientation == .up, grid.level <= JPEGEntropyIndex.deepestLevel,
             grid.levelSize.pixelCount * 4 > shared.cache.budgetBytes / 2
         else { return nil }
-        return shared.cache.entropyIndex(image: shared.image, path: path)
+        return shared.cache.entropyIndex(image: shared.image, source: source)
     }
 
     /// Decodes the tiles `ids` of `grid`'s level through `index`: the rect around them in one crop.
@@ -222,7 +222,7 @@ extension TiledImage {
         let reader: LevelReader
         do throws(CodecError) {
             reader = try LevelReader(
-                .file(path: path), format: header.format, scale: .pyramidLevel(grid.level, format: header.format),
+                source, format: header.format, scale: .pyramidLevel(grid.level, format: header.format),
                 rect: span, options: options)
         } catch {
             throw TileViewError(error, path: path)

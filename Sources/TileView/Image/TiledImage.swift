@@ -20,7 +20,10 @@ import TileViewTiling
 /// The file is read as it is decoded (never held whole in memory). Not thread-safe: one image
 /// is used from one task at a time.
 public final class TiledImage {
+    /// The name errors and warnings give the file: its path, or (`init(source:name:)`) the caller's name for it.
     public let path: String
+    /// Where the pixels are read from: the file at `path`, or a descriptor opened and checked once (a server's).
+    public let source: ImageSource
     public let header: ImageHeader
     /// Levels and tiles of the oriented image (or the stored one with `applyOrientation` off).
     public let pyramid: LevelPyramid
@@ -54,13 +57,35 @@ public final class TiledImage {
     /// Opens `path`, reading only its header (or taking `header` when it was read already); refuses images over
     /// the pixel limit. `clockwiseQuarterTurns` turns the image after its orientation (a viewer's rotation): the
     /// levels and tiles are then those of the turned image.
-    public init(
+    public convenience init(
         path: String, header knownHeader: ImageHeader? = nil, tileSize: Int = TileGrid.defaultTileSize,
         cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes, sharedTiles: SharedTiles? = nil,
         options: DecodeOptions = DecodeOptions(), clockwiseQuarterTurns: Int = 0
     ) throws(TileViewError) {
+        try self.init(
+            source: .file(path: path), name: path, header: knownHeader, tileSize: tileSize,
+            cacheBudgetBytes: cacheBudgetBytes, sharedTiles: sharedTiles, options: options,
+            clockwiseQuarterTurns: clockwiseQuarterTurns)
+    }
+
+    /// Opens the image `source` holds (a file already open, for instance), as `init(path:)` does; `name` is what
+    /// errors and warnings call it (`path`), so they never show a descriptor.
+    public init(
+        source: ImageSource, name: String, header knownHeader: ImageHeader? = nil,
+        tileSize: Int = TileGrid.defaultTileSize, cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
+        sharedTiles: SharedTiles? = nil, options: DecodeOptions = DecodeOptions(), clockwiseQuarterTurns: Int = 0
+    ) throws(TileViewError) {
+        let path = name
         let header: ImageHeader
-        if let knownHeader { header = knownHeader } else { header = try ImageFiles.header(ofFile: path) }
+        if let knownHeader {
+            header = knownHeader
+        } else {
+            do throws(CodecError) {
+                header = try ImageHeader.read(from: source)
+            } catch {
+                throw TileViewError(error, path: name)
+            }
+        }
         guard header.storedSize.pixelCount <= options.maxPixels else {
             throw TileViewError(
                 .decode, path: path,
@@ -73,6 +98,7 @@ public final class TiledImage {
             throw TileViewError(.decode, path: path, reason: Self.memoryRefusal(header, working, options))
         }
         self.path = path
+        self.source = source
         self.header = header
         self.options = options
         self.sharedTiles = sharedTiles
@@ -203,7 +229,7 @@ extension TiledImage {
     func decodeStored(_ rect: PixelRect, level: Int) throws(TileViewError) -> ImageBuffer {
         do throws(CodecError) {
             let reader = try LevelReader(
-                .file(path: path), format: header.format, scale: .pyramidLevel(level, format: header.format),
+                source, format: header.format, scale: .pyramidLevel(level, format: header.format),
                 rect: rect, options: options)
             let (image, failure) = try reader.readAll()
             warnings += reader.warnings + (failure.map { [$0] } ?? [])

@@ -69,7 +69,7 @@ extension TiledImage: ZoomContent {
         let total = ((turns + more) % 4 + 4) % 4
         guard total != turns else { return self }
         return try TiledImage(
-            path: path, header: header, tileSize: pyramid.tileSize, cacheBudgetBytes: cacheBudgetBytes,
+            source: source, name: path, header: header, tileSize: pyramid.tileSize, cacheBudgetBytes: cacheBudgetBytes,
             sharedTiles: sharedTiles.map { SharedTiles(cache: $0.cache, image: "\($0.image) turned \(total)") },
             options: options, clockwiseQuarterTurns: total)
     }

@@ -13,10 +13,26 @@ final class LiveView: Sendable {
     }
 
     private let content: Locked<Content>
+    /// The viewport its frames have.
+    let viewport: PixelSize
 
     init(_ content: Content) {
+        switch content {
+        case .image(let session, _): viewport = PixelSize(truncating: session.state.viewportSize)
+        case .gallery(let session, _, _): viewport = session.job.settings.viewport
+        }
         self.content = Locked(content)
     }
+
+    /// What drawing one frame of a view of `viewport` holds at its peak, from the viewport alone (DESIGN section 18):
+    /// the frame (4 bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's pixels on
+    /// each axis: 16 bytes a viewport pixel), the PNG encoder's rows and output (8), and a band of a level and the
+    /// decoder's rows when tiles are missing (`bandSlackBytes`).
+    static func frameBytes(_ viewport: PixelSize) -> Int {
+        MemoryEstimate.frameBytes(viewport, copies: 7) &+ bandSlackBytes
+    }
+
+    static let bandSlackBytes = 16 << 20
 
     /// Runs `body` with the view's content, holding its lock.
     func withContent<T, E: Error>(_ body: (Content) throws(E) -> T) throws(E) -> T {

@@ -107,7 +107,7 @@ extension TileServer {
     /// The largest viewport side a view takes (its area is also bounded by `--max-area`).
     static let maxViewportSide = 4096
 
-    func addViewRoutes(to router: Router<BasicRequestContext>) {
+    func addViewRoutes(to router: Router<ServeRequestContext>) {
         router.post("/api/views") { request, context in
             await viewAnswer(status: .created) { () async throws(ViewError) in
                 let body = try await Self.decodeBody(CreateView.self, request)
@@ -174,7 +174,9 @@ extension TileServer {
         router.get("/api/views/:vid/frame.png") { _, context in
             do throws(ViewError) {
                 let (_, view) = try findView(context)
-                let bytes = try await work.run { () throws(ViewError) -> [UInt8] in
+                let bytes: [UInt8]
+                do throws(WorkError<ViewError>) {
+                    bytes = try await budget.run(bytes: LiveView.frameBytes(view.viewport)) { () throws(ViewError) -> [UInt8] in
                     try view.withContent { (content) throws(ViewError) -> [UInt8] in
                         do throws(TileViewError) {
                             switch content {
@@ -186,7 +188,13 @@ extension TileServer {
                         }
                     }
                 }
-                var headers = Self.cors
+                } catch {
+                    switch error {
+                    case .refused(let refusal): return ServeError.refused(refusal, nil).response
+                    case .failed(let failure): throw failure
+                    }
+                }
+                var headers = HTTPFields()
                 headers[.contentType] = "image/png"
                 headers[.cacheControl] = "no-store"
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -197,10 +205,10 @@ extension TileServer {
         router.delete("/api/views/:vid") { _, context in
             let id = try context.parameters.require("vid")
             guard views.remove(id) else { return Self.text(.notFound, "no view \(id) (unknown or expired)") }
-            return Response(status: .noContent, headers: Self.cors)
+            return Response(status: .noContent)
         }
         router.get("/api/openapi.json") { _, _ in
-            var headers = Self.cors
+            var headers = HTTPFields()
             headers[.contentType] = "application/json"
             return Response(
                 status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: ViewerAPI.openAPIDocument)))
@@ -213,7 +221,7 @@ extension TileServer {
     ) async -> Response {
         do throws(ViewError) {
             let answer = try await body()
-            var headers = Self.cors
+            var headers = HTTPFields()
             headers[.contentType] = "application/json"
             headers[.cacheControl] = "no-store"
             let bytes: [UInt8]
@@ -226,7 +234,7 @@ extension TileServer {
         }
     }
 
-    func findView(_ context: BasicRequestContext) throws(ViewError) -> (String, LiveView) {
+    func findView(_ context: ServeRequestContext) throws(ViewError) -> (String, LiveView) {
         let id = context.parameters.get("vid") ?? ""
         guard let view = views.view(id) else { throw .notFound("no view \(id) (unknown or expired)") }
         return (id, view)
@@ -300,6 +308,12 @@ extension TileServer {
         guard viewport.pixelCount <= settings.maxArea else {
             throw .badRequest("the viewport \(viewport) has more pixels than the limit of \(settings.maxArea)")
         }
+        let frameBytes = LiveView.frameBytes(viewport)
+        guard frameBytes <= budget.capacity(of: budget.lane(for: frameBytes)) else {
+            throw .badRequest(
+                "a frame of the viewport \(viewport) needs about \(MemoryEstimate.mebibytes(frameBytes)), over the "
+                    + "\(MemoryEstimate.mebibytes(budget.capacity(of: .large))) one render may hold (--work-mb)")
+        }
         let maxScale = body.maxScale ?? 1
         guard maxScale.isFinite, maxScale > 0, maxScale <= 64 else {
             throw .badRequest("maxScale must be a number above 0 and at most 64")
@@ -357,7 +371,7 @@ extension TileServer {
         let names = images.map { ViewAnswer.name(of: $0.identifier) }
         let pages = GalleryPages(
             layout: circular ? .circular(images.count) : .linear(images.count), names: names,
-            paths: images.map(\.path))
+            paths: images.map(\.identifier))
         var startPosition: PageMap.Cell? = nil
         if let start {
             guard let position = pages.position(forStart: start) else {
@@ -366,19 +380,22 @@ extension TileServer {
             }
             startPosition = position
         }
-        let job = GalleryJob(
+        var job = GalleryJob(
             pages: pages, settings: gallery, start: startPosition, script: GalleryScript(actions: []),
             options: settings.options)
-        let tiles = self.tiles
+        // A page's "path" is its identifier: every time a page is opened (planned or made resident, now or after
+        // the files changed), it is resolved beneath the root again and read from the descriptor that was checked.
+        let (root, tiles, options) = (settings.root, self.tiles, settings.options)
+        job.opener = { identifier, _ throws(TileViewError) -> any ZoomContent in
+            guard let file = root.file(forIdentifier: ServeRoot.percentEncoded(identifier)),
+                let descriptor = file.descriptor
+            else { throw TileViewError(.read, path: identifier, reason: "is no longer there") }
+            return try TiledImage(
+                source: .descriptor(descriptor), name: identifier,
+                sharedTiles: TiledImage.SharedTiles(cache: tiles, image: file.version), options: options)
+        }
         do throws(TileViewError) {
-            let session = try GallerySession(job: job) { path in
-                FileStatus.of(path).map {
-                    TiledImage.SharedTiles(
-                        cache: tiles,
-                        image: ServedFile(identifier: "", path: path, size: $0.size, modified: $0.modifiedNanoseconds)
-                            .version)
-                }
-            }
+            let session = try GallerySession(job: job)
             return .gallery(session, folder: folder, identifiers: images.map(\.identifier))
         } catch {
             throw .image(error)

@@ -75,6 +75,12 @@ enum ViewerAPI {
                   "413": {
                     "$ref": "#/components/responses/TooLarge"
                   },
+                  "415": {
+                    "$ref": "#/components/responses/NotJSON"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/CrossSite"
+                  },
                   "422": {
                     "$ref": "#/components/responses/Unprocessable"
                   }
@@ -158,6 +164,12 @@ enum ViewerAPI {
                   "413": {
                     "$ref": "#/components/responses/TooLarge"
                   },
+                  "415": {
+                    "$ref": "#/components/responses/NotJSON"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/CrossSite"
+                  },
                   "422": {
                     "$ref": "#/components/responses/Unprocessable"
                   }
@@ -203,6 +215,12 @@ enum ViewerAPI {
                   "413": {
                     "$ref": "#/components/responses/TooLarge"
                   },
+                  "415": {
+                    "$ref": "#/components/responses/NotJSON"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/CrossSite"
+                  },
                   "422": {
                     "$ref": "#/components/responses/Unprocessable"
                   },
@@ -232,6 +250,12 @@ enum ViewerAPI {
                         }
                       }
                     }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Busy"
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
@@ -268,6 +292,36 @@ enum ViewerAPI {
               },
               "NotFound": {
                 "description": "No such view (unknown or expired), image, folder or start page",
+                "content": {
+                  "text/plain": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "NotJSON": {
+                "description": "A body that is not application/json",
+                "content": {
+                  "text/plain": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "CrossSite": {
+                "description": "A request from another site (its Origin or Sec-Fetch-Site), refused",
+                "content": {
+                  "text/plain": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "Busy": {
+                "description": "The server's work budget is taken: try again after Retry-After seconds",
                 "content": {
                   "text/plain": {
                     "schema": {

@@ -6,7 +6,7 @@ import TileView
 /// the root) pages through a folder, with `?circular=1&peek=P&gap=G&start=P`. Plain HTML with the script and
 /// style sheet under `/viewer/`, all shipped inside the binary.
 extension TileServer {
-    func addViewerPages(to router: Router<BasicRequestContext>) {
+    func addViewerPages(to router: Router<ServeRequestContext>) {
         router.get("/") { _, _ in listing(folderID: "") }
         router.get("/browse/:folder") { _, context in listing(folderID: context.parameters.get("folder") ?? "") }
         router.get("/view/:id") { _, context in

@@ -1,0 +1,108 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewRender
+import TileViewTiling
+
+/// How a region of an image will be rendered at a size, and what that holds in memory at its peak, worked out from
+/// the header and the request before any pixel memory is allocated (DESIGN section 18, admission).
+///
+/// The level and the geometry are those `render(region:size:)` uses. The level pixels come one of three ways:
+/// - through the tiles (a small source rect: a viewer's tile), from the cache or from one band decoded;
+/// - straight from the decoder (a large source rect of an upright image): one band of decoder rows at a time,
+///   whatever the region's size, and nothing kept;
+/// - decoded as one block and turned (a large source rect of a turned image: its stored rows must all be there to
+///   turn them), as the tiles are.
+/// No part is a product of the output's size and the source's.
+public struct RegionPlan: Sendable {
+    public let region: PixelRect
+    public let size: PixelSize
+    public let level: Int
+    public let geometry: FrameGeometry
+    /// The renderer's own allocations.
+    public let frame: FramePlan
+    /// Whether the level pixels come straight from the decoder.
+    public let streamed: Bool
+    /// The named parts of the peak; `bytes` is their sum.
+    public private(set) var memory: MemoryEstimate
+
+    public var bytes: Int { memory.bytes }
+
+    /// Adds a part (an answer's own buffers: turning, encoding).
+    public mutating func add(_ what: String, bytes: Int) { memory.add(what, bytes: bytes) }
+
+    /// Source rects at most this large (in level bytes, RGBA8) are read through the tile cache; larger ones are
+    /// streamed from the decoder (upright images).
+    public static let tileSourceBytes = 4 << 20
+}
+
+extension TiledImage {
+    /// The level and the geometry that render `region` (image pixels) scaled to exactly `size`, stretched when the
+    /// aspect ratios differ: the level a zoom at the larger of the two scales would draw.
+    func regionGeometry(region: PixelRect, size: PixelSize) -> (FrameGeometry, level: Int) {
+        let scaleX = Double(size.width) / Double(max(region.width, 1))
+        let scaleY = Double(size.height) / Double(max(region.height, 1))
+        let level = pyramid.level(forZoomScale: max(scaleX, scaleY))
+        let geometry = FrameGeometry(
+            frameSize: size, zoomScale: scaleX, zoomScaleY: scaleY,
+            imageFrameOrigin: Point(x: -Double(region.x) * scaleX, y: -Double(region.y) * scaleY),
+            imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
+        return (geometry, level)
+    }
+
+    /// The plan of `render(_:)` for `region` at `size` (see `RegionPlan`); reads nothing but what the cache holds.
+    public func plan(region: PixelRect, size: PixelSize, filter: ResampleFilter = .automatic) -> RegionPlan {
+        let (geometry, level) = regionGeometry(region: region, size: size)
+        let frame = FrameRenderer.plan(geometry, filter: filter)
+        var memory = MemoryEstimate()
+        memory.add("frame", bytes: frame.frameBytes)
+        memory.add("filter taps", bytes: frame.tapBytes)
+        memory.add("filter rows", bytes: frame.passBytes)
+        var streamed = false
+        if let source = frame.sourceRect {
+            let grid = pyramid.grid(ofLevel: level)
+            let sourceBytes = FramePlan.product(source.pixelCount, 4)
+            let scale = LevelScale.pyramidLevel(level, format: header.format)
+            let decoderWidth = scale.decoderSize(ofStored: header.storedSize).width
+            // The decoder's own rows (libpng's at 16 bits, libjpeg's per component) and a band of `boxFactor` of them.
+            let decoderRows = FramePlan.product(max(decoderWidth, 1), 8, scale.boxFactor + 4)
+            if orientation == .up && (sourceBytes > RegionPlan.tileSourceBytes || sharedTiles == nil) {
+                streamed = true
+                memory.add("decoder rows", bytes: decoderRows)
+                memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
+            } else {
+                let ids = grid.tiles(intersecting: source)
+                let tiles = FramePlan.sum(ids.map { grid.pixelRect(of: $0).pixelCount * 4 })
+                // The tiles, and the region assembled from them.
+                memory.add("tiles", bytes: FramePlan.sum([tiles, sourceBytes]))
+                let cached = sharedTiles.map { $0.cache.cached(image: $0.image, ids).count == ids.count } ?? false
+                if !cached {
+                    let band = FramePlan.product(grid.levelSize.width, grid.tileSize, 4)
+                    if orientation != .up {
+                        // The bands' stored block and the same turned upright.
+                        let rows = Set(ids.map(\.row)).count
+                        memory.add("turned block", bytes: FramePlan.product(band, rows, 2))
+                    } else {
+                        // One band in the making, or (a JPEG past 1/8) the 1/8 level whole and what is made from it.
+                        let coarse =
+                            header.format == .jpeg && level > Self.coarseBase
+                            ? FramePlan.product(pyramid.levelSize(ofLevel: Self.coarseBase).pixelCount, 4, 3) : 0
+                        memory.add("band decode", bytes: max(band, coarse))
+                    }
+                    memory.add("decoder rows", bytes: decoderRows)
+                    memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
+                }
+            }
+        }
+        return RegionPlan(
+            region: region, size: size, level: level, geometry: geometry, frame: frame, streamed: streamed,
+            memory: memory)
+    }
+
+    /// Renders what `plan` (made by this image's `plan(region:size:)`) describes, the way `render(region:size:)`
+    /// does: the same level, geometry and filters, so the same bytes.
+    public func render(
+        _ plan: RegionPlan, background: RGBA8 = .black, filter: ResampleFilter = .automatic
+    ) throws(TileViewError) -> RenderedFrame {
+        try render(plan.geometry, level: plan.level, background: background, filter: filter, streaming: plan.streamed)
+    }
+}

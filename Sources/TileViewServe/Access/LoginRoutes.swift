@@ -1,0 +1,133 @@
+import Dispatch
+import FoundationEssentials
+import HTTPTypes
+import Hummingbird
+import TileView
+
+/// `GET /login` (the form), `POST /login` (form fields `user`, `password` and `next`, as
+/// application/x-www-form-urlencoded) and `POST /logout`, under `--users` (DESIGN section 18).
+///
+/// A right name and password set the session cookie (HttpOnly, SameSite=Lax, Secure under HTTPS, `sessionSeconds`
+/// long) and redirect (303) to `next` (a path on this server, else `/`). A wrong one answers 401 with the form
+/// again and no cookie, after the same bcrypt work whether the user exists or not. A client with too many failures
+/// (`LoginLimiter`) is answered 429 with `Retry-After` before any password is checked.
+extension TileServer {
+    func addLoginRoutes(to router: Router<ServeRequestContext>) {
+        guard let rules = settings.access else { return }
+        router.get("/login") { request, _ in
+            loginPage(request, next: request.uri.queryParameters["next"].map(String.init), failed: nil)
+        }
+        router.post("/login") { request, context in
+            try await logIn(request, context: context, rules: rules)
+        }
+        router.post("/logout") { request, _ in
+            var response = Response(
+                status: .seeOther,
+                headers: [
+                    .location: SitePolicy(settings: settings).baseURI(request) + "/login", .cacheControl: "no-store",
+                ])
+            response.headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: AccessControl<ServeRequestContext>.cookie(
+                        SessionCookie.name, "", seconds: 0,
+                        secure: AccessControl<ServeRequestContext>.secureCookies(rules, settings))))
+            return response
+        }
+    }
+
+    func logIn(_ request: Request, context: some RequestContext, rules: AccessRules) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: ServeSettings.maxRequestBodyBytes)
+        let form = Self.formFields(String(decoding: body.readableBytesView, as: UTF8.self))
+        let user = form["user"] ?? ""
+        let password = form["password"] ?? ""
+        let next = form["next"]
+        let client = Self.loginClient(context, user: user)
+        if let seconds = rules.limiter.retryAfter(client) {
+            var response = TileServer.text(
+                .tooManyRequests, "too many failed logins; try again in \(seconds) s")
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
+        let accepted = await Self.offPool { rules.verify(user: user, password: password) }
+        guard accepted else {
+            rules.limiter.failed(client)
+            var response = loginPage(request, next: next, failed: "wrong user name or password")
+            response.status = .unauthorized
+            response.headers[.wwwAuthenticate] = "Bearer realm=\"tileview\""
+            return response
+        }
+        rules.limiter.succeeded(client)
+        let expires = rules.clock() + rules.sessionSeconds
+        let location = SitePolicy(settings: settings).baseURI(request) + Self.safeNext(next)
+        var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: AccessControl<ServeRequestContext>.cookie(
+                    SessionCookie.name, SessionCookie.value(user: user, expires: expires, key: rules.sessionKey),
+                    seconds: rules.sessionSeconds,
+                    secure: AccessControl<ServeRequestContext>.secureCookies(rules, settings))))
+        return response
+    }
+
+    /// The login form, with `failed` above it when a try failed.
+    func loginPage(_ request: Request, next: String?, failed: String?) -> Response {
+        let action = SitePolicy(settings: settings).baseURI(request) + "/login"
+        let message = failed.map { "<p class=\"error\" role=\"alert\">\(Self.escaped($0))</p>\n" } ?? ""
+        var response = Self.page(
+            title: "log in",
+            body: """
+                <main class="listing">
+                <h1>tileview</h1>
+                \(message)<form method="post" action="\(Self.escaped(action))">
+                <input type="hidden" name="next" value="\(Self.escaped(Self.safeNext(next)))">
+                <p><label>User <input name="user" autocomplete="username" required autofocus></label></p>
+                <p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>
+                <p><button type="submit">Log in</button></p>
+                </form>
+                </main>
+                """)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// `next` when it is a path on this server (one leading `/`, no `//` or `\`, no control characters), else `/`.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), next.utf8.count <= 2048,
+            next.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f && $0 != "\\" })
+        else { return "/" }
+        return next
+    }
+
+    /// Who a failed login counts against: the client's address (`ServeRequestContext.remoteAddress`, from the
+    /// connection), else the user name tried (a request from no socket, as in the router tests).
+    static func loginClient(_ context: some RequestContext, user: String) -> String {
+        if let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress {
+            return "address " + address
+        }
+        return "user " + user
+    }
+
+    /// An application/x-www-form-urlencoded body as its fields (the first of each name).
+    static func formFields(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String {
+                ServeRoot.percentDecoded(String(text).replacing("+", with: " ")) ?? ""
+            }
+            let name = decoded(parts[0])
+            if fields[name] == nil { fields[name] = parts.count > 1 ? decoded(parts[1]) : "" }
+        }
+        return fields
+    }
+
+    /// Runs slow work (bcrypt) on a thread outside the cooperative pool.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TileView
+import TileViewServe
+import TileViewTestSupport
+
+/// Admission before allocation (DESIGN section 18): every render's plan is worked out from the header and the
+/// request, a plan that can never fit is 400 before any decoding, and renders wait for their share of the work
+/// budget in two lanes, or get 503 with `Retry-After`.
+@Suite("Server admission")
+struct AdmissionTests {
+    static func withClient(
+        workBytes: Int = 128 << 20, _ body: @Sendable (any TestClientProtocol, TileServer) async throws -> Void
+    ) async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root, workBytes: workBytes))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in try await body(client, server) }
+    }
+
+    @Test(
+        "requests that aborted the server are refused with 400 and the plan's parts, at once, and it goes on serving",
+        arguments: [
+            "full/%5E16000000,1/0/default.jpg", "full/%5E1000000,1/0/default.jpg", "full/%5E1,16000000/0/default.png",
+            "square/%5E4096,4096/90/gray.png", "full/%5E1,90000/0/default.jpg", "full/%5E1000000,2/0/default.png",
+        ])
+    func killerRequests(_ path: String) async throws {
+        try await Self.withClient { client, server in
+            try await client.execute(uri: "/iiif/3/rocket.jpg/" + path, method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(response.status == .badRequest, "\(path): \(response.status) \(text)")
+                // Refused by the plan, by a format's largest side, or by the advertised maxArea (which the work
+                // budget lowers: `ServeSettings.effectiveMaxArea`).
+                #expect(
+                    (text.contains("--work-mb") && text.contains("MiB")) || text.contains("pixels a side")
+                        || text.contains("maxArea"), "\(text)")
+            }
+            #expect(server.tiles.statistics.bytesDecoded == 0, "nothing was decoded for \(path)")
+            try await client.execute(uri: "/iiif/3/rocket.jpg/0,0,256,256/256,/0/default.jpg", method: .get) { r in
+                #expect(r.status == .ok)
+            }
+        }
+    }
+
+    @Test("a seeded sweep of region, size and rotation forms: each answer is 200 within its plan, or 400, 501 or 503")
+    func sweep() async throws {
+        // A small budget, so that the sweep meets refusals as well as answers.
+        try await Self.withClient(workBytes: 24 << 20) { client, server in
+            var rng = SplitMix64(seed: 27)
+            var counts: [Int: Int] = [:]
+            for _ in 0..<160 {
+                let n = { (r: ClosedRange<Int>) in rng.int(r) }
+                let region = [
+                    "full", "square", "\(n(-10...700)),\(n(-10...500)),\(n(0...900)),\(n(0...900))",
+                    "pct:\(n(0...100)),\(n(0...100)),\(n(0...120)),\(n(0...120))",
+                ][n(0...3)]
+                let w = [1, 2, 17, 256, 640, 4000, 12000, 70000, 1_000_000][n(0...8)]
+                let h = [1, 3, 200, 427, 5000, 90000][n(0...5)]
+                let size = [
+                    "max", "%5Emax", "\(w),", ",\(h)", "%5E\(w),", "%5E,\(h)", "pct:\(n(1...100))", "%5Epct:\(n(1...900))",
+                    "\(w),\(h)", "%5E\(w),\(h)", "!\(w),\(h)", "%5E!\(w),\(h)",
+                ][n(0...11)]
+                let rotation = ["0", "90", "180", "270", "!0", "!90", "45"][n(0...6)]
+                let tail = ["default.jpg", "gray.png", "color.jpg", "default.png", "bitonal.jpg"][n(0...4)]
+                let uri = "/iiif/3/rocket.jpg/\(region)/\(size)/\(rotation)/\(tail)"
+                try await client.execute(uri: uri, method: .get) { response in
+                    let code = Int(response.status.code)
+                    counts[code, default: 0] += 1
+                    #expect([200, 400, 501, 503].contains(code), "\(uri): \(code) \(String(buffer: response.body))")
+                }
+            }
+            #expect(counts[200, default: 0] > 20 && counts[400, default: 0] > 20, "\(counts)")
+            let figures = server.budget.figures
+            #expect(figures.used == 0, "every byte given back")
+            #expect(figures.peak <= server.budget.budgetBytes)
+        }
+    }
+
+    @Test("a plan larger than its lane is 400 naming its parts; one that fits is answered with the library's pixels")
+    func largeAnswerWithinBudget() async throws {
+        try await Self.withClient { client, server in
+            // Within maxArea (2,000,000 pixels), but a million columns of filter taps.
+            #expect(server.settings.effectiveMaxArea > 2_000_000)
+            try await client.execute(uri: "/iiif/3/rocket.jpg/full/%5E1000000,2/0/default.png", method: .get) { response in
+                #expect(response.status == .badRequest)
+                let text = String(buffer: response.body)
+                #expect(text.contains("filter taps") && text.contains("frame") && text.contains("--work-mb"), "\(text)")
+            }
+            try await client.execute(uri: "/iiif/3/rocket.jpg/full/600,/0/default.png", method: .get) { response in
+                #expect(response.status == .ok)
+                let image = try PNGDecoder.decode(.bytes(Array(buffer: response.body))).image
+                let tiled = try TiledImage(path: ServeFixture.layout.root.appendingPathComponent("rocket.jpg").path)
+                let expected = try tiled.render(region: PixelRect(size: tiled.imageSize), size: PixelSize(width: 600, height: 400)).image
+                #expect(image.size == expected.size)
+                #expect(image.pixels == expected.pixels, "streamed from the decoder: the bytes of the tiles' render")
+            }
+        }
+    }
+}
+
+/// The work budget itself: lanes, the bounded queue, waiting and refusals.
+@Suite("Work budget")
+struct WorkBudgetTests {
+    @Test("a plan larger than its lane can ever give is refused at once; one that fits runs")
+    func neverFits() async throws {
+        let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2)
+        #expect(throws: WorkBudget.Refusal.neverFits(needed: 60 << 20, lane: 48 << 20)) { try budget.check(60 << 20) }
+        let value = try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in 7 }
+        #expect(value == 7)
+        #expect(budget.figures.used == 0)
+    }
+
+    @Test("tiles go on while large renders hold the large lane; large ones queue, and past the queue get 503")
+    func lanes() async throws {
+        // Waits long enough for a machine loaded by other tests: here only a full queue refuses.
+        let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2, maxWait: 600)
+        let gate = Locked(false)
+        // Large lane: one render at a time on two processors; the first holds it until the gate opens.
+        let first = Task {
+            try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in
+                while !gate.withLock({ $0 }) { usleep(1000) }
+                return 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        // A tile runs meanwhile.
+        let tile = try await budget.run(bytes: 1 << 20) { () throws(CancellationError) in 2 }
+        #expect(tile == 2)
+        // Eight large renders fill the queue; the ninth is refused with 503.
+        let queued = (0..<8).map { _ in
+            Task { () -> Bool in
+                do throws(WorkError<CancellationError>) {
+                    _ = try await budget.run(bytes: 10 << 20) { () throws(CancellationError) in 3 }
+                    return true
+                } catch {
+                    return false
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(budget.figures.queued == 8)
+        do throws(WorkError<CancellationError>) {
+            _ = try await budget.run(bytes: 10 << 20) { () throws(CancellationError) in 4 }
+            Issue.record("a ninth large render was queued")
+        } catch {
+            guard case .refused(.busy(let seconds)) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(seconds > 0)
+        }
+        gate.withLock { $0 = true }
+        #expect(try await first.value == 1)
+        for task in queued { #expect(await task.value) }
+        #expect(budget.figures.used == 0)
+    }
+
+    @Test("a render that waits longer than the lane's wait is refused with 503, and the budget is whole after")
+    func waitTooLong() async throws {
+        let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2, maxWait: 0.2)
+        let gate = Locked(false)
+        let first = Task {
+            try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in
+                while !gate.withLock({ $0 }) { usleep(1000) }
+                return 1
+            }
+        }
+        while budget.figures.used == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        do throws(WorkError<CancellationError>) {
+            _ = try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in 2 }
+            Issue.record("a second large render ran while the first held the lane")
+        } catch {
+            guard case .refused(.busy) = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+        #expect(budget.figures.busy == 1)
+        gate.withLock { $0 = true }
+        #expect(try await first.value == 1)
+        #expect(budget.figures.used == 0 && budget.figures.queued == 0)
+    }
+
+    @Test("held bytes count until released, once")
+    func held() async throws {
+        let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2)
+        let held = try await budget.hold(bytes: 30 << 20)
+        #expect(budget.figures.used == 30 << 20)
+        held.release()
+        held.release()
+        #expect(budget.figures.used == 0)
+    }
+}
