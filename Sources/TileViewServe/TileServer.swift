@@ -34,8 +34,8 @@ public struct ServeSettings: Sendable {
     /// `--users`, `--tokens`, `--session-key` and `--sign-key` (DESIGN section 18): nil lets every request in.
     public var access: AccessRules?
 
-    /// Seconds a connection may stay idle before it is closed.
-    public static let idleTimeoutSeconds: Int64 = 30
+    /// Seconds a connection may stay idle before it is closed (slow and half-sent requests are reaped by it).
+    public var idleTimeoutSeconds: Int64 = 30
     /// The largest request body accepted (the view API's JSON; a bigger body is refused with 413).
     public static let maxRequestBodyBytes = 64 << 10
     /// The largest header line and the largest header block accepted.
@@ -162,7 +162,7 @@ public struct TileServer: Sendable {
     public func application() throws -> some ApplicationProtocol {
         let channel: @Sendable (@escaping HTTPChannelHandler.Responder) -> ServeChannel = { [connections] responder in
             ServeChannel(
-                responder: responder, registry: connections, idleTimeout: .seconds(ServeSettings.idleTimeoutSeconds),
+                responder: responder, registry: connections, idleTimeout: .seconds(settings.idleTimeoutSeconds),
                 drainSeconds: settings.drainSeconds, maxHeaderFieldBytes: ServeSettings.maxHeaderFieldBytes,
                 maxHeaderBytes: ServeSettings.maxHeaderBytes)
         }

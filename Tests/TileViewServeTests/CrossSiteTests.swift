@@ -17,6 +17,9 @@ struct CrossSiteTests {
     static func server(host: String = "127.0.0.1", site: SiteRules = SiteRules()) -> TileServer {
         var settings = ServeSettings(root: ServeFixture.root, host: host, port: 0)
         settings.site = site
+        // The test client connects before it writes, and on a machine loaded by the other suites its task may wait
+        // longer than the usual 30 s between the two.
+        settings.idleTimeoutSeconds = 600
         return TileServer(settings: settings)
     }
 
