@@ -74,9 +74,6 @@ public struct ServeSettings: Sendable {
         return min(maxArea, max(256 * 256, lane / 16))
     }
 
-    /// The `--work-mb` at which `maxArea` itself is advertised.
-    public var workBytesForMaxArea: Int { ((maxArea * 16 + (16 << 20)) * 4 + 2) / 3 }
-
     public var limits: IIIFLimits { IIIFLimits(maxArea: effectiveMaxArea) }
 }
 
