@@ -68,9 +68,11 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 "$tv" serve SampleImages --port "$port" 2>"$out/serve.log" &
 server=$!
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
-view=$(curl -s -X POST "http://127.0.0.1:$port/api/views" \
+# The view API takes JSON bodies only (415 otherwise).
+json=(-H 'Content-Type: application/json')
+view=$(curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views" \
   -d '{"image": "rocket.jpg", "viewport": {"width": 1024, "height": 768}}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])')
-curl -s -X POST "http://127.0.0.1:$port/api/views/$view/gestures" -d '{"gesture": "double-tap 120,80"}' >/dev/null
+curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views/$view/gestures" -d '{"gesture": "double-tap 120,80"}' >/dev/null
 curl -s "http://127.0.0.1:$port/api/views/$view/frame.png" -o "$out/served-view.png"
 "$tv" zoom SampleImages/rocket.jpg --tap 120,80 -o "$out/rocket-tap.png"
 if cmp -s "$out/served-view.png" "$out/rocket-tap.png"; then
