@@ -51,9 +51,13 @@ let package = Package(
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
+        // Little CMS 2: colour profiles (DESIGN section 14).
+        .systemLibrary(
+            name: "CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         // zlib (libpng's own dependency) for the checksums of the PNG writer of the default compression.
         .target(
-            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"], cSettings: fuzzCSettings,
+            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CLCMS2"], cSettings: fuzzCSettings,
             linkerSettings: [.linkedLibrary("z")]),
         .target(name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"], swiftSettings: fuzzCoverage),
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instruction counts of tileview's benchmark jobs, compared with Benchmarks/instruction-counts.json.
 #   fit-24MP-jpeg        zoom photo-6000x4000.jpg --viewport 1024x768 -o fit.png
+#   fit-24MP-adobergb    the same on photo-6000x4000-adobergb.jpg (Adobe RGB, profile embedded: converted to sRGB)
 #   crop-96MP-jpeg       zoom photo-12000x8000.jpg --viewport 1024x768 --gesture 'zoom-to 5488,3616,1024,768'
 #   gallery-10x12MP      gallery over gallery/page-01 ... page-10 at 1024x768 with 9 `next` moves
 # Each job runs once under Valgrind (cachegrind, no cache simulation: the cheapest tool that prints the
@@ -35,7 +36,8 @@ command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgri
 cc=$(command -v cc || command -v clang || true)
 [ -n "$cc" ] || { echo "needs a C compiler (cc or clang) for the Valgrind sigsuspend shim" >&2; exit 1; }
 command -v objcopy >/dev/null || { echo "needs objcopy (apt-get install binutils)" >&2; exit 1; }
-[ -s "$images/photo-12000x8000.jpg" ] && [ -s "$images/gallery/page-10.jpg" ] || scripts/make-bench-images.sh "$images"
+[ -s "$images/photo-12000x8000.jpg" ] && [ -s "$images/gallery/page-10.jpg" ] &&
+  [ -s "$images/photo-6000x4000-adobergb.jpg" ] || scripts/make-bench-images.sh "$images"
 images=$(cd "$images" && pwd)
 if [ "${NO_BUILD:-0}" != 1 ] || [ ! -x .build/release/tileview ]; then
   scripts/lib/build-release.sh >&2
@@ -49,15 +51,17 @@ objcopy --strip-debug .build/release/tileview "$work/tileview"
 "$cc" -shared -fPIC -O2 -o "$work/sigsuspend_copy.so" scripts/lib/sigsuspend_copy.c
 mkdir -p "$work/img/gallery10"
 ln -s "$images/photo-6000x4000.jpg" "$work/img/fit.jpg"
+ln -s "$images/photo-6000x4000-adobergb.jpg" "$work/img/fit-adobergb.jpg"
 ln -s "$images/photo-12000x8000.jpg" "$work/img/crop.jpg"
 for n in 01 02 03 04 05 06 07 08 09 10; do ln -s "$images/gallery/page-$n.jpg" "$work/img/gallery10/page-$n.jpg"; done
 printf 'next\n%.0s' $(seq 1 9) > "$work/next-9.txt"
 
-jobs=(fit-24MP-jpeg crop-96MP-jpeg gallery-10x12MP)
+jobs=(fit-24MP-jpeg fit-24MP-adobergb crop-96MP-jpeg gallery-10x12MP)
 # arguments JOB: the job's tileview arguments, one per line.
 arguments() {
   case $1 in
     fit-24MP-jpeg) printf '%s\n' zoom img/fit.jpg --viewport 1024x768 -o out/fit.png ;;
+    fit-24MP-adobergb) printf '%s\n' zoom img/fit-adobergb.jpg --viewport 1024x768 -o out/fit-adobergb.png ;;
     # The 1:1 crop: a 1024x768 rect at the middle of the 12000x8000 image.
     crop-96MP-jpeg) printf '%s\n' zoom img/crop.jpg --viewport 1024x768 --gesture 'zoom-to 5488,3616,1024,768' \
       -o out/crop.png ;;

@@ -5,11 +5,14 @@
 #   the same after --tap 120,80                   vs vips extract_area on the shrink-on-load image,
 #                                                    then vips resize (intermediate .v file in /dev/shm)
 #   1:1 1024x768 crop from the middle of 96 MP    vs vips crop
+#   fit view of the 24 MP JPEG in Adobe RGB       vs vipsthumbnail -s 1024x768 --export-profile srgb
+#     (photo-6000x4000-adobergb.jpg: the same photo converted, its profile embedded; both sides convert to sRGB)
 #   fit view of the 24 MP PNG                     vs vipsthumbnail
 #   fit view of the 24 MP progressive JPEG        vs vipsthumbnail
 #   fit view of the 96 MP JPEG                    vs vipsthumbnail
 # The JPEG cases also run the floor: djpeg decoding what the job needs to /dev/null (-scale 1/4 for a fit
-# of 24 MP, 1/8 for 96 MP, -crop for the crop), and print tileview / floor.
+# of 24 MP, 1/8 for 96 MP, -crop for the crop), and print tileview / floor. Last, the cost of colour management:
+# tileview's median wall and CPU time on the Adobe RGB fit over those on the untagged fit (target: wall <= 1.15).
 # Needs the images of scripts/make-bench-images.sh (built when missing), libvips-tools and libjpeg-turbo-progs.
 # TILEVIEW=path runs that binary instead of the release build (before and after a change, in one sitting).
 # OLD=path makes that build of tileview the peer of the fit, tap and crop, the same commands, and runs those three
@@ -20,7 +23,8 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
 images=${BENCH_IMAGES:-bench-images}
 export VIPS_WARNING=0
-[ -s "$images/photo-12000x8000.jpg" ] || scripts/make-bench-images.sh "$images"
+[ -s "$images/photo-12000x8000.jpg" ] && [ -s "$images/photo-6000x4000-adobergb.jpg" ] ||
+  scripts/make-bench-images.sh "$images"
 scripts/ensure-deps.sh
 [ -n "${OLD:-}" ] || command -v vipsthumbnail >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
 command -v djpeg >/dev/null || { echo "needs djpeg (apt-get install libjpeg-turbo-progs)" >&2; exit 1; }
@@ -64,6 +68,11 @@ cat > "$out/cases.json" <<JSON
   "peer": "$(peer crop "vips crop $img/photo-12000x8000.jpg $out/v-crop.png $cx $cy 1024 768")",
   "floor": "djpeg -crop 1024x768+$cx+$cy -outfile /dev/null $img/photo-12000x8000.jpg",
   "outputs": ["$out/t-crop.png", "$out/v-crop.png"]},
+ {"name": "fit 24 MP JPEG, Adobe RGB",
+  "tileview": "$tv zoom $img/photo-6000x4000-adobergb.jpg --viewport 1024x768 -o $out/t-adobe.png",
+  "peer": "vipsthumbnail $img/photo-6000x4000-adobergb.jpg -s 1024x768 --export-profile srgb -o $out/v-adobe.png",
+  "floor": "djpeg -scale 1/4 -outfile /dev/null $img/photo-6000x4000-adobergb.jpg",
+  "outputs": ["$out/t-adobe.png", "$out/v-adobe.png"]},
  {"name": "fit 24 MP PNG 1024x768",
   "tileview": "$tv zoom $img/photo-6000x4000.png --viewport 1024x768 -o $out/t-png.png",
   "peer": "vipsthumbnail $img/photo-6000x4000.png -s 1024x768 -o $out/v-png.png",
@@ -83,5 +92,21 @@ JSON
 [ -z "${OLD:-}" ] || python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); json.dump(c[:3], open(sys.argv[1], "w"))' \
   "$out/cases.json"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 scripts/lib/peer_bench.py "$runs" "$out/cases.json" ${OLD:+new old}
+python3 scripts/lib/peer_bench.py "$runs" "$out/cases.json" ${OLD:+new old} | tee "$out/table.txt"
+# tileview's tagged fit over its untagged fit, from the table's medians (not with OLD, which runs no tagged fit).
+python3 - "$out/table.txt" <<'PY'
+import sys
+median = {}
+for line in open(sys.argv[1]):
+    if not line.strip():
+        break  # the table ends at the first blank line
+    name, side, figures = line[:34].rstrip(), line[35:44].strip(), line[44:].split()
+    if side == "tileview" and len(figures) >= 2:
+        median[name] = [float(figures[0]), float(figures[1])]
+tagged, untagged = median.get("fit 24 MP JPEG, Adobe RGB"), median.get("fit 24 MP JPEG 1024x768")
+if tagged and untagged:
+    wall, cpu = (t / u if u else float("nan") for t, u in zip(tagged, untagged))
+    print(f"\ncolour management: Adobe RGB fit / untagged fit, tileview medians: wall {wall:.2f}, cpu {cpu:.2f} "
+          f"(target: wall <= 1.15{'' if wall <= 1.15 else ', MISSED'})")
+PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Installs the system packages tileview builds against (pkg-config, libpng, libjpeg-turbo) and those its
+# Installs the system packages tileview builds against (pkg-config, libpng, libjpeg-turbo, Little CMS 2) and those its
 # server tests use (curl, wrk, python3, openssl for the TLS test's certificate) when they are missing. Sourced by the other scripts; safe to run on
 # its own. `time` (GNU time) measures peak memory in scripts/probe-reliability.sh; `strace` shows the tests
 # the order of a frame's writes.
 set -euo pipefail
 need=()
-for pkg in pkg-config libpng-dev libjpeg-dev curl wrk python3 time strace openssl; do
+for pkg in pkg-config libpng-dev libjpeg-dev liblcms2-dev curl wrk python3 time strace openssl; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

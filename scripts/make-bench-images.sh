@@ -2,6 +2,8 @@
 # Builds the large benchmark images (not committed) into bench-images/ (or $1):
 #   photo-6000x4000.jpg            baseline JPEG, quality 90, 4:2:0
 #   photo-6000x4000-progressive.jpg  its progressive twin
+#   photo-6000x4000-adobergb.jpg   the same photo converted into Adobe RGB (1998) (colord-data's profile, relative
+#                                  colorimetric), the profile embedded (APP2 ICC_PROFILE), quality 90, 4:2:0
 #   photo-12000x8000.jpg           96 MP baseline JPEG, quality 90, 4:2:0
 #   photo-6000x4000.png            RGB PNG
 #   photo-6000x4000-rgba.png       RGBA PNG (alpha ramp)
@@ -18,6 +20,8 @@ mkdir -p "$out/gallery"
 need=()
 command -v vips >/dev/null || need+=(libvips-tools)
 [ -d /usr/share/wallpapers/Autumn ] || need+=(plasma-workspace-wallpapers)
+adobe_rgb=/usr/share/color/icc/colord/AdobeRGB1998.icc
+[ -s "$adobe_rgb" ] || need+=(colord-data)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
@@ -54,6 +58,24 @@ fi
 if make "$out/photo-6000x4000-progressive.jpg"; then
   vips jpegsave "$out/photo-6000x4000.jpg" "$out/photo-6000x4000-progressive.jpg" \
     --Q 90 --subsample-mode on --interlace --strip
+fi
+if make "$out/photo-6000x4000-adobergb.jpg"; then
+  # icc_transform attaches the output profile and jpegsave (without --strip) embeds it. Written aside and moved in
+  # once checked, so that a failed run leaves no file that the next run would keep.
+  vips icc_transform "$out/photo-6000x4000.jpg" "$tmp/adobergb.jpg[Q=90,subsample-mode=on]" "$adobe_rgb" \
+    --input-profile srgb
+  python3 - "$tmp/adobergb.jpg" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+i = 2
+while i + 4 <= len(data) and data[i] == 0xFF and data[i + 1] not in (0xDA, 0xD9):
+    length = data[i + 2] << 8 | data[i + 3]
+    if data[i + 1] == 0xE2 and data[i + 4:i + 16] == b"ICC_PROFILE\0":
+        sys.exit(0)
+    i += 2 + length
+sys.exit(f"{sys.argv[1]}: no APP2 ICC_PROFILE marker before the scan")
+PY
+  mv "$tmp/adobergb.jpg" "$out/photo-6000x4000-adobergb.jpg"
 fi
 if make "$out/photo-12000x8000.jpg"; then
   mosaic 12000 8000 5 3 "$tmp/m96.v"

@@ -38,6 +38,10 @@ struct tv_jpeg_decoder {
     struct tv_warning_log warnings;
     uint8_t *exif;
     size_t exif_length;
+    uint8_t *icc;                       /* the APP2 profile, joined */
+    size_t icc_length;
+    const char *icc_problem;            /* why the APP2 markers were not taken */
+    const tv_color_transform *color;    /* applied to rows read; NULL: none */
 };
 
 /* Sorts a fatal libjpeg error into a status and a message a person can act on. */
@@ -161,6 +165,62 @@ static void tv_jpeg_keep_exif(struct tv_jpeg_decoder *d) {
     }
 }
 
+/* Joins the APP2 "ICC_PROFILE\0" markers (sequence number, count, then a piece of the profile each) in their
+ * sequence. The markers' bytes are file bytes, so their total is bounded by the file; a profile over
+ * TV_ICC_MAX_BYTES is refused here, before it is copied. */
+static void tv_jpeg_keep_icc(struct tv_jpeg_decoder *d) {
+    static const uint8_t signature[12] = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
+    jpeg_saved_marker_ptr pieces[256] = {0};
+    int count = 0, seen = 0;
+    size_t total = 0;
+    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m != NULL; m = m->next) {
+        if (m->marker != JPEG_APP0 + 2 || m->data_length < 14 || memcmp(m->data, signature, 12) != 0) continue;
+        int sequence = m->data[12], of = m->data[13];
+        if (of == 0 || sequence == 0 || sequence > of || (count != 0 && of != count)) {
+            d->icc_problem = "its APP2 ICC_PROFILE markers are numbered inconsistently";
+            return;
+        }
+        if (pieces[sequence] != NULL) {
+            d->icc_problem = "two of its APP2 ICC_PROFILE markers have the same number";
+            return;
+        }
+        count = of;
+        pieces[sequence] = m;
+        seen++;
+        total += m->data_length - 14;
+    }
+    if (seen == 0) return;
+    if (seen != count) {
+        d->icc_problem = "some of its APP2 ICC_PROFILE markers are missing";
+        return;
+    }
+    if (total > TV_ICC_MAX_BYTES) {
+        d->icc_problem = "its ICC profile is larger than the 4 MiB accepted";
+        return;
+    }
+    d->icc = malloc(total > 0 ? total : 1);
+    if (d->icc == NULL) {
+        d->icc_problem = "out of memory for its ICC profile";
+        return;
+    }
+    size_t at = 0;
+    for (int i = 1; i <= count; i++) {
+        memcpy(d->icc + at, pieces[i]->data + 14, pieces[i]->data_length - 14);
+        at += pieces[i]->data_length - 14;
+    }
+    d->icc_length = total;
+}
+
+const uint8_t *tv_jpeg_icc(const tv_jpeg_decoder *d, size_t *length, const char **problem) {
+    *length = d != NULL ? d->icc_length : 0;
+    *problem = d != NULL ? d->icc_problem : NULL;
+    return d != NULL ? d->icc : NULL;
+}
+
+void tv_jpeg_set_color(tv_jpeg_decoder *d, const tv_color_transform *transform) {
+    if (d != NULL && !d->started) d->color = transform;
+}
+
 static tv_status tv_jpeg_open(const uint8_t *data, size_t length, FILE *file, int strict,
                               tv_jpeg_decoder **decoder, tv_jpeg_header *header, tv_error *err) {
     *decoder = NULL;
@@ -189,6 +249,7 @@ static tv_status tv_jpeg_open(const uint8_t *data, size_t length, FILE *file, in
         jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
     }
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&d->cinfo, TRUE);
 
     memset(header, 0, sizeof *header);
@@ -203,7 +264,9 @@ static tv_status tv_jpeg_open(const uint8_t *data, size_t length, FILE *file, in
         header->h_sampling[i] = d->cinfo.comp_info[i].h_samp_factor;
         header->v_sampling[i] = d->cinfo.comp_info[i].v_samp_factor;
     }
+    header->adobe = d->cinfo.saw_Adobe_marker ? 1 : 0;
     tv_jpeg_keep_exif(d);
+    tv_jpeg_keep_icc(d);
 
     if (header->color == TV_JPEG_COLOR_UNKNOWN) {
         char text[TV_MESSAGE_LEN];
@@ -363,7 +426,9 @@ tv_status tv_jpeg_read_rows(tv_jpeg_decoder *d, uint8_t *dst, size_t stride, uin
         for (uint32_t i = 0; i < want; i++) pointers[i] = dst + (size_t)(d->rows_done + i) * stride;
         JDIMENSION got = jpeg_read_scanlines(&d->cinfo, pointers, want);
         if (got == 0) break;
-        if (d->cmyk) {
+        if (d->color != NULL) {
+            tv_color_apply(d->color, pointers[0], stride, d->cinfo.output_width, got);
+        } else if (d->cmyk) {
             for (JDIMENSION i = 0; i < got; i++) tv_cmyk_to_rgba(pointers[i], d->cinfo.output_width);
         }
         d->rows_done += got;
@@ -399,6 +464,7 @@ void tv_jpeg_close(tv_jpeg_decoder *d) {
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
     if (d->file != NULL) fclose(d->file);
     free(d->exif);
+    free(d->icc);
     free(d->scratch_row);
     free(d);
 }

@@ -613,7 +613,8 @@ static int tv_index_decode_row(const tv_jpeg_index *x, uint32_t row, uint32_t x0
 }
 
 tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
-                             uint8_t **jpeg, size_t *jpeg_length, tv_error *err) {
+                             const uint8_t *icc, size_t icc_length, uint8_t **jpeg, size_t *jpeg_length,
+                             tv_error *err) {
     *jpeg = NULL;
     *jpeg_length = 0;
     if (x == NULL || x0 >= x1 || y0 >= y1 || x1 > x->mcus_x || y1 > x->mcus_y) {
@@ -692,6 +693,9 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
         }
     }
     jpeg_write_coefficients(&target, arrays);
+    if (icc != NULL && icc_length > 0 && icc_length <= TV_ICC_MAX_BYTES) {
+        jpeg_write_icc_profile(&target, icc, (unsigned int)icc_length);
+    }
     jpeg_finish_compress(&target);
     jpeg_destroy_compress(&target);
     jpeg_destroy_decompress(&source);

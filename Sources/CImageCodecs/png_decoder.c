@@ -43,6 +43,8 @@ struct tv_png_decoder {
     struct tv_warning_log warnings;
     uint8_t *exif;
     size_t exif_length;
+    tv_png_color color_info;            /* the colour chunks before the image data */
+    const tv_color_transform *color;    /* applied to rows read; NULL: none */
 };
 
 static void tv_png_error_fn(png_structp png, png_const_charp message) {
@@ -194,6 +196,28 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_
         }
     }
 
+    /* The colour description (DESIGN section 14): libpng keeps the chunks' data until the decoder is closed. */
+    {
+        png_charp name = NULL;
+        int compression = 0;
+        png_bytep profile = NULL;
+        png_uint_32 profile_length = 0;
+        if (png_get_iCCP(d->png, d->info, &name, &compression, &profile, &profile_length) != 0 && profile != NULL) {
+            d->color_info.icc = profile;
+            d->color_info.icc_length = profile_length;
+        }
+        int intent = 0;
+        d->color_info.has_srgb = png_get_sRGB(d->png, d->info, &intent) != 0;
+        tv_chromaticities *c = &d->color_info.chromaticities;
+        d->color_info.has_chrm = png_get_cHRM(d->png, d->info, &c->white_x, &c->white_y, &c->red_x, &c->red_y,
+                                              &c->green_x, &c->green_y, &c->blue_x, &c->blue_y) != 0;
+        double gamma = 0;
+        if (png_get_gAMA(d->png, d->info, &gamma) != 0 && gamma > 0) {
+            d->color_info.has_gama = 1;
+            c->gamma = 1.0 / gamma;
+        }
+    }
+
     /* RGBA8 whatever the file holds (the corpus rules). */
     png_set_expand(d->png);
     png_set_strip_16(d->png);
@@ -235,6 +259,18 @@ const uint8_t *tv_png_exif(const tv_png_decoder *d, size_t *length) {
     return d != NULL ? d->exif : NULL;
 }
 
+void tv_png_color_info(const tv_png_decoder *d, tv_png_color *color) {
+    if (d == NULL) {
+        memset(color, 0, sizeof *color);
+        return;
+    }
+    *color = d->color_info;
+}
+
+void tv_png_set_color(tv_png_decoder *d, const tv_color_transform *transform) {
+    if (d != NULL) d->color = transform;
+}
+
 tv_status tv_png_read_rows(tv_png_decoder *d, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,
                            tv_error *err) {
     *done = 0;
@@ -254,6 +290,7 @@ tv_status tv_png_read_rows(tv_png_decoder *d, uint8_t *dst, size_t stride, uint3
     while (d->rows_done < rows && d->next_row < d->height) {
         png_bytep row = dst != NULL ? dst + (size_t)d->rows_done * stride : d->scratch_row;
         png_read_row(d->png, row, NULL);
+        if (d->color != NULL && dst != NULL) tv_color_apply(d->color, row, 0, d->width, 1);
         d->rows_done++;
         d->next_row++;
     }
@@ -272,6 +309,7 @@ tv_status tv_png_read_image(tv_png_decoder *d, uint8_t *dst, size_t stride, tv_e
     for (uint32_t y = 0; y < d->height; y++) d->row_pointers[y] = dst + (size_t)y * stride;
     if (setjmp(png_jmpbuf(d->png))) return tv_png_failed(d, err);
     png_read_image(d->png, d->row_pointers);
+    if (d->color != NULL) tv_color_apply(d->color, dst, stride, d->width, d->height);
     d->image_read = 1;
     d->next_row = d->height;
     return TV_OK;

@@ -253,3 +253,51 @@ tv_status tv_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, si
     tv_png_row_encoder_free(r);
     return status;
 }
+
+tv_status tv_png_iccp_chunk(const uint8_t *profile, size_t length, const char *name, uint8_t **out,
+                            size_t *out_length, tv_error *err) {
+    *out = NULL;
+    *out_length = 0;
+    if (profile == NULL || length == 0 || length > TV_ICC_MAX_BYTES) {
+        return tv_fail(err, TV_ERR_ARG, "no ICC profile, or one over 4 MiB");
+    }
+    /* The keyword: 1 to 79 Latin-1 printable characters, no leading, trailing or double spaces. */
+    char keyword[80];
+    size_t k = 0;
+    for (const char *c = name != NULL ? name : ""; *c != 0 && k < 79; c++) {
+        unsigned char ch = (unsigned char)*c;
+        if (ch < 0x20 || ch > 0x7E || (ch == ' ' && (k == 0 || keyword[k - 1] == ' '))) continue;
+        keyword[k++] = (char)ch;
+    }
+    while (k > 0 && keyword[k - 1] == ' ') k--;
+    if (k == 0) {
+        memcpy(keyword, "ICC profile", 11);
+        k = 11;
+    }
+    uLongf packed = compressBound((uLong)length);
+    size_t data_length = k + 2 + packed;
+    uint8_t *chunk = malloc(12 + data_length);
+    if (chunk == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    memcpy(chunk + 8, keyword, k);
+    chunk[8 + k] = 0;     /* the keyword's end */
+    chunk[8 + k + 1] = 0; /* compression method: deflate */
+    if (compress2(chunk + 8 + k + 2, &packed, profile, (uLong)length, 9) != Z_OK) {
+        free(chunk);
+        return tv_fail(err, TV_ERR_NOMEM, "zlib could not compress the ICC profile");
+    }
+    data_length = k + 2 + packed;
+    chunk[0] = (uint8_t)(data_length >> 24);
+    chunk[1] = (uint8_t)(data_length >> 16);
+    chunk[2] = (uint8_t)(data_length >> 8);
+    chunk[3] = (uint8_t)data_length;
+    memcpy(chunk + 4, "iCCP", 4);
+    uLong crc = crc32(0L, chunk + 4, (uInt)(4 + data_length));
+    uint8_t *end = chunk + 8 + data_length;
+    end[0] = (uint8_t)(crc >> 24);
+    end[1] = (uint8_t)(crc >> 16);
+    end[2] = (uint8_t)(crc >> 8);
+    end[3] = (uint8_t)crc;
+    *out = chunk;
+    *out_length = 12 + data_length;
+    return TV_OK;
+}

@@ -23,6 +23,12 @@ public struct DecodeOptionGroup: ParsableArguments {
             valueName: "MiB"))
     public var maxMemory: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "srgb: show colours as a colour-managed sRGB screen does, converting from the file's ICC profile (or PNG sRGB/cHRM/gAMA, or EXIF R03); keep: stored values, and a PNG written from one profile carries it (default: srgb; decode: keep).",
+            valueName: "srgb|keep"))
+    public var color: ColorMode?
+
     @Flag(help: "Also print libpng's benign warnings about ancillary chunks (colour profile, gamma, text...).")
     public var verbose = false
 
@@ -43,7 +49,7 @@ public struct DecodeOptionGroup: ParsableArguments {
         let limit = memoryLimitBytes
         return DecodeOptions(
             applyOrientation: !noOrient, lenient: lenient, maxPixels: maxPixels,
-            maxMemoryBytes: max(0, limit - frames.bytes), memoryLimitBytes: limit)
+            maxMemoryBytes: max(0, limit - frames.bytes), memoryLimitBytes: limit, color: color ?? .srgb)
     }
 
     /// Refuses a run whose frames alone (`estimate`, of which `frameBytes` scale with the viewport) exceed the
@@ -61,3 +67,5 @@ public struct DecodeOptionGroup: ParsableArguments {
             .input, path: "--viewport \(viewport)", reason: reason + " (--max-memory MiB raises the limit)")
     }
 }
+
+extension ColorMode: ExpressibleByArgument {}

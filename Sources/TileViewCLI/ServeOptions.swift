@@ -115,7 +115,9 @@ public struct ServeOptions: ParsableArguments {
             valueName: "SECONDS"))
     public var drainSeconds = 30
 
-    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "PEM"))
+    @Option(
+        name: .customLong("tls-cert"),
+        help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "PEM"))
     public var tlsCert: String?
 
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "PEM"))
@@ -233,7 +235,8 @@ public struct ServeOptions: ParsableArguments {
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             name = text[...close]
             port = text[text.index(after: close)...]
-            guard name.dropFirst().dropLast().allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }) else {
+            guard name.dropFirst().dropLast().allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") })
+            else {
                 return false
             }
         } else {
@@ -273,9 +276,15 @@ public struct ServeOptions: ParsableArguments {
                     + "to ask for a login (or --tokens FILE for scripts), or listen on 127.0.0.1")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+        if decoding.color == .keep {
+            throw ValidationError(
+                "--color keep does not apply to serve: IIIF and Deep Zoom answers are sRGB (a lossless JPEG crop carries the file's profile)"
+            )
+        }
         if let publicURL, Self.parsePublicURL(publicURL) == nil {
             throw ValidationError(
-                "--public-url must be an http or https URL with a host and an optional path (no query), got \(publicURL)")
+                "--public-url must be an http or https URL with a host and an optional path (no query), got \(publicURL)"
+            )
         }
         for name in allowedHostNames {
             let bare = name.hasPrefix(".") ? name.dropFirst() : Substring(name)
@@ -293,7 +302,9 @@ public struct ServeOptions: ParsableArguments {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together: give both, or neither")
         }
-        guard (8...1 << 20).contains(workMB) else { throw ValidationError("--work-mb must be 8 to 1048576, got \(workMB)") }
+        guard (8...1 << 20).contains(workMB) else {
+            throw ValidationError("--work-mb must be 8 to 1048576, got \(workMB)")
+        }
         guard (0...1 << 20).contains(cacheMB) else {
             throw ValidationError("--cache-mb must be 0 to 1048576, got \(cacheMB)")
         }

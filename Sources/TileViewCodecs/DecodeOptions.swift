@@ -17,11 +17,15 @@ public struct DecodeOptions: Sendable, Equatable {
     public var maxMemoryBytes: Int
     /// The run's whole memory limit, quoted when an image is refused.
     public var memoryLimitBytes: Int
+    /// `.srgb`: decoded pixels are converted to sRGB from the source's colour description (DESIGN section 14), as
+    /// frames show them; `.keep`: stored values.
+    public var color: ColorMode
 
     public init(
         applyOrientation: Bool = true, lenient: Bool = false, maxPixels: Int = 1_000_000_000,
-        maxMemoryBytes: Int = .max, memoryLimitBytes: Int = .max
+        maxMemoryBytes: Int = .max, memoryLimitBytes: Int = .max, color: ColorMode = .srgb
     ) {
+        self.color = color
         self.applyOrientation = applyOrientation
         self.lenient = lenient
         self.maxPixels = maxPixels
@@ -34,6 +38,7 @@ extension DecodeOptions: CustomStringConvertible {
     /// The options that change pixels, as a frame journal names a job with them: the memory limits change only
     /// whether a run is refused, so a run resumed under another limit (or on another machine) is the same job.
     public var description: String {
-        "DecodeOptions(applyOrientation: \(applyOrientation), lenient: \(lenient), maxPixels: \(maxPixels))"
+        "DecodeOptions(applyOrientation: \(applyOrientation), lenient: \(lenient), maxPixels: \(maxPixels)"
+            + (color == .srgb ? ")" : ", color: \(color))")
     }
 }

@@ -31,38 +31,12 @@ public enum ExifOrientationParser {
     }
 
     static func exifValue(inTIFFSlice tiff: ArraySlice<UInt8>) -> Int? {
-        let base = tiff.startIndex
-        let count = tiff.count
-        func byte(_ offset: Int) -> Int { Int(tiff[base + offset]) }
-        guard count >= 8 else { return nil }
-        let littleEndian: Bool
-        switch (byte(0), byte(1)) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
-        default: return nil
-        }
-        // Callers check `offset + 2 <= count` / `offset + 4 <= count` first.
-        func u16(_ offset: Int) -> Int {
-            littleEndian ? byte(offset) | byte(offset + 1) << 8 : byte(offset) << 8 | byte(offset + 1)
-        }
-        func u32(_ offset: Int) -> Int {
-            littleEndian
-                ? u16(offset) | u16(offset + 2) << 16
-                : u16(offset) << 16 | u16(offset + 2)
-        }
-        guard u16(2) == 42 else { return nil }
-        let ifd = u32(4)
-        guard ifd >= 8, ifd <= count - 2 else { return nil }
-        let entries = u16(ifd)
-        for index in 0..<entries {
-            let entry = ifd + 2 + index * 12
-            guard entry <= count - 12 else { return nil }
-            guard u16(entry) == 0x0112 else { continue }
-            // Type 3 = SHORT; count >= 1; a SHORT fits in the value field, so it is stored there.
-            guard u16(entry + 2) == 3, u32(entry + 4) >= 1 else { return nil }
-            return u16(entry + 8)
-        }
-        return nil
+        guard let structure = TIFFStructure(tiff), let ifd0 = structure.ifd0,
+            let entry = structure.entry(tag: 0x0112, inIFDAt: ifd0)
+        else { return nil }
+        // Type 3 = SHORT; count >= 1; a SHORT fits in the value field, so it is stored there.
+        guard structure.u16(entry + 2) == 3, structure.u32(entry + 4) >= 1 else { return nil }
+        return structure.u16(entry + 8)
     }
 
     /// The bytes after "Exif\0\0" in the first APP1 segment that starts with it, if one comes
@@ -109,5 +83,96 @@ public enum ExifOrientationParser {
             i += length
         }
         return nil
+    }
+}
+
+/// A checked reading of a TIFF structure (the payload of EXIF): its byte order, its header and
+/// the entries of its IFDs, shared by the Exif readers of this module.
+///
+/// The bytes are untrusted. Offsets that come from the bytes (IFD offsets, pointers) are checked
+/// by the methods that take them; `u16` and `u32` themselves trust their caller to have checked
+/// `offset + 2 <= count` / `offset + 4 <= count` first.
+struct TIFFStructure {
+    let bytes: ArraySlice<UInt8>
+    let littleEndian: Bool
+
+    /// The number of bytes of the structure; offsets run from 0 (the byte-order mark).
+    var count: Int { bytes.count }
+
+    /// nil unless the bytes start with a TIFF header: "II" or "MM", then 42.
+    init?(_ bytes: ArraySlice<UInt8>) {
+        guard bytes.count >= 8 else { return nil }
+        let base = bytes.startIndex
+        switch (bytes[base], bytes[base + 1]) {
+        case (0x49, 0x49): littleEndian = true
+        case (0x4D, 0x4D): littleEndian = false
+        default: return nil
+        }
+        self.bytes = bytes
+        guard u16(2) == 42 else { return nil }
+    }
+
+    func byte(_ offset: Int) -> Int { Int(bytes[bytes.startIndex + offset]) }
+
+    func u16(_ offset: Int) -> Int {
+        littleEndian ? byte(offset) | byte(offset + 1) << 8 : byte(offset) << 8 | byte(offset + 1)
+    }
+
+    func u32(_ offset: Int) -> Int {
+        littleEndian ? u16(offset) | u16(offset + 2) << 16 : u16(offset) << 16 | u16(offset + 2)
+    }
+
+    /// The offset of IFD0, when it lies past the header with room for its entry count.
+    var ifd0: Int? { isIFDOffset(u32(4)) ? u32(4) : nil }
+
+    /// Whether an IFD may start at `offset`: past the 8-byte header, with its 2-byte entry count
+    /// inside the bytes.
+    func isIFDOffset(_ offset: Int) -> Bool { offset >= 8 && offset <= count - 2 }
+
+    /// The offset of the first 12-byte entry with `tag` in the IFD at `ifd` (an offset that passed
+    /// `isIFDOffset`), or nil when the IFD has none or is cut short before it. The work is bounded
+    /// by the bytes: an entry count past the end stops at the first entry that does not fit.
+    func entry(tag: Int, inIFDAt ifd: Int) -> Int? {
+        for index in 0..<u16(ifd) {
+            let entry = ifd + 2 + index * 12
+            guard entry <= count - 12 else { return nil }
+            if u16(entry) == tag { return entry }
+        }
+        return nil
+    }
+
+    /// The bytes the IFD at `ifd` spans as far as they are present: its entry count and its
+    /// entries (not the next-IFD offset nor the values stored elsewhere), so that a pointer into
+    /// an IFD already read can be refused.
+    func span(ofIFDAt ifd: Int) -> Range<Int> {
+        ifd..<min(count, ifd + 2 + u16(ifd) * 12)
+    }
+
+    /// The value of the entry at `entry` read as an offset to another IFD: type LONG (4) or IFD
+    /// (13), count 1, pointing at a place an IFD may start outside every IFD in `visited`; nil
+    /// otherwise, so that a pointer back into an IFD already read (a loop) gives nil.
+    func ifdPointer(at entry: Int, outside visited: [Range<Int>]) -> Int? {
+        let type = u16(entry + 2)
+        guard type == 4 || type == 13, u32(entry + 4) == 1 else { return nil }
+        let target = u32(entry + 8)
+        guard isIFDOffset(target), !visited.contains(where: { $0.contains(target) }) else { return nil }
+        return target
+    }
+
+    /// The bytes of the entry at `entry` when it is of type ASCII (2): the value field itself for
+    /// a count up to 4, else the `count` bytes at the offset it holds, which must lie inside the
+    /// structure; nil otherwise. The slice ends before the first NUL.
+    func ascii(at entry: Int) -> ArraySlice<UInt8>? {
+        guard u16(entry + 2) == 2 else { return nil }
+        let length = u32(entry + 4)
+        let start: Int
+        if length <= 4 {
+            start = entry + 8
+        } else {
+            start = u32(entry + 8)
+            guard length <= count, start <= count - length else { return nil }
+        }
+        let value = bytes[(bytes.startIndex + start)..<(bytes.startIndex + start + length)]
+        return value.firstIndex(of: 0).map { value[..<$0] } ?? value
     }
 }

@@ -20,12 +20,15 @@ public struct ImageHeader: Sendable, Equatable {
     public var isInterlaced: Bool
     /// JPEG chroma subsampling such as "4:2:0", where the sampling factors name one.
     public var chromaSubsampling: String?
+    /// The source's colour description (DESIGN section 14).
+    public var color: ColorDescription
 
     public init(
         format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up, bitDepth: Int,
         colorType: String, components: Int, isProgressive: Bool = false, isInterlaced: Bool = false,
-        chromaSubsampling: String? = nil
+        chromaSubsampling: String? = nil, color: ColorDescription = .assumedSRGB
     ) {
+        self.color = color
         self.format = format
         self.storedSize = storedSize
         self.orientation = orientation
@@ -67,7 +70,7 @@ extension ImageFormat {
 // MARK: - Building headers from the shim's
 
 extension ImageHeader {
-    init(png: tv_png_header, exif: [UInt8]?) {
+    init(png: tv_png_header, exif: [UInt8]?, color: ColorDescription) {
         let colorType: String
         let components: Int
         switch png.color_type {
@@ -81,10 +84,10 @@ extension ImageHeader {
             format: .png, storedSize: PixelSize(width: Int(png.width), height: Int(png.height)),
             orientation: exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up,
             bitDepth: Int(png.bit_depth), colorType: colorType, components: components,
-            isInterlaced: png.interlaced != 0)
+            isInterlaced: png.interlaced != 0, color: color)
     }
 
-    init(jpeg: tv_jpeg_header, exif: [UInt8]?) {
+    init(jpeg: tv_jpeg_header, exif: [UInt8]?, color: ColorDescription) {
         let colorType: String
         switch jpeg.color {
         case TV_JPEG_COLOR_GRAY: colorType = "gray"
@@ -106,7 +109,7 @@ extension ImageHeader {
             format: .jpeg, storedSize: PixelSize(width: Int(jpeg.width), height: Int(jpeg.height)),
             orientation: exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up,
             bitDepth: Int(jpeg.precision), colorType: colorType, components: Int(jpeg.components),
-            isProgressive: jpeg.progressive != 0, chromaSubsampling: subsampling)
+            isProgressive: jpeg.progressive != 0, chromaSubsampling: subsampling, color: color)
     }
 
     /// The J:a:b name of the sampling factors when both chroma components share theirs.

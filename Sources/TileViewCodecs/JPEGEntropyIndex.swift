@@ -63,8 +63,9 @@ public final class JPEGEntropyIndex: Sendable {
 
     deinit { tv_jpeg_index_free(handle) }
 
-    /// The MCUs `columns` x `rows` as a JPEG of their own (see `tv_jpeg_index_crop`).
-    public func crop(columns: Range<Int>, rows: Range<Int>) throws(CodecError) -> [UInt8] {
+    /// The MCUs `columns` x `rows` as a JPEG of their own (see `tv_jpeg_index_crop`), with `profile` in its APP2
+    /// markers when given (a crop of a file that is not sRGB carries the file's profile, DESIGN section 14).
+    public func crop(columns: Range<Int>, rows: Range<Int>, profile: [UInt8]? = nil) throws(CodecError) -> [UInt8] {
         precondition(
             !columns.isEmpty && !rows.isEmpty && columns.lowerBound >= 0 && rows.lowerBound >= 0
                 && columns.upperBound <= mcuColumns && rows.upperBound <= mcuRows, "the MCU rect lies outside the image"
@@ -72,15 +73,20 @@ public final class JPEGEntropyIndex: Sendable {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var error = tv_error()
-        let status = tv_jpeg_index_crop(
-            handle, UInt32(columns.lowerBound), UInt32(rows.lowerBound), UInt32(columns.upperBound),
-            UInt32(rows.upperBound), &output, &length, &error)
+        let status = (profile ?? []).withUnsafeBufferPointer { icc in
+            tv_jpeg_index_crop(
+                handle, UInt32(columns.lowerBound), UInt32(rows.lowerBound), UInt32(columns.upperBound),
+                UInt32(rows.upperBound), icc.count > 0 ? icc.baseAddress : nil, icc.count, &output, &length, &error)
+        }
         return try encodedBytes(status: status, output: output, length: length, error: error, what: "JPEG")
     }
 
     /// The pixels of `rect` (clipped) of pyramid level `level` (0...3) of the stored image, as a decode of the
-    /// whole file at that level gives them, decoded from the MCUs around the rect only.
-    public func levelRect(_ rect: PixelRect, level: Int, options: DecodeOptions) throws(CodecError) -> ImageBuffer {
+    /// whole file at that level gives them, decoded from the MCUs around the rect only. With `options.color` sRGB,
+    /// `color` (the file's, which the crop does not carry) converts them, as the file's decoder does row by row.
+    public func levelRect(
+        _ rect: PixelRect, level: Int, options: DecodeOptions, color: ColorDescription = .assumedSRGB
+    ) throws(CodecError) -> ImageBuffer {
         precondition((0...Self.deepestLevel).contains(level), "the index serves levels 0 to 3")
         let scale = LevelScale.pyramidLevel(level, format: .jpeg)
         let levelSize = scale.levelSize(ofStored: size)
@@ -99,9 +105,12 @@ public final class JPEGEntropyIndex: Sendable {
         let origin = (x: (columns.lowerBound * mcuSize.width) >> level, y: (rows.lowerBound * mcuSize.height) >> level)
         let local = PixelRect(
             x: clipped.x - origin.x, y: clipped.y - origin.y, width: clipped.width, height: clipped.height)
-        let reader = try LevelReader(.bytes(jpeg), format: .jpeg, scale: scale, rect: local, options: options)
-        let (image, failure) = try reader.readAll()
+        var stored = options
+        stored.color = .keep
+        let reader = try LevelReader(.bytes(jpeg), format: .jpeg, scale: scale, rect: local, options: stored)
+        var (image, failure) = try reader.readAll()
         if let failure { throw CodecError(.corrupt, "a crop through the JPEG index failed: \(failure)") }
+        if options.color == .srgb, let transform = color.transform { transform.apply(to: &image) }
         return image
     }
 }

@@ -34,6 +34,8 @@ public final class JPEGScanlineReader {
 
     private var decoder: OpaquePointer?
     private let owner: AnyObject?
+    /// The conversion to sRGB the decoder applies to rows (nil: stored values); kept alive for the decoder.
+    private let colorTransform: ColorTransform?
 
     /// Opens a JPEG from memory (copied once) or a file (read as rows are decoded) and reads its header.
     public convenience init(_ source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
@@ -60,11 +62,27 @@ public final class JPEGScanlineReader {
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .jpeg) }
         var exifLength = 0
         let exif = tv_jpeg_exif(handle, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
-        let header = ImageHeader(jpeg: info, exif: exif)
-        guard header.storedSize.pixelCount <= options.maxPixels else {
+        let storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        guard storedSize.pixelCount <= options.maxPixels else {
             tv_jpeg_close(handle)
-            throw CodecError.overPixelLimit(header.storedSize, limit: options.maxPixels)
+            throw CodecError.overPixelLimit(storedSize, limit: options.maxPixels)
         }
+        var iccLength = 0
+        var iccProblem: UnsafePointer<CChar>?
+        let icc = tv_jpeg_icc(handle, &iccLength, &iccProblem).map {
+            Array(UnsafeBufferPointer(start: $0, count: iccLength))
+        }
+        let layout: ColorLayout
+        switch info.color {
+        case TV_JPEG_COLOR_GRAY: layout = .gray
+        case TV_JPEG_COLOR_CMYK, TV_JPEG_COLOR_YCCK: layout = info.adobe != 0 ? .cmykInverted : .cmyk
+        default: layout = .rgb
+        }
+        let (color, transform) = ColorDescription.read(
+            ColorFacts(icc: icc, iccProblem: iccProblem.map { String(cString: $0) }, exif: exif, layout: layout))
+        let header = ImageHeader(jpeg: info, exif: exif, color: color)
+        colorTransform = options.color == .srgb ? transform : nil
+        if let colorTransform { tv_jpeg_set_color(handle, colorTransform.shimHandle) }
         self.decoder = handle
         self.owner = owner
         self.header = header
@@ -73,7 +91,9 @@ public final class JPEGScanlineReader {
     deinit { tv_jpeg_close(decoder) }
 
     /// libjpeg's warnings so far (in strict mode at most the one that stopped decoding).
-    public var warnings: [String] { warningTexts(tv_jpeg_warnings(decoder)) }
+    public var warnings: [String] {
+        (header.color.warning.map { [$0] } ?? []) + warningTexts(tv_jpeg_warnings(decoder))
+    }
 
     /// Rows not yet delivered or skipped.
     public var remainingRows: Int { (window?.scaledSize.height ?? 0) - nextRow }

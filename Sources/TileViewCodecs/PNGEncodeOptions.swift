@@ -42,6 +42,10 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public var filter: PNGFilter
     /// Adam7 interlacing.
     public var interlaced: Bool
+    /// An ICC profile to write as an iCCP chunk (the profile of stored values a PNG keeps, DESIGN section 14), and
+    /// its name.
+    public var iccProfile: [UInt8]?
+    public var iccProfileName: String = "ICC profile"
 
     /// The default compression: `runs`. Frames are written often and read once, so speed wins; level 6 with
     /// adaptive filtering makes files about 10 % smaller for several times the time (docs/benchmarks.md).

@@ -21,7 +21,24 @@ public enum PNGEncoder {
                 options.compression.shimDeflate, options.filter.shimFilter,
                 options.interlaced ? 1 : 0, &output, &length, &error)
         }
-        return try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
+        let bytes = try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
+        return try withProfile(bytes, options: options)
+    }
+
+    /// `png` with an iCCP chunk of `options.iccProfile` after its IHDR (unchanged without a profile).
+    public static func withProfile(_ png: [UInt8], options: PNGEncodeOptions) throws(CodecError) -> [UInt8] {
+        guard let profile = options.iccProfile, !profile.isEmpty else { return png }
+        // Signature (8) and IHDR (4 + 4 + 13 + 4): the encoders write IHDR first, always 13 bytes.
+        let afterHeader = 33
+        precondition(png.count > afterHeader, "an encoder's PNG holds at least its signature and IHDR")
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var error = tv_error()
+        let status = profile.withUnsafeBufferPointer {
+            tv_png_iccp_chunk($0.baseAddress, $0.count, options.iccProfileName, &output, &length, &error)
+        }
+        let chunk = try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
+        return Array(png[..<afterHeader]) + chunk + png[afterHeader...]
     }
 }
 
@@ -35,6 +52,7 @@ public final class PNGRowEncoder {
     /// How many times every row is written: 7 for Adam7, else 1.
     public let passes: Int
     private var encoder: OpaquePointer?
+    private let options: PNGEncodeOptions
 
     public init(width: Int, height: Int, opaque: Bool, options: PNGEncodeOptions = PNGEncodeOptions())
         throws(CodecError)
@@ -44,6 +62,7 @@ public final class PNGRowEncoder {
         }
         self.width = width
         self.height = height
+        self.options = options
         var error = tv_error()
         var passes: Int32 = 0
         let status = tv_png_row_encoder_begin(
@@ -69,7 +88,8 @@ public final class PNGRowEncoder {
         var length = 0
         var error = tv_error()
         let status = tv_png_row_encoder_end(encoder, &output, &length, &error)
-        return try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
+        let bytes = try encodedBytes(status: status, output: output, length: length, error: error, what: "PNG")
+        return try PNGEncoder.withProfile(bytes, options: options)
     }
 
     private static func check(_ status: tv_status, _ error: tv_error) throws(CodecError) {

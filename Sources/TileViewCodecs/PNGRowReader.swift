@@ -18,6 +18,8 @@ public final class PNGRowReader {
 
     private var decoder: OpaquePointer?
     private let owner: AnyObject?
+    /// The conversion to sRGB the decoder applies to rows (nil: stored values); kept alive for the decoder.
+    private let colorTransform: ColorTransform?
     /// Adam7 only: the whole image, decoded on the first read.
     private var wholeImage: [UInt8]?
 
@@ -45,11 +47,27 @@ public final class PNGRowReader {
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .png) }
         var exifLength = 0
         let exif = tv_png_exif(handle, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
-        let header = ImageHeader(png: info, exif: exif)
-        guard header.storedSize.pixelCount <= options.maxPixels else {
+        let storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        guard storedSize.pixelCount <= options.maxPixels else {
             tv_png_close(handle)
-            throw CodecError.overPixelLimit(header.storedSize, limit: options.maxPixels)
+            throw CodecError.overPixelLimit(storedSize, limit: options.maxPixels)
         }
+        var chunks = tv_png_color()
+        tv_png_color_info(handle, &chunks)
+        var facts = ColorFacts(
+            icc: chunks.icc.map { Array(UnsafeBufferPointer(start: $0, count: chunks.icc_length)) },
+            srgbChunk: chunks.has_srgb != 0, exif: exif,
+            layout: info.color_type == 0 || info.color_type == 4 ? .gray : .rgb)
+        if chunks.has_chrm != 0 && chunks.has_gama != 0 {
+            let c = chunks.chromaticities
+            facts.chromaticities = (
+                (c.white_x, c.white_y), (c.red_x, c.red_y), (c.green_x, c.green_y), (c.blue_x, c.blue_y), c.gamma
+            )
+        }
+        let (color, transform) = ColorDescription.read(facts)
+        let header = ImageHeader(png: info, exif: exif, color: color)
+        colorTransform = options.color == .srgb ? transform : nil
+        if let colorTransform { tv_png_set_color(handle, colorTransform.shimHandle) }
         self.decoder = handle
         self.owner = owner
         self.header = header
@@ -64,7 +82,7 @@ public final class PNGRowReader {
     public var remainingRows: Int { header.storedSize.height - nextRow }
 
     /// libpng's warnings so far (problems in ancillary chunks, which are skipped).
-    public var warnings: [String] { warningTexts(tv_png_warnings(decoder)) }
+    public var warnings: [String] { (header.color.warning.map { [$0] } ?? []) + warningTexts(tv_png_warnings(decoder)) }
 
     /// Decodes the next `count` rows (fewer at the bottom) into `destination`, one row every
     /// `rowBytes` bytes, and returns how many it wrote.

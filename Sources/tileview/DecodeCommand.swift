@@ -35,7 +35,10 @@ struct DecodeCommand: ParsableCommand {
             // The whole image, its decoder's working memory and its PNG encoding (about as large again), checked
             // from the header the decoder reads (the file is read once).
             let limit = decoding.memoryLimitBytes
-            let decoded = try ImageFiles.decode(file: file, options: decoding.decodeOptions) {
+            // Stored values and the source's profile by default (DESIGN section 14); --color srgb converts.
+            var decodeOptions = decoding.decodeOptions
+            decodeOptions.color = decoding.color ?? .keep
+            let decoded = try ImageFiles.decode(file: file, options: decodeOptions) {
                 (header) throws(CodecError) in
                 var memory = MemoryEstimate()
                 memory.add("image and decoder", bytes: header.wholeDecodeBytes)
@@ -50,6 +53,9 @@ struct DecodeCommand: ParsableCommand {
             for warning in decoded.warnings { Report.warning("\(file): \(warning)") }
             var options = PNGEncodeOptions()
             if let compression { options.compression = .level(compression) }
+            if decodeOptions.color == .keep {
+                options = decoded.header.color.embedding(in: options, grayOK: decoded.image.isOpaque)
+            }
             try ImageFiles.writePNG(decoded.image, to: output, options: options)
         }
     }

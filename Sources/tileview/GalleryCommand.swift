@@ -162,7 +162,8 @@ struct GalleryCommand: ParsableCommand {
             let progress = ProgressLine(total: ours.count - reused.count, label: "frame")
             let summary = try GalleryRun.render(
                 frames, shard: shard, reused: resuming.resume ? reused : nil, loader: loader,
-                compositor: job.compositor, folder: output, journal: prepared.journal
+                compositor: job.compositor, folder: output, journal: prepared.journal,
+                pngOptions: job.keptColor(of: frames)?.embedding(in: PNGEncodeOptions()) ?? PNGEncodeOptions()
             ) { _, _ in progress.advance() }
             progress.finish()
             for warning in loader.warnings { Report.warning("\(warning.path): \(warning.message)") }

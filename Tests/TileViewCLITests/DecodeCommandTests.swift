@@ -16,11 +16,15 @@ struct DecodeCommandTests {
             let result = try CommandRunner.run(["decode", record.url.path, "-o", out.path])
             if record.isValid {
                 #expect(result.status == 0, "\(record.file): \(result)")
-                let decoded = try ImageDecoder.decode(.file(path: out.path))
+                // Stored values, and the source's colour description carried (DESIGN section 14).
+                let decoded = try ImageDecoder.decode(.file(path: out.path), options: DecodeOptions(color: .keep))
                 #expect(decoded.image.width == record.expectedOrientedWidth, "\(record.file)")
                 #expect(decoded.image.height == record.expectedOrientedHeight, "\(record.file)")
                 #expect(SHA256.hex(decoded.image.pixels) == record.expectedOrientedHash, "\(record.file)")
                 #expect(decoded.header.bitDepth == 8, "\(record.file): output must be 8-bit")
+                let source = try ImageHeader.read(from: .file(path: record.url.path)).color
+                let carried = source.embedding(in: PNGEncodeOptions(), grayOK: decoded.image.isOpaque).iccProfile
+                #expect(decoded.header.color.profile == carried, "\(record.file): \(source.name)")
             } else {
                 #expect(result.status == 1, "\(record.file): \(result)")
                 #expect(result.stderr.contains(record.url.path), "the message names the file: \(result.stderr)")

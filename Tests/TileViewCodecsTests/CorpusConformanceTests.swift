@@ -19,19 +19,28 @@ struct CorpusConformanceTests {
             if let error { #expect(!error.message.isEmpty) }
             return
         }
-        let decoded = try ImageDecoder.decode(source)
+        // The corpus holds stored values (DESIGN section 8): no colour management.
+        let decoded = try ImageDecoder.decode(source, options: DecodeOptions(color: .keep))
         #expect(decoded.image.width == record.expectedOrientedWidth, "\(record.file)")
         #expect(decoded.image.height == record.expectedOrientedHeight, "\(record.file)")
         #expect(SHA256.hex(decoded.image.pixels) == record.expectedOrientedHash, "\(record.file) oriented pixels")
 
         let header = try ImageHeader.read(from: source)
         #expect(header == decoded.header, "\(record.file): the header alone equals the decoder's")
+        // No cost for sRGB: a file whose colours are sRGB's (untagged, an sRGB chunk or profile) converts to the
+        // same bytes; one that is not converts to others.
+        let managed = try ImageDecoder.decode(source)
+        if header.color.isSRGB {
+            #expect(managed.image.pixels == decoded.image.pixels, "\(record.file) (\(header.color.name))")
+        } else {
+            #expect(header.color.transform != nil, "\(record.file) (\(header.color.name))")
+        }
         #expect(
             header.storedSize == PixelSize(width: record.width ?? -1, height: record.height ?? -1), "\(record.file)")
         #expect(header.format.rawValue == record.format, "\(record.file)")
 
         if record.sha256_rgba8_oriented != nil {
-            let stored = try ImageDecoder.decode(source, options: DecodeOptions(applyOrientation: false))
+            let stored = try ImageDecoder.decode(source, options: DecodeOptions(applyOrientation: false, color: .keep))
             #expect(stored.image.size == header.storedSize, "\(record.file)")
             #expect(SHA256.hex(stored.image.pixels) == record.sha256_rgba8, "\(record.file) stored pixels")
         }
@@ -56,7 +65,8 @@ struct CorpusConformanceTests {
         "lenient decoding keeps the pixels of warning-only JPEGs and reports the warning",
         arguments: CorpusManifest.records.filter { $0.lenient_sha256_rgba8 != nil })
     func lenientPixels(_ record: CorpusRecord) throws {
-        let decoded = try ImageDecoder.decode(.file(path: record.url.path), options: DecodeOptions(lenient: true))
+        let decoded = try ImageDecoder.decode(
+            .file(path: record.url.path), options: DecodeOptions(lenient: true, color: .keep))
         #expect(decoded.image.width == record.lenient_width && decoded.image.height == record.lenient_height)
         #expect(SHA256.hex(decoded.image.pixels) == record.lenient_sha256_rgba8, "\(record.file)")
         #expect(!decoded.warnings.isEmpty, "\(record.file) must carry its libjpeg warning")

@@ -200,6 +200,64 @@ def main():
               "touch: a double tap, a pinch and a two-finger tap are sent as such", str(sent))
         replay(driver, tileview, path, w, h, sent, "after the touch gestures the state equals the command's")
 
+        # Colour (DESIGN section 14): a lossless crop of a tagged JPEG (the file's own coefficients, carrying its
+        # Adobe RGB profile) and the server's converted PNG of the same region draw alike on a canvas, as Chromium
+        # manages colour; the same crop without its APP2 markers (what a crop without the profile would show) does
+        # not.
+        driver.get(f"{base}/healthz")
+        region = "192,128,256,256"
+        measured = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const [crop, png] = arguments;
+            function stripAPP2(b) {
+                const out = [b[0], b[1]];
+                let at = 2;
+                while (at + 4 <= b.length && b[at] === 0xFF && b[at + 1] !== 0xDA) {
+                    const length = (b[at + 2] << 8) | b[at + 3];
+                    if (b[at + 1] !== 0xE2) for (let i = at; i < at + 2 + length; i++) out.push(b[i]);
+                    at += 2 + length;
+                }
+                for (let i = at; i < b.length; i++) out.push(b[i]);
+                return new Uint8Array(out);
+            }
+            async function bytes(url) { return new Uint8Array(await (await fetch(url)).arrayBuffer()); }
+            async function draw(b, type) {
+                const bitmap = await createImageBitmap(new Blob([b], {type}));
+                const canvas = document.createElement("canvas");
+                canvas.width = bitmap.width; canvas.height = bitmap.height;
+                const context = canvas.getContext("2d");
+                context.drawImage(bitmap, 0, 0);
+                return context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+            }
+            function meanDifference(a, b) {
+                let sum = 0, n = 0;
+                for (let i = 0; i < a.length; i += 4) {
+                    for (let c = 0; c < 3; c++) { sum += Math.abs(a[i + c] - b[i + c]); n++; }
+                }
+                return sum / n;
+            }
+            (async () => {
+                const cropBytes = await bytes(crop);
+                const tagged = new TextDecoder("latin1").decode(cropBytes.subarray(0, 4096)).includes("ICC_PROFILE");
+                const managed = await draw(cropBytes, "image/jpeg");
+                const bare = await draw(stripAPP2(cropBytes), "image/jpeg");
+                const converted = await draw(await bytes(png), "image/png");
+                done({tagged, size: managed.length === converted.length,
+                      managed: meanDifference(managed, converted), bare: meanDifference(bare, converted)});
+            })().catch(e => done({error: String(e)}));
+        """, f"{base}/iiif/3/rocket.jpg/{region}/256,/0/default.jpg",
+             f"{base}/iiif/3/rocket.jpg/{region}/256,/0/default.png")
+        print(f"colour: {measured}")
+        check("error" not in measured and measured["tagged"] and measured["size"],
+              "the lossless crop of rocket.jpg (Adobe RGB) carries its ICC profile", str(measured))
+        if "error" not in measured:
+            check(measured["managed"] <= 3,
+                  "Chromium draws the tagged lossless crop within 3 levels of the server's sRGB PNG of the region",
+                  f"mean |difference| {measured['managed']:.2f}")
+            check(measured["bare"] >= 2 * measured["managed"] + 1,
+                  "without its profile the crop draws further from the sRGB PNG (the check can fail)",
+                  f"mean |difference| {measured['bare']:.2f} vs {measured['managed']:.2f} with the profile")
+
         # The gallery: three right arrows.
         driver.get(f"{base}/gallery")
         wait_idle(driver)

@@ -104,6 +104,53 @@ int tv_open_beneath(int root, const char *root_path, const char *relative, int w
 /* fstat of `fd` as an identity; 0, or -1 with errno set. */
 int tv_descriptor_identity(int fd, tv_file_identity *identity);
 
+/* ---------- colour (lcms2: color.c) ---------- */
+
+/* What a colour transform reads: RGBA8 (gray: R = G = B, the first byte read), or four bytes of CMYK ink per
+ * pixel, as stored or inverted (Adobe: 255 is no ink). Every one writes RGBA8 in sRGB (CMYK: alpha 255). */
+typedef enum {
+    TV_COLOR_RGB = 0,
+    TV_COLOR_GRAY = 1,
+    TV_COLOR_CMYK = 2,
+    TV_COLOR_CMYK_INVERTED = 3
+} tv_color_layout;
+
+/* The largest ICC profile taken (lcms2 parses untrusted bytes: a bound on its memory and time). */
+#define TV_ICC_MAX_BYTES (4u << 20)
+
+typedef struct tv_color_transform tv_color_transform;
+
+typedef struct {
+    char description[128]; /* the profile's 'desc', printable ASCII; may be empty */
+    int intent;            /* the rendering intent used: the profile's default where it has tables for it */
+    int identity;          /* 1 when the transform moves no 8-bit value by more than one level (an sRGB profile) */
+} tv_color_info;
+
+/* PNG cHRM (white point and primaries, CIE xy) and gAMA (here the decoding exponent, 1 / file gamma). */
+typedef struct {
+    double white_x, white_y, red_x, red_y, green_x, green_y, blue_x, blue_y;
+    double gamma;
+    char name[64]; /* the description the made profile carries (may be empty) */
+} tv_chromaticities;
+
+/* The transform from an ICC profile (`length` bytes, at most TV_ICC_MAX_BYTES) to sRGB, for pixels laid out as
+ * `layout` says. A profile lcms2 cannot read, of the wrong class or colour space, or cut short gives an error
+ * (TV_ERR_CORRUPT, TV_ERR_TRUNCATED, TV_ERR_UNSUPPORTED or TV_ERR_LIMIT) with a message. */
+tv_status tv_color_from_icc(const uint8_t *profile, size_t length, tv_color_layout layout, tv_color_transform **out,
+                            tv_color_info *info, tv_error *err);
+
+/* The transform of an RGB (or gray) space given by chromaticities and a gamma, as browsers build one from PNG cHRM
+ * and gAMA. When `profile` is not NULL it receives the made profile's bytes (release with tv_free), to embed. */
+tv_status tv_color_from_chromaticities(const tv_chromaticities *chromaticities, tv_color_layout layout,
+                                       tv_color_transform **out, tv_color_info *info, uint8_t **profile,
+                                       size_t *profile_length, tv_error *err);
+
+/* Converts `rows` rows of `width` pixels, `stride` bytes apart, in place. Thread-safe: one transform may serve
+ * several threads at once. */
+void tv_color_apply(const tv_color_transform *transform, uint8_t *pixels, size_t stride, uint32_t width,
+                    uint32_t rows);
+void tv_color_free(tv_color_transform *transform);
+
 /* ---------- PNG decoding (libpng, streaming) ---------- */
 
 typedef struct tv_png_decoder tv_png_decoder;
@@ -127,6 +174,21 @@ tv_status tv_png_open_descriptor(int fd, tv_png_decoder **decoder, tv_png_header
 
 /* The payload of an eXIf chunk met before the image data (a TIFF structure), or NULL. */
 const uint8_t *tv_png_exif(const tv_png_decoder *decoder, size_t *length);
+
+/* The colour description the PNG's chunks before the image data give: an iCCP profile (decompressed; `icc` NULL when
+ * there is none), an sRGB chunk, cHRM and gAMA. */
+typedef struct {
+    const uint8_t *icc;
+    size_t icc_length;
+    int has_srgb;
+    int has_chrm, has_gama;
+    tv_chromaticities chromaticities; /* gamma: 1 / the file's gAMA when has_gama */
+} tv_png_color;
+void tv_png_color_info(const tv_png_decoder *decoder, tv_png_color *color);
+
+/* Converts every row read from now on with `transform` (RGB or gray layout; NULL: none). The transform must outlive
+ * the reads. */
+void tv_png_set_color(tv_png_decoder *decoder, const tv_color_transform *transform);
 
 /* Non-interlaced only: decodes the next `rows` rows (RGBA8, `stride` bytes apart) into `dst`;
  * `dst` NULL decodes and discards them. `*done` counts the rows finished, also on failure. */
@@ -182,6 +244,11 @@ tv_status tv_png_row_encoder_write(tv_png_row_encoder *encoder, const uint8_t *r
 tv_status tv_png_row_encoder_end(tv_png_row_encoder *encoder, uint8_t **out, size_t *out_length, tv_error *err);
 void tv_png_row_encoder_free(tv_png_row_encoder *encoder);
 
+/* A whole iCCP chunk (length, type, keyword `name`, the profile deflated, CRC) to put after a PNG's IHDR: so a PNG
+ * that keeps stored values carries the profile they are in. `*out` is released with tv_free. */
+tv_status tv_png_iccp_chunk(const uint8_t *profile, size_t length, const char *name, uint8_t **out,
+                            size_t *out_length, tv_error *err);
+
 void tv_free(void *pointer);
 
 /* ---------- JPEG decoding (libjpeg-turbo, libjpeg API, streaming) ---------- */
@@ -205,6 +272,7 @@ typedef struct {
     int progressive;
     int arithmetic;
     int h_sampling[4], v_sampling[4];  /* of the first four components */
+    int adobe;               /* an Adobe APP14 marker: CMYK values are stored inverted */
 } tv_jpeg_header;
 
 typedef struct {
@@ -225,6 +293,16 @@ tv_status tv_jpeg_open_descriptor(int fd, int strict, tv_jpeg_decoder **decoder,
 
 /* The TIFF payload of the first APP1 "Exif\0\0" segment, or NULL. */
 const uint8_t *tv_jpeg_exif(const tv_jpeg_decoder *decoder, size_t *length);
+
+/* The ICC profile of the APP2 "ICC_PROFILE" markers, joined in their sequence (NULL when there is none). When the
+ * markers are not a whole, consistent set (a number missing or repeated, counts that disagree) `*problem` says so
+ * and NULL comes back: the caller treats the profile as absent, with a warning. */
+const uint8_t *tv_jpeg_icc(const tv_jpeg_decoder *decoder, size_t *length, const char **problem);
+
+/* Converts every row read with `transform` (set before tv_jpeg_start; NULL: none). Its layout must be the image's:
+ * gray for gray, RGB for YCbCr and RGB, CMYK (inverted when the header says adobe) for CMYK and YCCK, which then
+ * replaces djpeg's CMYK rule. The transform must outlive the reads. */
+void tv_jpeg_set_color(tv_jpeg_decoder *decoder, const tv_color_transform *transform);
 
 /* Starts decompression at scale scale_num/8 (1...16). crop_width 0 = every column; otherwise
  * columns [crop_x, crop_x + crop_width) of the scaled image, widened to the left to the iMCU
@@ -279,11 +357,12 @@ void tv_jpeg_index_describe(const tv_jpeg_index *index, tv_jpeg_index_geometry *
 void tv_jpeg_index_free(tv_jpeg_index *index);
 
 /* The MCUs [x0, x1) x [y0, y1) as a JPEG of their own (the same coefficients and quantisation tables,
- * standard Huffman tables; as wide and tall as those MCUs, or to the image's edge). Decoded with the same
+ * standard Huffman tables, the ICC profile `icc` in APP2 markers when it is not NULL; as wide and tall as those MCUs, or to the image's edge). Decoded with the same
  * settings as the file, its pixels equal the file's except within one MCU of an edge that is not an edge of
  * the image. `*jpeg` is released with tv_free. */
 tv_status tv_jpeg_index_crop(const tv_jpeg_index *index, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
-                             uint8_t **jpeg, size_t *jpeg_length, tv_error *err);
+                             const uint8_t *icc, size_t icc_length, uint8_t **jpeg, size_t *jpeg_length,
+                             tv_error *err);
 
 /* ---------- SHA-256 in hardware ---------- */
 
@@ -296,5 +375,6 @@ int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]);
 /* Version of the libraries linked, for diagnostics. */
 const char *tv_libpng_version(void);
 int tv_libjpeg_turbo_version_number(void);
+const char *tv_lcms2_version(void);
 
 #endif

@@ -63,6 +63,17 @@ public struct GalleryJob: Sendable {
         }
     }
 
+    /// With `--color keep`, the colour description every page the frames show shares (its profile goes into the
+    /// frames' PNGs, DESIGN section 14); nil when frames are sRGB or the pages differ.
+    public func keptColor(of frames: [GalleryFramePlan]) -> ColorDescription? {
+        guard options.color == .keep else { return nil }
+        let shown = Set(frames.flatMap { $0.placements.map(\.position) })
+        return ColorDescription.shared(
+            shown.sorted().map {
+                headers.known(pages.path(at: $0))?.color
+            })
+    }
+
     /// A loader for this job's pages with the per-page budget of its viewport; with `sharedTiles`, pages keep
     /// their tiles in that cache instead (a server's).
     public func makeLoader(sharedTiles: PageLoader.SharedTilesNamer? = nil) -> PageLoader {

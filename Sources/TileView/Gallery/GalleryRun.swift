@@ -1,3 +1,4 @@
+import TileViewCodecs
 import TileViewCore
 import TileViewGallery
 import TileViewPaging
@@ -33,13 +34,14 @@ public enum GalleryRun {
     public static func render(
         _ frames: [GalleryFramePlan], shard: GalleryShard = .whole, reused: Set<Int>? = nil, loader: PageLoader,
         compositor: GalleryCompositor, folder: String?, journal: FrameJournal? = nil,
-        writerConcurrency: Int = FrameWriter.defaultMaxInFlight,
+        writerConcurrency: Int = FrameWriter.defaultMaxInFlight, pngOptions: PNGEncodeOptions = PNGEncodeOptions(),
         onFrame: (GalleryFramePlan, FrameSample) -> Void = { _, _ in }
     ) throws(TileViewError) -> GallerySummaryRecord {
         let ours = frames.filter { shard.contains(frame: $0.index) }
         let selected = ours.filter { !(reused?.contains($0.index) ?? false) }
         let writer = try folder.map { (folder) throws(TileViewError) in
-            try FrameWriter(folder: folder, maxInFlight: max(1, writerConcurrency), journal: journal)
+            try FrameWriter(
+                folder: folder, options: pngOptions, maxInFlight: max(1, writerConcurrency), journal: journal)
         }
         var peakBytes = 0
 

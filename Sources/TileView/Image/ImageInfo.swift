@@ -20,6 +20,10 @@ public struct ImageInfo: Codable, Equatable, Sendable {
     public var progressive: Bool
     public var interlaced: Bool
     public var chromaSubsampling: String?
+    /// The colour space (DESIGN section 14): the profile's name ("Adobe RGB (1998)"), "sRGB", "sRGB (assumed)".
+    public var color: String
+    /// Why a profile the file carries is not used, when it is not.
+    public var colorProblem: String?
     /// Levels of detail of the tiled model (level 0 is full size).
     public var levels: Int
     public var tileSize: Int
@@ -41,6 +45,8 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         progressive = header.isProgressive
         interlaced = header.isInterlaced
         chromaSubsampling = header.chromaSubsampling
+        color = header.color.name
+        colorProblem = header.color.problem
         levels = pyramid.levelCount
         self.tileSize = tileSize
         tiles = pyramid.tileCount
@@ -62,6 +68,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         var sample = "\(bitDepth)-bit \(colorType)"
         if let chromaSubsampling { sample += " \(chromaSubsampling)" }
         parts.append(sample)
+        parts.append(colorProblem == nil ? color : "\(color) (profile ignored: \(colorProblem!))")
         if progressive { parts.append("progressive") }
         if interlaced { parts.append("interlaced") }
         parts.append("\(levels) levels, \(tiles) tiles of \(tileSize)")

@@ -85,7 +85,7 @@ extension TiledImage {
         let columns = (rect.x / mcu.width)..<((rect.maxX + mcu.width - 1) / mcu.width)
         let rows = (rect.y / mcu.height)..<((rect.maxY + mcu.height - 1) / mcu.height)
         do throws(CodecError) {
-            let jpeg = try index.crop(columns: columns, rows: rows)
+            let jpeg = try index.crop(columns: columns, rows: rows, profile: header.color.profileToEmbed)
             shared.cache.countLosslessCrop()
             return jpeg
         } catch {
@@ -110,7 +110,7 @@ extension TiledImage {
         let bounds = rects.dropFirst().reduce(rects[0]) { $0.union($1) }
         let block: ImageBuffer
         do throws(CodecError) {
-            block = try index.levelRect(bounds, level: grid.level, options: options)
+            block = try index.levelRect(bounds, level: grid.level, options: options, color: header.color)
         } catch {
             throw TileViewError(error, path: path)
         }

@@ -38,6 +38,10 @@ public protocol ZoomContent: AnyObject {
     var residentBytes: Int { get }
     /// Warnings of lenient decoding, each naming its file when that is not `path`.
     var warnings: [String] { get }
+    /// The colour description of the stored values its frames show with `--color keep`, when every image shown
+    /// has the same one and it is not sRGB (DESIGN section 14): the PNG carries its profile. Nil when frames are
+    /// converted to sRGB.
+    var keptColor: ColorDescription? { get }
     /// Changes the tile cache budget (of every image, for a scene); 0 frees the tiles.
     func setCacheBudget(bytes: Int)
     /// Frees every decoded byte.
@@ -55,6 +59,11 @@ extension ZoomContent {
 
 extension TiledImage: ZoomContent {
     public var contentSize: Size { imageSize.asSize }
+    public var keptColor: ColorDescription? {
+        // A gray profile goes only into a gray PNG, and a frame (over its background) is RGB.
+        options.color == .keep && header.color.profileToEmbed != nil && header.color.layout != .gray
+            ? header.color : nil
+    }
     public func level(forZoomScale zoomScale: Double) -> Int { pyramid.level(forZoomScale: zoomScale) }
     public func levelSize(ofLevel level: Int) -> PixelSize { pyramid.levelSize(ofLevel: level) }
 

@@ -82,7 +82,9 @@ public struct ZoomJob: Sendable {
                 job: journalName, resume: resume, clean: clean)
             framesOutput = prepared
             let reused = prepared.reusedFrames(Array(0..<count))
-            let writer = try FrameWriter(folder: framesFolder, journal: prepared.journal)
+            let writer = try FrameWriter(
+                folder: framesFolder, options: image.keptColor?.embedding(in: PNGEncodeOptions()) ?? PNGEncodeOptions(),
+                journal: prepared.journal)
             /// Writes the next frame, drawn by `render`, unless an earlier run finished it.
             func emit(_ render: () throws(TileViewError) -> RenderedFrame) throws(TileViewError) {
                 let index = framePaths.count
@@ -119,7 +121,15 @@ public struct ZoomJob: Sendable {
             let (frame, png) = try session.renderFramePNG()
             level = frame.level
             try AtomicFile.makeDirectory(AtomicFile.split(output).folder)
-            try AtomicFile.write(png, to: output)
+            var file = png
+            if let kept = image.keptColor {
+                do throws(CodecError) {
+                    file = try PNGEncoder.withProfile(png, options: kept.embedding(in: PNGEncodeOptions()))
+                } catch {
+                    throw TileViewError(.write, path: output, reason: "cannot encode PNG: \(error.message)")
+                }
+            }
+            try AtomicFile.write(file, to: output)
         }
         let state = session.state
         return ZoomResult(
