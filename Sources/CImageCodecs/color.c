@@ -14,10 +14,22 @@
 
 #include "shim_internal.h"
 
+/* An RGB matrix-shaper profile (no tables for the intent) converts as lcms2's own 8-bit optimisation does: each
+ * channel through its tone curve to linear light, a 3x3 matrix into sRGB's linear light, then sRGB's curve from a
+ * table. Done here in a tight loop over RGBA rows it costs a third of lcms2's generic path per pixel (its
+ * formatters go through function pointers for every pixel), which is most of a tagged fit's extra time. */
+#define TV_SHAPER_STEPS 16384
+struct tv_matrix_shaper {
+    float linear[3][256];               /* each channel's 8-bit values, in linear light */
+    float matrix[3][3];                 /* source linear RGB to sRGB linear RGB */
+    uint8_t encode[TV_SHAPER_STEPS + 1]; /* sRGB linear light in 1/16384 steps to 8-bit sRGB */
+};
+
 struct tv_color_transform {
     cmsContext context;
     cmsHTRANSFORM transform;
     tv_color_layout layout;
+    struct tv_matrix_shaper *shaper; /* the fast path, when the profile is a matrix-shaper; else NULL */
 };
 
 struct tv_color_log {
@@ -63,8 +75,32 @@ static const char *tv_color_space_name(cmsColorSpaceSignature space) {
     }
 }
 
+static inline uint8_t tv_shaper_out(const struct tv_matrix_shaper *s, float v) {
+    if (!(v > 0)) return s->encode[0]; /* also NaN */
+    if (v >= 1) return s->encode[TV_SHAPER_STEPS];
+    return s->encode[(int)(v * TV_SHAPER_STEPS + 0.5f)];
+}
+
+static void tv_shaper_apply(const struct tv_matrix_shaper *s, uint8_t *pixels, size_t stride, uint32_t width,
+                            uint32_t rows) {
+    const float(*m)[3] = s->matrix;
+    for (uint32_t y = 0; y < rows; y++) {
+        uint8_t *p = pixels + (size_t)y * stride;
+        for (uint32_t x = 0; x < width; x++, p += 4) {
+            float r = s->linear[0][p[0]], g = s->linear[1][p[1]], b = s->linear[2][p[2]];
+            p[0] = tv_shaper_out(s, m[0][0] * r + m[0][1] * g + m[0][2] * b);
+            p[1] = tv_shaper_out(s, m[1][0] * r + m[1][1] * g + m[1][2] * b);
+            p[2] = tv_shaper_out(s, m[2][0] * r + m[2][1] * g + m[2][2] * b);
+        }
+    }
+}
+
 void tv_color_apply(const tv_color_transform *t, uint8_t *pixels, size_t stride, uint32_t width, uint32_t rows) {
     if (t == NULL || pixels == NULL || width == 0 || rows == 0) return;
+    if (t->shaper != NULL) {
+        tv_shaper_apply(t->shaper, pixels, stride, width, rows);
+        return;
+    }
     cmsDoTransformLineStride(t->transform, pixels, pixels, width, rows, (cmsUInt32Number)stride,
                              (cmsUInt32Number)stride, 0, 0);
     if (t->layout == TV_COLOR_CMYK || t->layout == TV_COLOR_CMYK_INVERTED) {
@@ -79,6 +115,7 @@ void tv_color_apply(const tv_color_transform *t, uint8_t *pixels, size_t stride,
 void tv_color_free(tv_color_transform *t) {
     if (t == NULL) return;
     if (t->transform != NULL) cmsDeleteTransform(t->transform);
+    free(t->shaper);
     if (t->context != NULL) {
         void *log = cmsGetContextUserData(t->context);
         cmsDeleteContext(t->context);
@@ -130,6 +167,83 @@ static int tv_color_is_identity(const struct tv_color_transform *t) {
     free(in);
     free(out);
     return identity;
+}
+
+/* The colorants of a matrix-shaper profile as a matrix from linear RGB to XYZ (D50, the PCS); 0 when a tag is
+ * missing or a value is not a finite number of reasonable size. */
+static int tv_colorant_matrix(cmsHPROFILE profile, double m[3][3]) {
+    const cmsTagSignature tags[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
+    for (int c = 0; c < 3; c++) {
+        const cmsCIEXYZ *xyz = cmsReadTag(profile, tags[c]);
+        if (xyz == NULL) return 0;
+        const double v[3] = {xyz->X, xyz->Y, xyz->Z};
+        for (int r = 0; r < 3; r++) {
+            if (!isfinite(v[r]) || fabs(v[r]) > 16) return 0;
+            m[r][c] = v[r];
+        }
+    }
+    return 1;
+}
+
+static int tv_invert3(const double a[3][3], double out[3][3]) {
+    double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                 a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    if (!isfinite(det) || fabs(det) < 1e-9) return 0;
+    out[0][0] = (a[1][1] * a[2][2] - a[1][2] * a[2][1]) / det;
+    out[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) / det;
+    out[0][2] = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) / det;
+    out[1][0] = (a[1][2] * a[2][0] - a[1][0] * a[2][2]) / det;
+    out[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) / det;
+    out[1][2] = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) / det;
+    out[2][0] = (a[1][0] * a[2][1] - a[1][1] * a[2][0]) / det;
+    out[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) / det;
+    out[2][2] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) / det;
+    return 1;
+}
+
+/* The fast path of an RGB matrix-shaper source with sRGB as the destination, or NULL where lcms2 must do the work: a
+ * profile with tables for the intent (lcms2 uses those), absolute colorimetric (white point scaling), or curves that
+ * do not start at black (lcms2 compensates the black point of version 4 profiles in the perceptual intent). */
+static struct tv_matrix_shaper *tv_matrix_shaper(cmsHPROFILE source, cmsHPROFILE srgb, cmsUInt32Number intent,
+                                                 tv_color_layout layout) {
+    if (layout != TV_COLOR_RGB || intent == INTENT_ABSOLUTE_COLORIMETRIC || !cmsIsMatrixShaper(source) ||
+        cmsIsCLUT(source, intent, LCMS_USED_AS_INPUT) || !cmsIsMatrixShaper(srgb)) {
+        return NULL;
+    }
+    double from[3][3], to[3][3], back[3][3];
+    if (!tv_colorant_matrix(source, from) || !tv_colorant_matrix(srgb, to) || !tv_invert3(to, back)) return NULL;
+    const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+    struct tv_matrix_shaper *s = calloc(1, sizeof *s);
+    if (s == NULL) return NULL;
+    for (int c = 0; c < 3; c++) {
+        const cmsToneCurve *curve = cmsReadTag(source, curves[c]);
+        if (curve == NULL) goto refuse;
+        for (int v = 0; v < 256; v++) {
+            float value = cmsEvalToneCurveFloat(curve, (cmsFloat32Number)(v / 255.0));
+            if (!isfinite(value) || (v == 0 && fabsf(value) > 1e-6f)) goto refuse;
+            s->linear[c][v] = value < 0 ? 0 : value > 1 ? 1 : value;
+        }
+    }
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++) {
+            double sum = back[r][0] * from[0][c] + back[r][1] * from[1][c] + back[r][2] * from[2][c];
+            if (!isfinite(sum)) goto refuse;
+            s->matrix[r][c] = (float)sum;
+        }
+    }
+    const cmsToneCurve *srgbCurve = cmsReadTag(srgb, cmsSigRedTRCTag);
+    cmsToneCurve *inverse = srgbCurve != NULL ? cmsReverseToneCurve(srgbCurve) : NULL;
+    if (inverse == NULL) goto refuse;
+    for (int i = 0; i <= TV_SHAPER_STEPS; i++) {
+        float v = cmsEvalToneCurveFloat(inverse, (cmsFloat32Number)i / TV_SHAPER_STEPS);
+        float scaled = v * 255.0f + 0.5f;
+        s->encode[i] = (uint8_t)(scaled < 0 ? 0 : scaled > 255 ? 255 : scaled);
+    }
+    cmsFreeToneCurve(inverse);
+    return s;
+refuse:
+    free(s);
+    return NULL;
 }
 
 /* The profile's description (its 'desc' tag), or "" when it has none. */
@@ -197,6 +311,7 @@ static tv_status tv_color_build(cmsContext context, cmsHPROFILE source, tv_color
     t->context = context;
     t->transform = transform;
     t->layout = layout;
+    t->shaper = tv_matrix_shaper(source, srgb, intent, layout);
     transform = NULL;
     context = NULL;
     memset(info, 0, sizeof *info);
