@@ -3,7 +3,7 @@
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
 # Builds Fuzz/FuzzDecode with coverage instrumentation and AddressSanitizer (TILEVIEW_FUZZ=1,
 # scratch path .build-fuzz), seeds the working corpus fuzz-corpus/ from the conformance corpus
-# Tests/Corpus (png/, jpeg/ and bad/; override with CORPUS=DIR), runs one libFuzzer process with
+# Tests/Corpus (png/, jpeg/, bad/ and color/; override with CORPUS=DIR), runs one libFuzzer process with
 # -rss_limit_mb=2048 and -max_len=$FUZZ_MAX_LEN (default 65536: the corpus' 350 KB photos would
 # otherwise set the limit and slow every run; larger seeds are truncated), then prints runs, exec/s, coverage and any crash, leak, timeout or
 # out-of-memory file written to fuzz-artifacts/. Exits non-zero when libFuzzer found one.
@@ -24,10 +24,13 @@ TILEVIEW_FUZZ=1 swift build -c debug --product FuzzDecode --scratch-path .build-
 binary=.build-fuzz/debug/FuzzDecode
 
 seeded=0
-for folder in png jpeg bad; do
+# color/: the tagged corpus (ICC profiles in APP2 markers and iCCP, cHRM and gAMA, EXIF R03), so that the profile
+# path (lcms2 reading untrusted bytes, DESIGN section 14) is fuzzed from real profiles.
+for folder in png jpeg bad color; do
   [ -d "$corpus_source/$folder" ] || { echo "no $corpus_source/$folder: set CORPUS=DIR" >&2; exit 1; }
   for f in "$corpus_source/$folder"/*; do
     [ -f "$f" ] || continue
+    case $f in *.md) continue ;; esac
     dest="$work/seed-$folder-$(basename "$f")"
     [ -e "$dest" ] || { cp "$f" "$dest"; seeded=$((seeded + 1)); }
   done

@@ -1,3 +1,11 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The line `tileview serve` writes when it starts: where to point a browser, and one image's info.json there.
 public enum ServeBanner {
     /// The viewer's URL on this machine for a server bound to `host`: an IPv6 address in brackets, and for every
@@ -23,6 +31,19 @@ public enum ServeBanner {
             next += 1
         }
         return nil
+    }
+
+    /// What to say when the server could not start listening: the port in use, or not ours to take, in words with
+    /// the option that fixes it; nil for another error (reported as it is).
+    public static func bindFailure(_ error: any Error, host: String, port: Int) -> String? {
+        guard let io = error as? IOError else { return nil }
+        switch io.errnoCode {
+        case EADDRINUSE: return "port \(port) is in use on \(host); choose another with --port"
+        case EACCES:
+            return "port \(port) on \(host) needs privileges this process lacks; choose one above 1023 with --port"
+        case EADDRNOTAVAIL: return "\(host) is not an address of this machine; choose another with --host"
+        default: return nil
+        }
     }
 
     /// The start-up lines: `tileview: serving ROOT at URL (IIIF: URL/iiif/3/ID/info.json)`, with the note that it

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import Logging
 import TileView
 import TileViewIIIF
 
@@ -156,7 +157,11 @@ public struct TileServer: Sendable {
     }
 
     /// The application on `settings.host` and `settings.port`.
-    public func application() throws -> some ApplicationProtocol {
+    /// The application; `onListening` is called with the port once the socket is bound (the actual port when
+    /// `--port 0` asked for any), so that the start-up lines announce only a server that listens.
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws
+        -> some ApplicationProtocol
+    {
         let channel: @Sendable (@escaping HTTPChannelHandler.Responder) -> ServeChannel = { [connections] responder in
             ServeChannel(
                 responder: responder, registry: connections, idleTimeout: .seconds(settings.idleTimeoutSeconds),
@@ -166,13 +171,21 @@ public struct TileServer: Sendable {
         let server: HTTPServerBuilder
         if let tls = settings.tls {
             let configuration = try tls.configuration()
-            server = HTTPServerBuilder { responder in try TLSChannel(channel(responder), tlsConfiguration: configuration) }
+            server = HTTPServerBuilder { responder in
+                try TLSChannel(channel(responder), tlsConfiguration: configuration)
+            }
         } else {
             server = HTTPServerBuilder { responder in channel(responder) }
         }
+        let port = settings.port
+        // One voice at start-up: tileview's own lines say where it serves; the framework's notices stay below
+        // warnings (LOG_LEVEL=info or debug brings them back).
+        var logger = Logger(label: "tileview")
+        logger.logLevel = Environment().get("LOG_LEVEL").flatMap { Logger.Level(rawValue: $0) } ?? .warning
         return Application(
             router: router(), server: server,
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "tileview"))
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "tileview"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
     /// `/metrics`: the request figures, then the caches'.
@@ -233,9 +246,12 @@ public struct TileServer: Sendable {
     func workText() -> String {
         let work = budget.figures
         let open = connections.figures
-        return ServerMetrics.gaugeText("tileview_work_budget_bytes", "The bytes renders may hold (--work-mb).", budget.budgetBytes)
-            + ServerMetrics.gaugeText("tileview_work_bytes", "Bytes renders and answers being written hold now.", work.used)
-            + ServerMetrics.gaugeText("tileview_work_peak_bytes", "The most bytes renders have held at once.", work.peak)
+        return ServerMetrics.gaugeText(
+            "tileview_work_budget_bytes", "The bytes renders may hold (--work-mb).", budget.budgetBytes)
+            + ServerMetrics.gaugeText(
+                "tileview_work_bytes", "Bytes renders and answers being written hold now.", work.used)
+            + ServerMetrics.gaugeText(
+                "tileview_work_peak_bytes", "The most bytes renders have held at once.", work.peak)
             + ServerMetrics.gaugeText("tileview_work_queued", "Renders waiting for their bytes.", work.queued)
             + ServerMetrics.counterText(
                 "tileview_work_refused_busy_total", "Renders refused with 503: a full queue or a long wait.", work.busy)
@@ -489,7 +505,8 @@ enum ServeError: Error, Sendable {
             TileServer.text(
                 .badRequest,
                 "rendering this answer needs \(plan?.description ?? MemoryEstimate.mebibytes(needed)), over the "
-                    + "\(MemoryEstimate.mebibytes(lane)) one render may hold (--work-mb); ask for a smaller size or region")
+                    + "\(MemoryEstimate.mebibytes(lane)) one render may hold (--work-mb); ask for a smaller size or region"
+            )
         case .refused(.busy(let seconds), _):
             {
                 var response = TileServer.text(.serviceUnavailable, "the server is busy rendering; try again shortly")

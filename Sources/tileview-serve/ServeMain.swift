@@ -1,12 +1,13 @@
 import ArgumentParser
+import TileView
+import TileViewCLI
+import TileViewServe
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import TileView
-import TileViewCLI
-import TileViewServe
 
 /// `tileview-serve ROOT`: the server of `tileview serve`, which checks the arguments and becomes this executable
 /// with the same words. Run alone, it takes the same arguments.
@@ -35,7 +36,8 @@ struct ServeMain: AsyncParsableCommand {
         Allocator.returnLargeBlocksToTheSystem()
         var settings = ServeSettings(
             root: served, host: host, port: port, maxArea: options.maxArea, cacheBytes: options.cacheMB << 20,
-            workBytes: options.workMB << 20, options: options.decoding.decodeOptions, maxViews: options.maxViews, viewIdleSeconds: options.viewIdle)
+            workBytes: options.workMB << 20, options: options.decoding.decodeOptions, maxViews: options.maxViews,
+            viewIdleSeconds: options.viewIdle)
         settings.site = SiteRules(
             publicURL: options.publicURL.flatMap(ServeOptions.parsePublicURL).map {
                 SiteRules.PublicURL(scheme: $0.scheme, authority: $0.authority, path: $0.path)
@@ -76,16 +78,26 @@ struct ServeMain: AsyncParsableCommand {
             exitWithoutWaiting()
         }
         let scheme = settings.tls == nil ? "http" : "https"
-        Report.standardError(
-            ServeBanner.text(root: served, host: host, port: port, scheme: scheme, site: settings.site))
-        let application = try server.application()
-        if options.open {
-            // A server on every address is reached on this machine through the loopback one.
-            let url = ServeBanner.localURL(host: host, port: port, scheme: scheme).url
-            print("viewer: \(url)")
-            Desktop.open(url)
+        let site = settings.site
+        let open = options.open
+        // The start-up lines once the socket is bound (so a port in use is never announced as served), with the
+        // port it got (--port 0 asks for any).
+        let application = try server.application { bound in
+            Report.standardError(ServeBanner.text(root: served, host: host, port: bound, scheme: scheme, site: site))
+            if open {
+                // A server on every address is reached on this machine through the loopback one.
+                let url = ServeBanner.localURL(host: host, port: bound, scheme: scheme).url
+                print("viewer: \(url)")
+                Desktop.open(url)
+            }
         }
-        try await application.runService()
+        do {
+            try await application.runService()
+        } catch {
+            guard let reason = ServeBanner.bindFailure(error, host: host, port: port) else { throw error }
+            Report.error(reason)
+            throw ExitCode.failure
+        }
     }
 
     /// `--hash-password NAME` (prints `NAME:HASH` for `--users`) or `--sign PATH` (prints a share link); exit 64

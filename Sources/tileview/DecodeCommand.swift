@@ -27,6 +27,7 @@ struct DecodeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...9).contains(compression ?? 0) else { throw ValidationError("--compression must be 0 to 9") }
+        try OutputNames.requirePNG(output)
     }
 
     func run() throws {

@@ -19,7 +19,7 @@ struct ZoomCommand: ParsableCommand {
             edges) and "rotate 90|180|270|-90" (quarter turns about the viewport centre). With --frames and \
             --animate every frame of a motion is written at --fps: double taps, two-finger taps and zoom-to \
             take 0.3 s, a fling runs until it stops (--bounce: rubber-banding past an edge and springing back); \
-            the final state is the same with or without --animate. Without -o and --json the frame goes to NAME.zoom.png in the current folder. \
+            the final state is the same with or without --animate. Without -o, --json and --frames the frame goes to NAME.zoom.png in the current folder. \
             With --json and no -o only the header is read and nothing is decoded. A scene (a JSON file of \
             coloured rects and images, sniffed from the content; see the README) zooms like an image of its \
             size in points; each of its images is decoded only in the part and at the level a frame needs.
@@ -102,6 +102,7 @@ struct ZoomCommand: ParsableCommand {
             guard !resuming.clean else { throw ValidationError("--clean applies to --frames, not to a batch") }
             if let clash = Self.clash(in: files) { throw clash }
         } else {
+            if let output { try OutputNames.requirePNG(output) }
             guard !sharding.isGiven else { throw ValidationError("--shard applies to batches") }
             guard frames != nil || !(resuming.resume || resuming.clean) else {
                 throw ValidationError("--resume and --clean apply to --frames and to batches")
@@ -144,7 +145,7 @@ struct ZoomCommand: ParsableCommand {
             var job = ZoomJob(
                 file: file, viewport: viewport.pixelSize, gestures: try orderedGestures(), maximumScale: maxScale,
                 doubleTapStep: doubleTapStep, background: background, filter: filter.resampleFilter,
-                output: output ?? (json ? nil : Self.defaultOutput(for: file)), framesFolder: frames,
+                output: output ?? (json || frames != nil ? nil : Self.defaultOutput(for: file)), framesFolder: frames,
                 options: decoding.decodeOptions(leaving: memory), animate: animate, framesPerSecond: fps,
                 bounce: bounce)
             job.resume = resuming.resume
@@ -153,6 +154,8 @@ struct ZoomCommand: ParsableCommand {
             if let prepared = result.framesOutput { Report.staleFrames(prepared, clean: resuming.clean) }
             if output == nil, let written = result.output { print(written) }
             for warning in result.image.warnings { Report.warning("\(file): \(warning)") }
+            // A gesture that leaves the view as it was says so, with what would make it move.
+            for unchanged in result.unchangedGestures { Report.warning("\(file): \(unchanged)") }
             if json { print(try Report.json(ZoomReport(result))) }
             if stats { Report.statistics(of: result.image) }
         }

@@ -75,6 +75,11 @@ public struct ZoomJob: Sendable {
             background: background, filter: filter)
         var framePaths: [String] = []
         var framesOutput: FrameOutput?
+        var unchanged: [String] = []
+        /// Notes a gesture that left the state as it was.
+        func check(_ gesture: ZoomGesture, from before: ZoomState) {
+            if session.state == before { unchanged.append(Self.unchangedMessage(gesture, state: before)) }
+        }
         if let framesFolder {
             let count = frameCount(from: session.state)
             let prepared = try FrameOutput.prepare(
@@ -97,6 +102,7 @@ public struct ZoomJob: Sendable {
             do throws(TileViewError) {
                 try emit { () throws(TileViewError) in try session.render() }
                 for gesture in gestures {
+                    let before = session.state
                     if animate {
                         let motion = try session.motion(applying: gesture, fps: framesPerSecond, bounce: bounce)
                         for frame in motion.frames {
@@ -107,6 +113,7 @@ public struct ZoomJob: Sendable {
                         try session.apply(gesture)
                         try emit { () throws(TileViewError) in try session.render() }
                     }
+                    check(gesture, from: before)
                 }
             } catch {
                 try? writer.finish()  // let the frames in flight land (each whole) before reporting
@@ -114,7 +121,11 @@ public struct ZoomJob: Sendable {
             }
             try writer.finish()
         } else {
-            for gesture in gestures { try session.apply(gesture) }
+            for gesture in gestures {
+                let before = session.state
+                try session.apply(gesture)
+                check(gesture, from: before)
+            }
         }
         var level = session.level
         if let output {
@@ -134,7 +145,31 @@ public struct ZoomJob: Sendable {
         let state = session.state
         return ZoomResult(
             state: state, level: level, image: image, output: output, framePaths: framePaths,
-            framesOutput: framesOutput)
+            framesOutput: framesOutput, unchangedGestures: unchanged)
+    }
+
+    /// What to say of a gesture that changed nothing: the scale it found, and the option that lets it zoom when the
+    /// image was at its largest (a photo smaller than the viewport is, at fit).
+    static func unchangedMessage(_ gesture: ZoomGesture, state: ZoomState) -> String {
+        func number(_ value: Double) -> String {
+            let rounded = (value * 1000).rounded() / 1000
+            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        }
+        let text = "\"\(gesture)\" changes nothing"
+        let atMaximum = state.zoomScale >= state.maximumZoomScale * (1 - 1e-9)
+        let atMinimum = state.zoomScale <= state.minimumZoomScale * (1 + 1e-9)
+        switch gesture {
+        case .doubleTap, .zoomTo,
+            .pinch(factor: 1..., viewportPoint: _) where atMaximum:
+            return text + ": the image is already at its maximum scale \(number(state.maximumZoomScale)); "
+                + "--max-scale \(number(max(2, state.maximumZoomScale * 2))) zooms further"
+        case .twoFingerTap,
+            .pinch where atMinimum:
+            return text + ": the image is already at its minimum scale \(number(state.minimumZoomScale)) (fit)"
+        default:
+            return text + " (zoom scale \(number(state.zoomScale)), from \(number(state.minimumZoomScale)) to "
+                + "\(number(state.maximumZoomScale)))"
+        }
     }
 
     /// The frames a run writes into `framesFolder` from `start`: the first view, then one per gesture, or with
@@ -189,6 +224,8 @@ public struct ZoomResult {
     public let framePaths: [String]
     /// The frames folder as the run found it (frames kept by `resume`, frames past the run's last one).
     public var framesOutput: FrameOutput? = nil
+    /// A sentence for each gesture that left the view as it was (`tileview zoom` prints them).
+    public var unchangedGestures: [String] = []
 }
 
 /// The `--json` of `tileview zoom`: the zoom state with DESIGN's keys (section 3), then how the frame was made.
