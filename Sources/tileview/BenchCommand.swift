@@ -19,6 +19,7 @@ struct MemoryBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",
         abstract: "Page through a folder rendering every frame and report memory per step and its peaks.",
+        usage: "tileview bench memory --dir <DIR> --steps <N> [--viewport <WxH>] [--budget-mb <M>] [<options>]",
         discussion: """
             Pages forward through DIR's PNG and JPEG files (natural name order, wrapping around) for --steps \
             moves, rendering each frame as tileview gallery does without writing it. Each step reports the \

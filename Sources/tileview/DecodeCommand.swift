@@ -8,6 +8,7 @@ struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Decode a whole image and write it as an 8-bit PNG (RGB when opaque, else RGBA).",
+        usage: "tileview decode <file> -o <output.png> [--compression <0-9>] [<decoding options>]",
         discussion: "The output is written atomically: on any failure no output file is left behind."
     )
 

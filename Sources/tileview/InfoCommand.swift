@@ -8,7 +8,9 @@ import TileViewCore
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print format, size, orientation, sample layout, levels and tiles of image files (and scenes).",
+        abstract:
+            "Print format, size, orientation, sample layout, colour space, levels and tiles of image files (and scenes).",
+        usage: "tileview info <files> ... [--json] [<decoding options>]",
         discussion: """
             Reads only the headers. With --json prints a JSON array with one object per file; a file \
             that cannot be read gets an object with "file" and "error". Any failure makes the exit status 1. \

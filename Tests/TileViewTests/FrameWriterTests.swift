@@ -17,7 +17,9 @@ struct FrameWriterTests {
                 ".frame-0001.png.tmp-abc123", ".frame-0001.png.tmp-Zz9Yy8", ".frame-0003.png.tmp-qwerty",
                 ".notes.txt.tmp-123456", ".frame-0002.png.tmp-short", "frame-0001.png",
             ]
-            for name in left { fm.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1, 2])) }
+            for name in left {
+                #expect(fm.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1, 2])))
+            }
             let writer = try FrameWriter(folder: dir.path, maxInFlight: maxInFlight)
             let frame = ImageBuffer(width: 4, height: 3)
             for index in 0..<3 { try writer.submit(frame, index: index) }
@@ -36,7 +38,7 @@ struct FrameWriterTests {
     func temporariesByName() throws {
         try TemporaryFolder.with("temps") { dir in
             for name in [".a.png.tmp-123456", ".a.png.tmp-abcdef", ".b.tmp-ZZZZZZ", ".tmp-123456", "c.png.tmp-123456"] {
-                FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil)
+                #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil))
             }
             let found = AtomicFile.temporaries(in: dir.path).mapValues { Set($0) }
             #expect(found == ["a.png": [".a.png.tmp-123456", ".a.png.tmp-abcdef"], "b": [".b.tmp-ZZZZZZ"]])
