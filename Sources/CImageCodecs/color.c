@@ -450,10 +450,3 @@ tv_status tv_color_from_chromaticities(const tv_chromaticities *c, tv_color_layo
     }
     return status;
 }
-
-const char *tv_lcms2_version(void) {
-    static char text[16];
-    int v = cmsGetEncodedCMMversion();
-    snprintf(text, sizeof text, "%d.%d", v / 1000, (v % 1000) / 10);
-    return text;
-}

@@ -375,6 +375,5 @@ int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]);
 /* Version of the libraries linked, for diagnostics. */
 const char *tv_libpng_version(void);
 int tv_libjpeg_turbo_version_number(void);
-const char *tv_lcms2_version(void);
 
 #endif
