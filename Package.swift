@@ -10,6 +10,11 @@ let fuzzLinker: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])]
 // Coverage for the Swift code under test (the Exif parser, band reading, orientation), so that
 // libFuzzer is guided by it and not only by the C shim and the harness.
 let fuzzCoverage: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
+// The pixel loops (decoding, colour, resampling, tiles, encoding) are optimised in debug builds too: the tests run
+// the debug `tileview` hundreds of times, and unoptimised loops made them several times slower. Everything else
+// (the jobs, the commands, the server) stays debuggable.
+let optimizedInDebug: [SwiftSetting] = fuzzing ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimizedCInDebug: [CSetting] = fuzzing ? [] : [.unsafeFlags(["-O2"], .when(configuration: .debug))]
 
 let package = Package(
     name: "tileview",
@@ -33,13 +38,14 @@ let package = Package(
         // Pure modules: no Foundation, no C. The standard library's rounding calls libm, which
         // nothing else links on Linux when Foundation is absent.
         .target(
-            name: "TileViewCore", swiftSettings: fuzzCoverage,
+            name: "TileViewCore", swiftSettings: fuzzCoverage + optimizedInDebug,
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "TileViewZoom", dependencies: ["TileViewCore"]),
         .target(name: "TileViewPaging", dependencies: ["TileViewCore"]),
         .target(name: "TileViewFeed", dependencies: ["TileViewCore"]),
-        .target(name: "TileViewTiling", dependencies: ["TileViewCore"]),
-        .target(name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling"]),
+        .target(name: "TileViewTiling", dependencies: ["TileViewCore"], swiftSettings: optimizedInDebug),
+        .target(
+            name: "TileViewRender", dependencies: ["TileViewCore", "TileViewTiling"], swiftSettings: optimizedInDebug),
         .target(name: "TileViewGallery", dependencies: ["TileViewCore", "TileViewPaging", "TileViewZoom"]),
         .target(name: "TileViewIIIF", dependencies: ["TileViewCore"]),
         .target(name: "TileViewScene", dependencies: ["TileViewCore"]),
@@ -57,16 +63,33 @@ let package = Package(
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         // zlib (libpng's own dependency) for the checksums of the PNG writer of the default compression.
         .target(
-            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CLCMS2"], cSettings: fuzzCSettings,
+            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CLCMS2"],
+            cSettings: fuzzCSettings + optimizedCInDebug,
             linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"], swiftSettings: fuzzCoverage),
+        .target(
+            name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"],
+            swiftSettings: fuzzCoverage + optimizedInDebug),
+
+        // Every system call outside the C door: files written atomically, folders, signals, threads, locks,
+        // process memory.
+        .target(name: "TileViewSystem", dependencies: ["TileViewCore", "TileViewCodecs"]),
+        // Runs of numbered frames: the output folder, the journal, resuming, shards, signals, the writer.
+        .target(
+            name: "TileViewRun", dependencies: ["TileViewCore", "TileViewCodecs", "TileViewGallery", "TileViewSystem"]),
+
+        // The image model: tiled images and scenes' content protocol, the shared tile cache, rendering a view.
+        .target(
+            name: "TileViewImage",
+            dependencies: [
+                "TileViewCore", "TileViewCodecs", "TileViewTiling", "TileViewRender", "TileViewZoom", "TileViewSystem",
+            ], swiftSettings: optimizedInDebug),
 
         // Integration and the command.
         .target(
             name: "TileView",
             dependencies: [
                 "TileViewCore", "TileViewZoom", "TileViewPaging", "TileViewGallery", "TileViewFeed", "TileViewTiling",
-                "TileViewRender", "TileViewCodecs", "TileViewScene",
+                "TileViewRender", "TileViewCodecs", "TileViewScene", "TileViewSystem", "TileViewRun", "TileViewImage",
             ]),
         // The server: IIIF and Deep Zoom over the library, on Hummingbird.
         .target(

@@ -50,7 +50,7 @@ crop="zoom $img/photo-12000x8000.jpg --viewport 1024x768 --gesture 'zoom-to $cx,
 peer() {
   if [ -n "${OLD:-}" ]; then echo "$(realpath "$OLD") ${!1} -o $out/v-$1.png"; else echo "$2"; fi
 }
-# After a double tap at (120, 80) the 24 MP fit view shows image rect (0, 0) 4000x3000 (DESIGN section 3):
+# After a double tap at (120, 80) the 24 MP fit view shows image rect (0, 0) 4000x3000 (docs/design.md section 3):
 # at shrink-on-load 2 that is (0, 0) 2000x1500, resized by 1024/2000.
 cat > "$out/cases.json" <<JSON
 [

@@ -1,18 +1,72 @@
 #!/usr/bin/env bash
-# Installs the system packages tileview builds against (pkg-config, libpng, libjpeg-turbo, Little CMS 2) and those its
-# server tests use (curl, wrk, python3, openssl for the TLS test's certificate) when they are missing. Sourced by the other scripts; safe to run on
-# its own. `time` (GNU time) measures peak memory in scripts/probe-reliability.sh; `strace` shows the tests
-# the order of a frame's writes.
+# Installs what tileview's build and tests use when it is missing; a no-op when everything is there. Groups:
+#   core      (default) the build (pkg-config, libpng, libjpeg-turbo, Little CMS 2) and the server tests' tools
+#             (curl, wrk, python3, openssl for the TLS test's certificate, GNU time for peak memory, strace for the
+#             order of a frame's writes)
+#   browser   Debian's chromium and chromium-driver; selenium and pillow from PyPI in .build/browser-venv
+#   cluster   munge, slurmctld, slurmd, slurm-client; kubernetes-validate from PyPI in .build/cluster-venv
+#   iiif      libvips (for pyvips) and iiif-validator-ng in .build/iiif-validator, on Python 3.12 (pyenv's 3.12.1,
+#             or python3.12 on PATH)
+#   api-fuzz  schemathesis from PyPI in .build/api-fuzz-venv
+#   all       every group (scripts/test.sh runs this once, before any test)
+# The scripts that need a group call this with it, so each also works on its own.
 set -euo pipefail
-need=()
-for pkg in pkg-config libpng-dev libjpeg-dev liblcms2-dev curl wrk python3 time strace openssl; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
+cd "$(dirname "$0")/.."
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(core)
+[ "${groups[0]}" = all ] && groups=(core browser cluster iiif api-fuzz)
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+updated=0
+# apt-get install of the Debian packages named that are not installed yet.
+apt_need() {
+  local need=() pkg
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
+  [ ${#need[@]} -gt 0 ] || return 0
   echo "installing ${need[*]}" >&2
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}"
-fi
-command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6.1 or later from swift.org" >&2; exit 1; }
+  if [ $updated -eq 0 ]; then "${sudo_cmd[@]}" apt-get update -qq; updated=1; fi
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
+}
+# A virtual environment at $1 made by python $2 holding the PyPI packages after it, unless `$1/bin/python -c $3`
+# already succeeds.
+venv_need() {
+  local venv=$1 python=$2 check=$3
+  shift 3
+  if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "$check" 2>/dev/null; then return 0; fi
+  echo "installing $* into $venv" >&2
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  "$venv/bin/pip" install -q "$@"
+}
+
+for group in "${groups[@]}"; do
+  case $group in
+    core)
+      apt_need pkg-config libpng-dev libjpeg-dev liblcms2-dev curl wrk python3 time strace openssl
+      command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6.1 or later from swift.org" >&2; exit 1; }
+      ;;
+    browser)
+      apt_need chromium chromium-driver
+      venv_need .build/browser-venv python3 'import selenium, PIL' selenium pillow
+      ;;
+    cluster)
+      apt_need munge slurmctld slurmd slurm-client
+      venv_need .build/cluster-venv python3 'import kubernetes_validate, yaml' kubernetes-validate pyyaml
+      ;;
+    iiif)
+      apt_need libvips42
+      python312=""
+      for candidate in "$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python" \
+        "${PYENV_ROOT:-$HOME/.pyenv}/versions/3.12.1/bin/python" "$(command -v python3.12 || true)"; do
+        if [ -x "$candidate" ]; then python312=$candidate; break; fi
+      done
+      [ -n "$python312" ] || { echo "needs Python 3.12 (pyenv install 3.12.1, or python3.12 on PATH)" >&2; exit 1; }
+      venv_need .build/iiif-validator "$python312" 'import iiif_validator, pyvips' iiif-validator-ng pyvips
+      ;;
+    api-fuzz)
+      venv_need .build/api-fuzz-venv python3 'import schemathesis' schemathesis
+      ;;
+    *) echo "ensure-deps.sh: unknown group '$group' (core, browser, cluster, iiif, api-fuzz, all)" >&2; exit 64 ;;
+  esac
+done

@@ -9,10 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tv=${TILEVIEW:-.build/debug/tileview}
 venv=.build/api-fuzz-venv
-if [ ! -x "$venv/bin/schemathesis" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q schemathesis
-fi
+scripts/ensure-deps.sh api-fuzz
 root=$(mktemp -d)
 for f in SampleImages/*.png SampleImages/*.jpg; do cp "$f" "$root/"; done
 mkdir "$root/album" && cp SampleImages/rocket.jpg SampleImages/coffee.png "$root/album/"

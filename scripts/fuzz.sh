@@ -25,7 +25,7 @@ binary=.build-fuzz/debug/FuzzDecode
 
 seeded=0
 # color/: the tagged corpus (ICC profiles in APP2 markers and iCCP, cHRM and gAMA, EXIF R03), so that the profile
-# path (lcms2 reading untrusted bytes, DESIGN section 14) is fuzzed from real profiles.
+# path (lcms2 reading untrusted bytes, docs/design.md section 14) is fuzzed from real profiles.
 for folder in png jpeg bad color; do
   [ -d "$corpus_source/$folder" ] || { echo "no $corpus_source/$folder: set CORPUS=DIR" >&2; exit 1; }
   for f in "$corpus_source/$folder"/*; do

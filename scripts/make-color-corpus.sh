@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Tests/Corpus/color/ (DESIGN section 14's colour corpus): colour-tagged JPEGs and PNGs made from
+# Regenerates Tests/Corpus/color/ (docs/design.md section 14's colour corpus): colour-tagged JPEGs and PNGs made from
 # SampleImages/coffee.png, each with NAME.srgb.png, the picture lcms2 makes of it for an sRGB display, and the
 # folder's README.md. Deterministic: the same tool versions give the same bytes (the README names them).
 #   scripts/make-color-corpus.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Admission on a real `tileview serve` (DESIGN section 18): the requests that used to abort it, 16 large renders
+# Admission on a real `tileview serve` (docs/design.md section 18): the requests that used to abort it, 16 large renders
 # at once with a tile probe and the peak RSS bound, and the server under an address-space limit. See
 # scripts/lib/probe_admission.py. TILEVIEW names the binary (default .build/debug/tileview).
 #   scripts/probe-admission.sh [killers|large|ulimit|all]        CLIENTS=16 TILE_LIMIT=3

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Connections of a real `tileview serve` (DESIGN section 18): SIGTERM with three 20 MB answers in flight (whole
+# Connections of a real `tileview serve` (docs/design.md section 18): SIGTERM with three 20 MB answers in flight (whole
 # bodies, exit 0) and with a reader that stopped (exit within --drain-seconds), HTTP/1.0 closed after its answer, 1,100 half-sent requests under `ulimit -n 1024` (healthz
 # within 1 s, no spinning), HTTPS with a self-signed certificate made by openssl, and a file swapped for a link
 # out of ROOT for 10 s under requests (no answer from outside ROOT). See

@@ -9,15 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tv=${TILEVIEW:-.build/debug/tileview}
 venv=.build/browser-venv
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import selenium, PIL' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q selenium pillow
-fi
+scripts/ensure-deps.sh browser
 root=$(mktemp -d)
 for f in SampleImages/*.png SampleImages/*.jpg; do cp "$f" "$root/"; done
 . scripts/lib/serve.sh

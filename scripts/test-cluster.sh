@@ -12,18 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tv=$(realpath "${TILEVIEW:-.build/debug/tileview}")
 repo=$PWD
-need=()
-for pkg in munge slurmctld slurmd slurm-client; do dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
-if [ ${#need[@]} -gt 0 ]; then
-  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+scripts/ensure-deps.sh cluster
 venv=.build/cluster-venv
-if [ ! -x "$venv/bin/kubernetes-validate" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q kubernetes-validate pyyaml
-fi
 
 work=$(mktemp -d)
 started=()

@@ -8,21 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tv=${TILEVIEW:-.build/debug/tileview}
 venv=.build/iiif-validator
-if [ ! -x "$venv/bin/python" ]; then
-  dpkg -s libvips42 >/dev/null 2>&1 || {
-    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq libvips42 >/dev/null
-  }
-  python312=""
-  for candidate in "$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python" \
-    "${PYENV_ROOT:-$HOME/.pyenv}/versions/3.12.1/bin/python" "$(command -v python3.12 || true)"; do
-    if [ -x "$candidate" ]; then python312=$candidate; break; fi
-  done
-  [ -n "$python312" ] || { echo "needs Python 3.12 (pyenv install 3.12.1, or python3.12 on PATH)" >&2; exit 1; }
-  "$python312" -m venv "$venv"
-  "$venv/bin/pip" install -q iiif-validator-ng pyvips
-fi
+scripts/ensure-deps.sh iiif
 root=$(mktemp -d)
 cp "$("$venv/bin/python" -c 'import iiif_validator, os; print(os.path.dirname(iiif_validator.__file__))')/validation_image.png" \
   "$root/validation.png"

@@ -1,4 +1,4 @@
-/* Opening a file beneath a root folder as one step (DESIGN section 10): the descriptor that was checked is
+/* Opening a file beneath a root folder as one step (docs/design.md section 10): the descriptor that was checked is
  * the one read, so a path swapped for a symbolic link between a check and a use is never followed out of the
  * root. openat2 with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS does it in the kernel; where the kernel has no
  * openat2 (ENOSYS), a walk opens one component at a time with O_NOFOLLOW and resolves symbolic links itself,

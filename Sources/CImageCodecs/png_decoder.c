@@ -196,7 +196,7 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_
         }
     }
 
-    /* The colour description (DESIGN section 14): libpng keeps the chunks' data until the decoder is closed. */
+    /* The colour description (docs/design.md section 14): libpng keeps the chunks' data until the decoder is closed. */
     {
         png_charp name = NULL;
         int compression = 0;

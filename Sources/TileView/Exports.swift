@@ -11,7 +11,10 @@
 /// - `TileViewFeed`: feed sections, layouts and offset ranges;
 /// - `TileViewScene`: scenes (containers of coloured rects and images that zoom like an image);
 /// - `TileViewTiling`, `TileViewRender`: the level pyramid, tile cache and frame renderer;
-/// - `TileViewCodecs`: `DecodeOptions`, `ImageHeader`, the PNG and JPEG decoders, the PNG encoder.
+/// - `TileViewCodecs`: `DecodeOptions`, `ImageHeader`, the PNG and JPEG decoders, the PNG encoder;
+/// - `TileViewSystem`: files written atomically, folders, signals, locks, threads, process memory;
+/// - `TileViewRun`: runs of numbered frames (`FrameRun`, `FrameWriter`, `FrameJournal`);
+/// - `TileViewImage`: the image model (`TiledImage`, `ZoomContent`, `SharedTileCache`, `ImageInfo`).
 ///
 /// Re-exporting from this module was chosen over one library product per module: the package
 /// keeps a single `TileView` product, and the module layout can change without breaking the
@@ -21,8 +24,11 @@
 @_exported import TileViewCore
 @_exported import TileViewFeed
 @_exported import TileViewGallery
+@_exported import TileViewImage
 @_exported import TileViewPaging
 @_exported import TileViewRender
+@_exported import TileViewRun
 @_exported import TileViewScene
+@_exported import TileViewSystem
 @_exported import TileViewTiling
 @_exported import TileViewZoom

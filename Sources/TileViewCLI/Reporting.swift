@@ -37,8 +37,8 @@ public enum Report {
     }
 
     /// Says what `FrameOutput.prepare` found of an earlier, longer run: removed with `--clean`, else a warning.
-    public static func staleFrames(_ output: FrameOutput, clean: Bool) {
-        guard let first = output.stale.first, let last = output.stale.last else { return }
+    public static func staleFrames(_ output: FrameOutput?, clean: Bool) {
+        guard let output, let first = output.stale.first, let last = output.stale.last else { return }
         let names =
             first == last
             ? FrameWriter.frameName(first) : "\(FrameWriter.frameName(first)) to \(FrameWriter.frameName(last))"

@@ -129,7 +129,7 @@ public struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("view-idle"), help: "Seconds an idle view is kept.")
     public var viewIdle = 900.0
 
-    // Access (DESIGN section 18): logins, script tokens, share links. The files are read by tileview-serve.
+    // Access (docs/design.md section 18): logins, script tokens, share links. The files are read by tileview-serve.
 
     @Option(
         name: .customLong("users"),
@@ -191,7 +191,7 @@ public struct ServeOptions: ParsableArguments {
 
     @OptionGroup public var decoding: DecodeOptionGroup
 
-    /// Who may use a server that others can reach (DESIGN section 18). `--users FILE` will be a third rule.
+    /// Who may use a server that others can reach (docs/design.md section 18). `--users FILE` will be a third rule.
     public enum AccessRule: Equatable, Sendable {
         /// No rule given: only a loopback `--host` is allowed.
         case loopbackOnly
@@ -316,8 +316,8 @@ public struct ServeOptions: ParsableArguments {
 }
 
 extension ServeOptions {
-    /// The checks of the access options (DESIGN section 18) that need no file: the files themselves are read, and
-    /// their lines checked, by tileview-serve as it starts (exit 64 naming the file and line).
+    /// The checks of the access options (docs/design.md section 18) that need no file: the files themselves are read,
+    /// and their lines checked, by tileview-serve as it starts (exit 64 naming the file and line).
     func validateAccess() throws {
         if hashPassword != nil && sign != nil { throw ValidationError("--hash-password and --sign are separate runs") }
         if let name = hashPassword {

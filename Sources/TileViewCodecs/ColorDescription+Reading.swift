@@ -1,4 +1,5 @@
-/// What a file's header says about its colours, as the decoders find it: the inputs of DESIGN section 14's order.
+/// What a file's header says about its colours, as the decoders find it: the inputs of docs/design.md section 14's
+/// order.
 struct ColorFacts {
     /// The ICC profile (JPEG APP2 markers joined, PNG iCCP), or nil.
     var icc: [UInt8]?

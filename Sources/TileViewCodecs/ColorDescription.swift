@@ -1,4 +1,4 @@
-/// What frames do with a source's colours (DESIGN section 14).
+/// What frames do with a source's colours (docs/design.md section 14).
 public enum ColorMode: String, Sendable, Equatable, CaseIterable {
     /// Convert to sRGB, as a colour-managed sRGB display shows the image (frames' default).
     case srgb
@@ -52,7 +52,7 @@ public struct ColorDescription: Sendable, Equatable {
     /// sRGB assumed: what an untagged file is.
     public static let assumedSRGB = ColorDescription(origin: .assumed, name: "sRGB (assumed)", isSRGB: true)
 
-    /// A CMYK JPEG without a profile: stored inks through djpeg's rule (DESIGN section 8).
+    /// A CMYK JPEG without a profile: stored inks through djpeg's rule (docs/design.md section 8).
     public static let unmanagedCMYK = ColorDescription(origin: .assumed, name: "CMYK (no profile)", isSRGB: true)
 
     /// The profile to embed in a PNG that keeps stored values (`--color keep`, `decode`): nil when the colours are

@@ -17,8 +17,8 @@ public struct DecodeOptions: Sendable, Equatable {
     public var maxMemoryBytes: Int
     /// The run's whole memory limit, quoted when an image is refused.
     public var memoryLimitBytes: Int
-    /// `.srgb`: decoded pixels are converted to sRGB from the source's colour description (DESIGN section 14), as
-    /// frames show them; `.keep`: stored values.
+    /// `.srgb`: decoded pixels are converted to sRGB from the source's colour description (docs/design.md section 14),
+    /// as frames show them; `.keep`: stored values.
     public var color: ColorMode
 
     public init(

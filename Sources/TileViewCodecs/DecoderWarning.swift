@@ -3,7 +3,7 @@
 /// libpng reports a problem in an ancillary chunk (colour profile, gamma, text, time, physical
 /// size, background, significant bits, EXIF...) as a warning and skips the chunk: the pixels are
 /// exactly what they would be without the chunk, because decoding applies no colour management
-/// (DESIGN section 8). Such a warning is benign. libpng prefixes it with the chunk's name, and the
+/// (docs/design.md section 8). Such a warning is benign. libpng prefixes it with the chunk's name, and the
 /// PNG specification marks a chunk ancillary by a lowercase first letter, so `iCCP: known
 /// incorrect sRGB profile`, `tEXt: CRC error` or `gAMA: gamma value does not match sRGB` are
 /// recognised by their prefix alone.

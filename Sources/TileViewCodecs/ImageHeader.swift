@@ -20,7 +20,7 @@ public struct ImageHeader: Sendable, Equatable {
     public var isInterlaced: Bool
     /// JPEG chroma subsampling such as "4:2:0", where the sampling factors name one.
     public var chromaSubsampling: String?
-    /// The source's colour description (DESIGN section 14).
+    /// The source's colour description (docs/design.md section 14).
     public var color: ColorDescription
 
     public init(

@@ -64,7 +64,7 @@ public final class JPEGEntropyIndex: Sendable {
     deinit { tv_jpeg_index_free(handle) }
 
     /// The MCUs `columns` x `rows` as a JPEG of their own (see `tv_jpeg_index_crop`), with `profile` in its APP2
-    /// markers when given (a crop of a file that is not sRGB carries the file's profile, DESIGN section 14).
+    /// markers when given (a crop of a file that is not sRGB carries the file's profile, docs/design.md section 14).
     public func crop(columns: Range<Int>, rows: Range<Int>, profile: [UInt8]? = nil) throws(CodecError) -> [UInt8] {
         precondition(
             !columns.isEmpty && !rows.isEmpty && columns.lowerBound >= 0 && rows.lowerBound >= 0

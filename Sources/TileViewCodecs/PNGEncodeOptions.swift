@@ -42,8 +42,8 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public var filter: PNGFilter
     /// Adam7 interlacing.
     public var interlaced: Bool
-    /// An ICC profile to write as an iCCP chunk (the profile of stored values a PNG keeps, DESIGN section 14), and
-    /// its name.
+    /// An ICC profile to write as an iCCP chunk (the profile of stored values a PNG keeps, docs/design.md section 14),
+    /// and its name.
     public var iccProfile: [UInt8]?
     public var iccProfileName: String = "ICC profile"
 

@@ -1,7 +1,7 @@
 /// Real-valued geometry shared by every space (image, content, viewport).
 ///
 /// The types do not know which space they live in: the API that produces or consumes them
-/// names the space in its labels (`imagePoint(atViewportPoint:)`), as DESIGN section 2 asks.
+/// names the space in its labels (`imagePoint(atViewportPoint:)`), as docs/design.md section 2 asks.
 
 /// A point with real coordinates, x to the right and y down.
 public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {

@@ -7,7 +7,7 @@ extension ImageOrientation {
     /// W x H clockwise puts oriented pixel (x, y) at (H - 1 - y, x).
     public func rotated(clockwiseQuarterTurns quarterTurns: Int) -> ImageOrientation {
         var result = self
-        for _ in 0..<((quarterTurns % 4 + 4) % 4) { result = result.turnedClockwise }
+        for _ in 0..<normalizedQuarterTurns(quarterTurns) { result = result.turnedClockwise }
         return result
     }
 

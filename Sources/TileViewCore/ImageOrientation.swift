@@ -1,7 +1,7 @@
 /// The EXIF orientation of a stored image: how its stored pixels must be turned to stand upright.
 ///
 /// Two spaces meet here. *Stored space* is the pixel grid as the file holds it (W x H);
-/// *oriented space* is the upright image a viewer shows (DESIGN section 2 calls it image space),
+/// *oriented space* is the upright image a viewer shows (docs/design.md section 2 calls it image space),
 /// which is H x W when the orientation swaps the axes (5 to 8). Each case names the operation
 /// that turns the stored image into the oriented one, with the EXIF value as its raw value.
 public enum ImageOrientation: Int, Sendable, CaseIterable, CustomStringConvertible {

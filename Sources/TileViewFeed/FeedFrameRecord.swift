@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// The layout part of one `tileview feed --json` frame record (DESIGN section 9), with its key names.
+/// The layout part of one `tileview feed --json` frame record (docs/design.md section 9), with its key names.
 ///
 /// `offset` is the container offset the frame shows (after clamping), `sections` has every section's `index`,
 /// `frame` in viewport space (height 0 when off screen) and `contentOffset`, and `residentCells` is how many grid

@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// The layout of a vertical feed: sections stacked top to bottom in one scrolling container (DESIGN section 5).
+/// The layout of a vertical feed: sections stacked top to bottom in one scrolling container (docs/design.md section 5).
 ///
 /// The model, in container space (pixels, y down from the top of the first section; x as in the viewport):
 /// - every section is as wide as the viewport; section `i` spans `[sectionTops[i], sectionTops[i] +

@@ -13,7 +13,7 @@ public struct GalleryFramePlan: Hashable, Sendable {
     public let action: GalleryAction?
     /// Set on the frames between two pages.
     public let transition: GalleryTransition?
-    /// The current page: the page nearest the content offset (DESIGN: floor((2x + pw) / (2pw)) on each axis).
+    /// The current page: the page nearest the content offset (docs/design.md: floor((2x + pw) / (2pw)) on each axis).
     public let position: Cell
     /// The resident set, in page order: the pager's set around `position` (so every page shown is resident).
     public let resident: [Cell]

@@ -3,7 +3,7 @@ import TileViewPaging
 
 /// The pages of a gallery: the layout they form, each page's name as the user wrote it, and its file.
 ///
-/// Three sources (DESIGN section 4): files listed on the command line (names and paths as written), a folder
+/// Three sources (docs/design.md section 4): files listed on the command line (names and paths as written), a folder
 /// (its PNG and JPEG files in natural order, named by file name; see `GalleryPages+Files.swift` in TileView), or a page
 /// map (names as written in the map, paths relative to the map file's folder). Pages are kept in page order;
 /// `position(ofPage:)` and `pageIndex(at:)` of the layout translate between the two.
@@ -57,5 +57,10 @@ public struct GalleryPages: Sendable {
         if let index = names.firstIndex(of: text) { return layout.position(ofPage: index) }
         guard let index = Int(text), index >= 0, index < count else { return nil }
         return layout.position(ofPage: index)
+    }
+
+    /// Why `text` picks no first page (`position(forStart:)` is nil), as the command and the server say it.
+    public func startProblem(_ text: String) -> String {
+        "'\(text)' is neither a page as written nor an index from 0 to \(count - 1)"
     }
 }

@@ -9,7 +9,7 @@ import TileViewZoom
 /// walk first: usage and file errors surface before any frame is written, a shard (`--shard K/N`) renders its
 /// frames of the same plan as every other shard, and the loader knows which pages the next frame shows.
 ///
-/// Rules (DESIGN section 4 and the paging module's doc comments):
+/// Rules (docs/design.md section 4 and the paging module's doc comments):
 /// - The initial view is frame 0: the start page at rest, every resident page loaded.
 /// - A move applies `Pager.apply`; with N transition frames and a move to a neighbouring slot, N eased frames
 ///   (`TransitionPlan`, gap-aware with peeking) come before the frame at rest on the new page. A jump that is

@@ -42,7 +42,7 @@ public struct GalleryShard: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension GalleryShard {
-    /// `--shard auto`: the shard a job runner gives this process through its environment (DESIGN section 13).
+    /// `--shard auto`: the shard a job runner gives this process through its environment (docs/design.md section 13).
     /// - Slurm job arrays: K = `SLURM_ARRAY_TASK_ID` - `SLURM_ARRAY_TASK_MIN`, N = `SLURM_ARRAY_TASK_COUNT`
     ///   (so `--array=1-8` and `--array=0-7` both give shards 0 to 7 of 8);
     /// - Kubernetes Indexed Jobs: K = `JOB_COMPLETION_INDEX`, N = `shards` (`--shards N`, the Job's

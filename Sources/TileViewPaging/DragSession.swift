@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// A finger drag through the pages, from touch-down to release (DESIGN section 4, "Drag and fling").
+/// A finger drag through the pages, from touch-down to release (docs/design.md section 4, "Drag and fling").
 ///
 /// The session starts at the current page's content offset. The first motion that is not zero locks the drag to
 /// its dominant axis (a tie, |dx| = |dy|, locks horizontally, the axis lists page along); the offset then moves by

@@ -2,8 +2,8 @@ import TileViewCore
 
 extension PageLayout {
     /// Whether a content offset may be shown: its grid position (x/pw, y/ph), rounded down and up on both axes,
-    /// reaches only slots that show pages (DESIGN section 4). An offset resting on a page needs that page only; an
-    /// offset between two pages needs both; between four, all four. Circular lists wrap. Page sizes that are not
+    /// reaches only slots that show pages (docs/design.md section 4). An offset resting on a page needs that page only;
+    /// an offset between two pages needs both; between four, all four. Circular lists wrap. Page sizes that are not
     /// positive and non-finite offsets are not accessible.
     public func isAccessible(contentOffset: Point, pageSize: Size) -> Bool {
         guard pageSize.width > 0, pageSize.height > 0, contentOffset.x.isFinite, contentOffset.y.isFinite else {

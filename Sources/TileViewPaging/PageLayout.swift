@@ -1,4 +1,4 @@
-/// The shape of a gallery: a linear list, a circular list or a 2-D map with holes (DESIGN section 4).
+/// The shape of a gallery: a linear list, a circular list or a 2-D map with holes (docs/design.md section 4).
 ///
 /// Every page sits at a position, a `PageMap.Cell`: list page i is at column i of row 0, map pages at their cells.
 /// Content offsets address slots, cells of the unbounded plane with one page-sized rect each: slot (c, r) covers

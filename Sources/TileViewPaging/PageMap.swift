@@ -1,4 +1,4 @@
-/// A 2-D grid of pages with holes, as read from a `--map` file (DESIGN section 4).
+/// A 2-D grid of pages with holes, as read from a `--map` file (docs/design.md section 4).
 ///
 /// Columns run left to right and rows top to bottom, both from 0: `Cell(column: 0, row: 0)` is the top-left cell.
 /// A cell holds a page name (as written in the map, usually a path relative to the map file) or is a hole. Rows

@@ -1,6 +1,7 @@
 import TileViewCore
 
-/// Where pages sit in the viewport when the neighbours peek in at the sides (`--peek P --gap G`, DESIGN section 4).
+/// Where pages sit in the viewport when the neighbours peek in at the sides (`--peek P --gap G`, docs/design.md section
+/// 4).
 ///
 /// Model, for the horizontal axis (the vertical one swaps width and height): the page width is pw = w - 2P; slot c
 /// covers content x in [c*pw, (c+1)*pw); the viewport shows content x in [ox - P, ox - P + w), so at rest

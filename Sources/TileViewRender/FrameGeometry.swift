@@ -6,7 +6,7 @@ import TileViewCore
 /// Spaces: viewport (frame pixels, origin top left), image (pixels of the oriented level-0 image)
 /// and level (pixels of the chosen level, `levelSize`). The image frame, where the whole image lies
 /// in viewport space, is `imageFrameOrigin` with size (W * s, H * s) for zoom scale s. Pixel centres
-/// map as DESIGN section 7 says:
+/// map as docs/design.md section 7 says:
 ///
 ///     image x = (viewport x + 0.5 - imageFrameOrigin.x) / s - 0.5
 ///     level x = (image x + 0.5) * levelScale.x - 0.5,   levelScale.x = levelWidth / imageWidth
@@ -123,7 +123,7 @@ public struct FrameGeometry: Hashable, Sendable, CustomStringConvertible {
         "frame \(frameSize), scale \(zoomScale), image \(imageSize) at \(imageFrameOrigin), level \(levelSize)"
     }
 
-    /// level centre = ((v + 0.5 - origin) / s - 0.5 + 0.5) * levelScale - 0.5, written as DESIGN has it.
+    /// level centre = ((v + 0.5 - origin) / s - 0.5 + 0.5) * levelScale - 0.5, written as docs/design.md has it.
     static func levelCentre(_ v: Double, _ origin: Double, _ s: Double, _ levelScale: Double) -> Double {
         let image = (v + 0.5 - origin) / s - 0.5
         return (image + 0.5) * levelScale - 0.5

@@ -2,7 +2,7 @@ import TileViewCore
 
 /// What rendering one frame holds in memory, worked out from its geometry alone, before anything is allocated:
 /// the frame, the filter taps of both axes, and the rows of the two filter passes. A server checks it against its
-/// budget before it opens a decoder (DESIGN section 18, admission); every figure is an upper bound of what
+/// budget before it opens a decoder (docs/design.md section 18, admission); every figure is an upper bound of what
 /// `FrameRenderer` allocates for that geometry (its init, then `render`), and none is the product of the frame's
 /// size and the level's.
 public struct FramePlan: Hashable, Sendable {
@@ -64,7 +64,8 @@ extension FrameRenderer {
         let passes = FramePlan.sum([across, FramePlan.product(held, x.count, vector)])
         return FramePlan(
             frameBytes: frame, tapBytes: FramePlan.sum([x.tapBytes, y.tapBytes]), passBytes: passes,
-            sourceRect: PixelRect(x: x.source.lowerBound, y: y.source.lowerBound, width: x.source.count, height: y.source.count))
+            sourceRect: PixelRect(
+                x: x.source.lowerBound, y: y.source.lowerBound, width: x.source.count, height: y.source.count))
     }
 }
 
@@ -76,7 +77,9 @@ struct AxisPlan {
     let source: Range<Int>
     let openSpan: Int
 
-    init?(frameLength: Int, origin: Double, zoomScale: Double, imageLength: Int, levelLength: Int, filter: ResampleFilter) {
+    init?(
+        frameLength: Int, origin: Double, zoomScale: Double, imageLength: Int, levelLength: Int, filter: ResampleFilter
+    ) {
         guard levelLength > 0, imageLength > 0 else { return nil }
         let levelScale = Double(levelLength) / Double(imageLength)
         let imageEnd = origin + Double(imageLength) * zoomScale

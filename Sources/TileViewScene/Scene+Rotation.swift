@@ -9,7 +9,7 @@ extension Scene {
     /// One clockwise turn of a W x H container puts point (x, y) at (H - y, x).
     public func rotated(clockwiseQuarterTurns quarterTurns: Int) -> Scene {
         var scene = self
-        for _ in 0..<((quarterTurns % 4 + 4) % 4) { scene = scene.turnedClockwise }
+        for _ in 0..<normalizedQuarterTurns(quarterTurns) { scene = scene.turnedClockwise }
         return scene
     }
 

@@ -1,7 +1,7 @@
 import TileViewCore
 
 /// A scene: a container of `size` points holding coloured rectangles and images, drawn in order over its
-/// background, which zooms exactly like an image of that size (DESIGN section 12; UIKit's "zooming a view
+/// background, which zooms exactly like an image of that size (docs/design.md section 12; UIKit's "zooming a view
 /// hierarchy"). The zoom engine sees only `size`; what is drawn inside comes from the layers.
 ///
 /// A scene is a JSON file:

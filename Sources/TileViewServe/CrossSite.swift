@@ -1,8 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// What other sites may do (DESIGN section 18). Images and their descriptions are for everyone: IIIF and Deep Zoom
-/// GETs carry `Access-Control-Allow-Origin: *` and their preflight is answered. Nothing else is shared: the view
+/// What other sites may do (docs/design.md section 18). Images and their descriptions are for everyone: IIIF and Deep
+/// Zoom GETs carry `Access-Control-Allow-Origin: *` and their preflight is answered. Nothing else is shared: the view
 /// API (`/api/...`) and every state-changing method (POST, PUT, DELETE, PATCH) on any path are refused with 403
 /// when the request comes from another site, and the API takes bodies only as `application/json` (415), which a
 /// plain HTML form cannot send.
@@ -39,7 +39,8 @@ struct CrossSite<Context: RequestContext>: RouterMiddleware {
         switch request.headers[.secFetchSite]?.lowercased() {
         case "cross-site": return "requests from another site are refused here (Sec-Fetch-Site: cross-site)"
         case "same-site" where origin == nil:
-            return "requests from another site are refused here (Sec-Fetch-Site: same-site without this server's Origin)"
+            return
+                "requests from another site are refused here (Sec-Fetch-Site: same-site without this server's Origin)"
         default: return nil
         }
     }

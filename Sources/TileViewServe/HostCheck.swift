@@ -1,8 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// `--public-url` and `--allowed-hosts` (DESIGN section 18): which `Host` names a request may carry, and the base of
-/// every absolute URL the server writes (303 `Location`, info.json's `id`).
+/// `--public-url` and `--allowed-hosts` (docs/design.md section 18): which `Host` names a request may carry, and the
+/// base of every absolute URL the server writes (303 `Location`, info.json's `id`).
 public struct SiteRules: Sendable, Equatable {
     /// `--public-url`, split: `https`, `tiles.example.org:8443`, `/iiif-proxy` (no trailing slash; empty for none).
     /// When set, every absolute URL starts with it, any `Host` is accepted, and the view API takes only this
@@ -99,7 +99,7 @@ struct Authority: Equatable {
     }
 }
 
-/// The rules of DESIGN section 18 on `Host` and `Origin`, from the settings.
+/// The rules of docs/design.md section 18 on `Host` and `Origin`, from the settings.
 struct SitePolicy: Sendable {
     let rules: SiteRules
     /// The names a `Host` may carry besides loopback ones (the bound address and `--allowed-hosts`).
@@ -157,7 +157,8 @@ struct SitePolicy: Sendable {
     func isOwnOrigin(_ origin: String, _ request: Request) -> Bool {
         guard let separator = origin.firstRange(of: "://") else { return false }
         let scheme = origin[..<separator.lowerBound].lowercased()
-        guard let defaultPort = ["http": 80, "https": 443][scheme], let theirs = Authority(origin[separator.upperBound...])
+        guard let defaultPort = ["http": 80, "https": 443][scheme],
+            let theirs = Authority(origin[separator.upperBound...])
         else { return false }
         let ours: Authority?
         if let url = rules.publicURL {

@@ -13,7 +13,7 @@ public struct ImageOutput: Hashable, Sendable {
     public var format: Format = .jpg
 
     public init(quarterTurns: Int = 0, mirrored: Bool = false, gray: Bool = false, format: Format = .jpg) {
-        self.quarterTurns = ((quarterTurns % 4) + 4) % 4
+        self.quarterTurns = normalizedQuarterTurns(quarterTurns)
         self.mirrored = mirrored
         self.gray = gray
         self.format = format
@@ -96,7 +96,7 @@ public enum ImageResponse {
 }
 
 /// An image request resolved against an open image, and what answering it holds in memory at its peak, worked out
-/// before any pixel memory (DESIGN section 18): the render's plan (`RegionPlan`), the turned or gray copy, the
+/// before any pixel memory (docs/design.md section 18): the render's plan (`RegionPlan`), the turned or gray copy, the
 /// encoder's buffers, and, for a JPEG whose entropy index the answer needs and that is not built yet, the indexing
 /// pass. The image is used by one thread at a time: opened and planned on one, rendered on another.
 struct ImageRequestPlan: @unchecked Sendable {
@@ -126,7 +126,8 @@ struct ImageRequestPlan: @unchecked Sendable {
             // The crop's coefficients (6 bytes a pixel for 4:4:4) and its output.
             plan.add("lossless crop", bytes: FramePlan.product(wanted.region.pixelCount, 8))
         }
-        if let shared = image.sharedTiles, image.header.format == .jpeg, !shared.cache.indexSettled(image: shared.image),
+        if let shared = image.sharedTiles, image.header.format == .jpeg,
+            !shared.cache.indexSettled(image: shared.image),
             lossless
                 || (!plan.streamed && plan.level <= 3
                     && image.pyramid.levelSize(ofLevel: plan.level).pixelCount * 4 > shared.cache.budgetBytes / 2)

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// The headers every answer carries (DESIGN section 18), errors included: `X-Content-Type-Options: nosniff`
+/// The headers every answer carries (docs/design.md section 18), errors included: `X-Content-Type-Options: nosniff`
 /// everywhere; on HTML a Content-Security-Policy that allows only the server's own script, style sheet, images
 /// and API (the pages have no inline script or style: they load `/viewer/viewer.js` and `/viewer/viewer.css`),
 /// no framing, and no referrer to other sites; and CORS `*` on IIIF and Deep Zoom GETs and HEADs only, removed

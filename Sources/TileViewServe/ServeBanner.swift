@@ -1,10 +1,5 @@
 import NIOCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TileView
 
 /// The line `tileview serve` writes when it starts: where to point a browser, and one image's info.json there.
 public enum ServeBanner {
@@ -38,10 +33,12 @@ public enum ServeBanner {
     public static func bindFailure(_ error: any Error, host: String, port: Int) -> String? {
         guard let io = error as? IOError else { return nil }
         switch io.errnoCode {
-        case EADDRINUSE: return "port \(port) is in use on \(host); choose another with --port"
-        case EACCES:
+        case ProcessControl.ErrorNumber.addressInUse:
+            return "port \(port) is in use on \(host); choose another with --port"
+        case ProcessControl.ErrorNumber.permissionDenied:
             return "port \(port) on \(host) needs privileges this process lacks; choose one above 1023 with --port"
-        case EADDRNOTAVAIL: return "\(host) is not an address of this machine; choose another with --host"
+        case ProcessControl.ErrorNumber.addressNotAvailable:
+            return "\(host) is not an address of this machine; choose another with --host"
         default: return nil
         }
     }

@@ -8,8 +8,8 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import TileView
 
-/// The server's HTTP/1.1 connections: Hummingbird's HTTP/1 channel with the connection rules of DESIGN section 18
-/// in front of it (`ConnectionRules`) and every connection counted against `--max-connections`
+/// The server's HTTP/1.1 connections: Hummingbird's HTTP/1 channel with the connection rules of docs/design.md section
+/// 18 in front of it (`ConnectionRules`) and every connection counted against `--max-connections`
 /// (`ConnectionRegistry`).
 ///
 /// - A request that does not keep its connection alive (HTTP/1.0 without `Connection: keep-alive`, or any with

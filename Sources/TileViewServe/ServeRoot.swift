@@ -3,7 +3,7 @@ import TileView
 /// The folder a server serves and the rule that turns a request's identifier into one of its files.
 ///
 /// An identifier is a file's path relative to the root, percent-encoded as one path segment
-/// (`albums%2Fbeach.jpg`, DESIGN section 10). It is decoded exactly once, then refused unless every component
+/// (`albums%2Fbeach.jpg`, docs/design.md section 10). It is decoded exactly once, then refused unless every component
 /// is an ordinary name (no empty, `.` or `..` component, no leading `/`, no dotfile, no NUL) and the file's
 /// name is a PNG or JPEG name. Then it is resolved and opened in one step beneath the root, which was opened
 /// once at the start (`OpenDescriptor.open(_:beneath:)`: `openat2` with `RESOLVE_BENEATH`, or a walk with

@@ -6,7 +6,7 @@ import Logging
 import TileView
 import TileViewIIIF
 
-/// What `tileview serve` is configured with (DESIGN section 10).
+/// What `tileview serve` is configured with (docs/design.md section 10).
 public struct ServeSettings: Sendable {
     public var root: ServeRoot
     public var host: String
@@ -18,7 +18,7 @@ public struct ServeSettings: Sendable {
     /// `--cache-mb`: the bytes of the caches together: three quarters for decoded tiles (shared by every image),
     /// one quarter for encoded answers.
     public var cacheBytes: Int
-    /// `--work-mb`: the bytes renders hold at once (plans, DESIGN section 18), beside the caches.
+    /// `--work-mb`: the bytes renders hold at once (plans, docs/design.md section 18), beside the caches.
     public var workBytes: Int
     /// `--max-connections`: connections open at once (see `ConnectionRegistry`).
     public var maxConnections = 1024
@@ -27,12 +27,12 @@ public struct ServeSettings: Sendable {
     /// `--tls-cert` and `--tls-key`: HTTPS instead of HTTP.
     public var tls: TLSFiles?
     public var options: DecodeOptions
-    /// Views (DESIGN section 11) open at most, and the seconds an idle view lives.
+    /// Views (docs/design.md section 11) open at most, and the seconds an idle view lives.
     public var maxViews: Int
     public var viewIdleSeconds: Double
-    /// `--public-url` and `--allowed-hosts` (DESIGN section 18): the `Host` names accepted and the base of ids.
+    /// `--public-url` and `--allowed-hosts` (docs/design.md section 18): the `Host` names accepted and the base of ids.
     public var site = SiteRules()
-    /// `--users`, `--tokens`, `--session-key` and `--sign-key` (DESIGN section 18): nil lets every request in.
+    /// `--users`, `--tokens`, `--session-key` and `--sign-key` (docs/design.md section 18): nil lets every request in.
     public var access: AccessRules?
 
     /// Seconds a connection may stay idle before it is closed (slow and half-sent requests are reaped by it).
@@ -96,7 +96,7 @@ public struct TileServer: Sendable {
     public let connections: ConnectionRegistry
     /// The memory and threads renders share (`--work-mb`).
     public let budget: WorkBudget
-    /// The views browsers drive (DESIGN section 11).
+    /// The views browsers drive (docs/design.md section 11).
     public let views: ViewStore
 
     public init(settings: ServeSettings) {
@@ -384,8 +384,8 @@ public struct TileServer: Sendable {
     /// The answer to an image request: 304 when the client has this version, else the encoded image from the
     /// response cache, from an identical request in flight, or rendered on a worker thread.
     ///
-    /// Admission (DESIGN section 18): the header is read and `wanted` resolves the request against the image's size
-    /// (400/501 for a bad one); then the render's plan is worked out before any pixel memory (`ImageRequestPlan`),
+    /// Admission (docs/design.md section 18): the header is read and `wanted` resolves the request against the image's
+    /// size (400/501 for a bad one); then the render's plan is worked out before any pixel memory (`ImageRequestPlan`),
     /// and the render waits in `budget` until its bytes are free: a plan that can never fit is 400 with its parts, a
     /// full queue or a long wait 503 with `Retry-After`. An answer too large for the response cache keeps its bytes
     /// counted in the budget until it has been written.

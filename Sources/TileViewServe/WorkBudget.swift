@@ -1,8 +1,8 @@
 import Dispatch
 import TileView
 
-/// The memory and the threads the server's renders share (DESIGN section 18, admission): `--work-mb` of bytes, in
-/// two lanes so that large answers never starve a viewer's tiles.
+/// The memory and the threads the server's renders share (docs/design.md section 18, admission): `--work-mb` of bytes,
+/// in two lanes so that large answers never starve a viewer's tiles.
 ///
 /// Each render states its plan's bytes before it allocates any pixel memory (`RegionPlan`), and waits here until
 /// they are free:

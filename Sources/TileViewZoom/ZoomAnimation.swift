@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// UIKit's animated zoom (DESIGN section 12): double taps, two-finger taps and zoom-to move over 0.3 s.
+/// UIKit's animated zoom (docs/design.md section 12): double taps, two-finger taps and zoom-to move over 0.3 s.
 ///
 /// The model: between the state before the gesture (scale s0, visible rect centre c0) and the state after it (s1,
 /// c1), the frame at time t in [0, 1] (a fraction of the duration) has the eased progress e = smoothstep(t) =

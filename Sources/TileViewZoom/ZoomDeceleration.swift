@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// The motion after a pan ends with the finger still moving (DESIGN section 12): UIScrollView's deceleration,
+/// The motion after a pan ends with the finger still moving (docs/design.md section 12): UIScrollView's deceleration,
 /// edges and rubber-banding, in discrete steps of one millisecond.
 ///
 /// The model: the velocity v (viewport points per millisecond, in the finger's direction, so the content moves

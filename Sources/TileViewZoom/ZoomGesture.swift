@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// One zoom gesture, as the command line's `--gesture` takes it (DESIGN section 9).
+/// One zoom gesture, as the command line's `--gesture` takes it (docs/design.md section 9).
 ///
 /// Text forms (numbers may be negative or decimal): `double-tap X,Y`, `two-finger-tap`, `pinch F X,Y`,
 /// `pan DX,DY` (viewport pixels), `pan DX,DY velocity VX,VY` (a fling: VX,VY in viewport pixels per millisecond),

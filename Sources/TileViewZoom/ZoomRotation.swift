@@ -1,7 +1,7 @@
 import TileViewCore
 
 /// A clockwise turn of the image by a whole number of quarter turns, and the mapping it makes between the
-/// unrotated image (pixels of the oriented image, DESIGN section 2) and the rotated image that the zoom engine
+/// unrotated image (pixels of the oriented image, docs/design.md section 2) and the rotated image that the zoom engine
 /// works on.
 ///
 /// Turning an image of unrotated size W x H clockwise by 90 degrees gives an image of size H x W whose top right
@@ -16,7 +16,7 @@ public enum ZoomRotation: Int, Hashable, Sendable, CaseIterable, Codable, Custom
     /// The rotation by `quarterTurns` clockwise quarter turns, any integer (negative turns go anticlockwise, so
     /// -1 is `clockwise270`).
     public init(quarterTurns: Int) {
-        switch (quarterTurns % 4 + 4) % 4 {
+        switch normalizedQuarterTurns(quarterTurns) {
         case 1: self = .clockwise90
         case 2: self = .clockwise180
         case 3: self = .clockwise270

@@ -1,12 +1,12 @@
 import TileViewCore
 
-/// The `--json` record of a zoom state, with the key names of DESIGN section 3, numbers rounded to 6 decimals.
+/// The `--json` record of a zoom state, with the key names of docs/design.md section 3, numbers rounded to 6 decimals.
 /// Sizes code as `{"width", "height"}`, points as `{"x", "y"}` and rects flat as `{"x", "y", "width", "height"}`.
 ///
 /// Rounding happens once, when the snapshot is made from a state, so that 1024/6000 prints as 0.170667 and a
 /// negative zero prints as 0. Encoders write the keys in any order; the record is compared as values.
 ///
-/// A turned image (DESIGN section 12) adds the key `rotation`, its clockwise angle in degrees (90, 180 or 270);
+/// A turned image (docs/design.md section 12) adds the key `rotation`, its clockwise angle in degrees (90, 180 or 270);
 /// the key is left out for an upright image, so records of upright states are unchanged and records without it
 /// decode as upright. Every other key describes what is being zoomed: `image` is the rotated size, and
 /// `visibleRect` lies in the rotated image.
@@ -56,7 +56,7 @@ public struct ZoomSnapshot: Codable, Equatable, Sendable {
 }
 
 extension ZoomState {
-    /// The state as the `--json` record (DESIGN section 3), rounded to 6 decimals.
+    /// The state as the `--json` record (docs/design.md section 3), rounded to 6 decimals.
     public var snapshot: ZoomSnapshot {
         let r = ZoomSnapshot.rounded
         func extent(_ size: Size) -> Size { Size(width: r(size.width), height: r(size.height)) }

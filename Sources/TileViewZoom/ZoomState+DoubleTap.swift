@@ -15,7 +15,7 @@ extension ZoomState {
         zoom(toScale: scale, placingImagePoint: tapped, atViewportPoint: viewportCenter)
     }
 
-    /// The rect that a double tap at `point` zooms to, in image space (the rect of DESIGN section 3).
+    /// The rect that a double tap at `point` zooms to, in image space (the rect of docs/design.md section 3).
     public func doubleTapImageRect(atViewportPoint point: Point) -> Rect {
         let tapped = imagePoint(atViewportPoint: guardedViewportPoint(point))
         let scale = min(zoomScale * doubleTapStep, maximumZoomScale)

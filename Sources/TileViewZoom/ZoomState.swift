@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// The zoom and scroll state of one image in one viewport, with UIScrollView's semantics (DESIGN section 3).
+/// The zoom and scroll state of one image in one viewport, with UIScrollView's semantics (docs/design.md section 3).
 ///
 /// The model: an image of `imageSize` (image space: after orientation and rotation) is drawn at `zoomScale` as
 /// content of `contentSize = imageSize * zoomScale`. The viewport of `viewportSize` shows that content scrolled by
@@ -12,8 +12,8 @@ import TileViewCore
 ///   viewport pixel), so a small image may still be shown at its fit scale.
 /// - A new state starts at the minimum scale, centred.
 ///
-/// Rotation (DESIGN section 12): the image may be turned clockwise by quarter turns (`rotation`). The engine then
-/// zooms the rotated image: `imageSize` is the rotated size (width and height of `unrotatedImageSize` swapped for
+/// Rotation (docs/design.md section 12): the image may be turned clockwise by quarter turns (`rotation`). The engine
+/// then zooms the rotated image: `imageSize` is the rotated size (width and height of `unrotatedImageSize` swapped for
 /// 90 and 270 degrees) and "image space" everywhere in the engine (`imagePoint(atViewportPoint:)`, `visibleRect`,
 /// `zoom(toImageRect:)`, the snapshot's `image`) means the rotated image. `ZoomState+Rotation.swift` maps between
 /// it and the unrotated image, which is what a renderer reads pixels from.
@@ -31,7 +31,8 @@ import TileViewCore
 /// - a NaN `doubleTapStep` becomes the default 1.5, otherwise it is clamped to `[1, largestScaleSetting]`
 ///   (a step of 1 makes both taps change nothing but the position).
 public struct ZoomState: Hashable, Sendable {
-    /// Size of the whole unrotated image (pixels of the oriented image, DESIGN section 2), after the input guards.
+    /// Size of the whole unrotated image (pixels of the oriented image, docs/design.md section 2), after the input
+    /// guards.
     public let unrotatedImageSize: Size
     /// Size of the viewport in viewport pixels, after the input guards.
     public let viewportSize: Size

@@ -3,12 +3,6 @@ import TileView
 import TileViewCLI
 import TileViewServe
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `tileview-serve ROOT`: the server of `tileview serve`, which checks the arguments and becomes this executable
 /// with the same words. Run alone, it takes the same arguments.
 @main
@@ -124,4 +118,4 @@ struct ServeMain: AsyncParsableCommand {
 
 /// Exits 0 at once (the drain's end: `ServeMain`'s own `exit` is ArgumentParser's, which waits for nothing either
 /// but takes an error).
-private func exitWithoutWaiting() -> Never { exit(0) }
+private func exitWithoutWaiting() -> Never { ProcessControl.exitNow(0) }

@@ -37,7 +37,7 @@ struct DecodeCommand: ParsableCommand {
             // The whole image, its decoder's working memory and its PNG encoding (about as large again), checked
             // from the header the decoder reads (the file is read once).
             let limit = decoding.memoryLimitBytes
-            // Stored values and the source's profile by default (DESIGN section 14); --color srgb converts.
+            // Stored values and the source's profile by default (docs/design.md section 14); --color srgb converts.
             var decodeOptions = decoding.decodeOptions
             decodeOptions.color = decoding.color ?? .keep
             let decoded = try ImageFiles.decode(file: file, options: decodeOptions) {

@@ -135,8 +135,7 @@ struct GalleryCommand: ParsableCommand {
                 guard let position = pages.position(forStart: start) else {
                     // A usage error (exit 64) that needed the pages to be read; nothing is written yet.
                     Self.exit(
-                        withError: ValidationError(
-                            "--start '\(start)' is neither a page as written nor an index from 0 to \(pages.count - 1)")
+                        withError: ValidationError("--start " + pages.startProblem(start))
                     )
                 }
                 startPosition = position
@@ -150,25 +149,18 @@ struct GalleryCommand: ParsableCommand {
                     maximumScale: maxScale),
                 start: startPosition, script: steps, options: decoding.decodeOptions(leaving: memory),
                 background: background)
-            let frames = try job.plan()
-            let shard = try sharding.resolve()
-            let ours = frames.filter { shard.contains(frame: $0.index) }
-            let prepared = try FrameOutput.prepare(
-                folder: output, outputs: ours.map { FrameWriter.frameName($0.index) }, frameCount: frames.count,
-                job: job.journalName, shard: shard, resume: resuming.resume, clean: resuming.clean)
-            let reused = prepared.reusedFrames(ours.map(\.index))
-            Report.staleFrames(prepared, clean: resuming.clean)
-            let loader = job.makeLoader()
-            let progress = ProgressLine(total: ours.count - reused.count, label: "frame")
-            let summary = try GalleryRun.render(
-                frames, shard: shard, reused: resuming.resume ? reused : nil, loader: loader,
-                compositor: job.compositor, folder: output, journal: prepared.journal,
-                pngOptions: job.keptColor(of: frames)?.embedding(in: PNGEncodeOptions()) ?? PNGEncodeOptions()
-            ) { _, _ in progress.advance() }
+            let progress = ProgressLine(total: 0, label: "frame")
+            let result = try job.run(
+                into: output, shard: try sharding.resolve(), resume: resuming.resume, clean: resuming.clean,
+                onStart: { run in
+                    Report.staleFrames(run.output, clean: resuming.clean)
+                    progress.total = run.total - run.reusedCount
+                }, onFrame: { _, _ in progress.advance() })
             progress.finish()
-            for warning in loader.warnings { Report.warning("\(warning.path): \(warning.message)") }
+            for warning in result.warnings { Report.warning("\(warning.path): \(warning.message)") }
+            let summary = result.summary
             if json {
-                let steps = frames.filter { shard.contains(frame: $0.index) }.map {
+                let steps = result.frames.map {
                     GalleryStepRecord(
                         $0, pages: pages, framePath: FrameWriter.framePath(folder: output, index: $0.index))
                 }

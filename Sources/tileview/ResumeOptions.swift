@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// `--resume` and `--clean`, as `gallery`, `feed` and `zoom` (batches and `--frames`) take them (DESIGN section 13).
+/// `--resume` and `--clean`, as `gallery`, `feed` and `zoom` (batches and `--frames`) take them (docs/design.md section
+/// 13).
 struct ResumeOptions: ParsableArguments {
     @Flag(help: "Keep the frames an interrupted run of the same job finished (checked against OUTDIR's journal).")
     var resume = false

@@ -2,12 +2,6 @@ import ArgumentParser
 import TileView
 import TileViewCLI
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `tileview serve ROOT`: checks the arguments, then becomes `tileview-serve` with the same words (`execv`: the
 /// same process, so its pid, signals and exit status are the server's).
 ///
@@ -27,9 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         // The words after `serve`: the root command takes no options of its own before its subcommand.
         let words = CommandLine.arguments
         let rest = words.firstIndex(of: "serve").map { Array(words[($0 + 1)...]) } ?? []
-        let argv: [UnsafeMutablePointer<CChar>?] = ([server] + rest).map { strdup($0) } + [nil]
-        execv(server, argv)
-        let reason = String(cString: strerror(errno))
+        let reason = ProcessControl.become(server, arguments: [server] + rest)
         Report.error("\(server): \(reason) (tileview serve runs the tileview-serve installed beside tileview)")
         throw ExitCode.failure
     }
@@ -39,12 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
 /// that is missing, the folder of the command's first word).
 enum ServerExecutable {
     static var path: String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let own =
-            count > 0
-            ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
+        let own = ProcessControl.executablePath ?? CommandLine.arguments[0]
         return Paths.join(own.lastIndex(of: "/").map { String(own[..<$0]) } ?? ".", "tileview-serve")
     }
 }

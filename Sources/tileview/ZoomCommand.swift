@@ -143,11 +143,10 @@ struct ZoomCommand: ParsableCommand {
                 for: memory, frameBytes: memory.bytes - (frames != nil ? TiledImage.defaultCacheBudgetBytes : 0),
                 viewport: viewport.pixelSize, job: "zoom")
             var job = ZoomJob(
-                file: file, viewport: viewport.pixelSize, gestures: try orderedGestures(), maximumScale: maxScale,
-                doubleTapStep: doubleTapStep, background: background, filter: filter.resampleFilter,
+                file: file, view: viewSettings(options: decoding.decodeOptions(leaving: memory)),
+                gestures: try orderedGestures(),
                 output: output ?? (json || frames != nil ? nil : Self.defaultOutput(for: file)), framesFolder: frames,
-                options: decoding.decodeOptions(leaving: memory), animate: animate, framesPerSecond: fps,
-                bounce: bounce)
+                animate: animate, framesPerSecond: fps, bounce: bounce)
             job.resume = resuming.resume
             job.clean = resuming.clean
             let result = try job.run()
@@ -159,6 +158,13 @@ struct ZoomCommand: ParsableCommand {
             if json { print(try Report.json(ZoomReport(result))) }
             if stats { Report.statistics(of: result.image) }
         }
+    }
+
+    /// The view the options describe, decoding with `options`.
+    func viewSettings(options: DecodeOptions) -> ViewSettings {
+        ViewSettings(
+            viewport: viewport.pixelSize, maximumScale: maxScale, doubleTapStep: doubleTapStep, background: background,
+            filter: filter.resampleFilter, options: options)
     }
 
     /// A batch: every file with the same gestures, `OUTDIR/NAME.png` each.
@@ -178,11 +184,9 @@ struct ZoomCommand: ParsableCommand {
             try decoding.requireRoom(
                 for: memory, frameBytes: memory.bytes, viewport: viewport.pixelSize, job: "a zoom batch")
             let batch = ZoomBatch(
-                files: inputs, outputFolder: output!, viewport: viewport.pixelSize, gestures: try orderedGestures(),
-                maximumScale: maxScale, doubleTapStep: doubleTapStep, background: background,
-                filter: filter.resampleFilter, options: decoding.decodeOptions(leaving: memory),
-                shard: try sharding.resolve(),
-                resume: resuming.resume)
+                files: inputs, outputFolder: output!,
+                view: viewSettings(options: decoding.decodeOptions(leaving: memory)), gestures: try orderedGestures(),
+                shard: try sharding.resolve(), resume: resuming.resume)
             let progress = ProgressLine(
                 total: inputs.indices.filter { batch.shard.contains(frame: $0) }.count, label: "file")
             let summary = try batch.run { _, file, outcome in

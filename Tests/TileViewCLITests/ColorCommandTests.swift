@@ -4,8 +4,8 @@ import TileViewCodecs
 import TileViewCore
 import TileViewTestSupport
 
-/// `--color` on the commands (DESIGN section 14): `keep` draws stored values and writes the source's profile into
-/// the PNG when every image shown has the same one; `decode` keeps and embeds by default; `info` names the space;
+/// `--color` on the commands (docs/design.md section 14): `keep` draws stored values and writes the source's profile
+/// into the PNG when every image shown has the same one; `decode` keeps and embeds by default; `info` names the space;
 /// `serve` is sRGB only.
 @Suite("--color on the commands")
 struct ColorCommandTests {

@@ -4,11 +4,11 @@ import TileViewCodecs
 import TileViewCore
 import TileViewTestSupport
 
-/// DESIGN section 14's laws on the colour corpus (Tests/Corpus/color, made by scripts/make-color-corpus.sh; its
+/// docs/design.md section 14's laws on the colour corpus (Tests/Corpus/color, made by scripts/make-color-corpus.sh; its
 /// README says what each file is): a frame of a tagged photo shows what a colour-managed sRGB display shows.
 /// The oracle is a frame of the same photo converted to sRGB by lcms2 beforehand (`NAME.srgb.png`), rendered
 /// the same way: CIEDE2000 mean <= 1 and 99th percentile <= 4 between the two frames.
-@Suite("Colour laws (DESIGN 14) on Tests/Corpus/color")
+@Suite("Colour laws (docs/design.md section 14) on Tests/Corpus/color")
 struct ColorLawTests {
     static let folder = Fixtures.corpusRoot.appendingPathComponent("color")
 

@@ -16,7 +16,7 @@ struct DecodeCommandTests {
             let result = try CommandRunner.run(["decode", record.url.path, "-o", out.path])
             if record.isValid {
                 #expect(result.status == 0, "\(record.file): \(result)")
-                // Stored values, and the source's colour description carried (DESIGN section 14).
+                // Stored values, and the source's colour description carried (docs/design.md section 14).
                 let decoded = try ImageDecoder.decode(.file(path: out.path), options: DecodeOptions(color: .keep))
                 #expect(decoded.image.width == record.expectedOrientedWidth, "\(record.file)")
                 #expect(decoded.image.height == record.expectedOrientedHeight, "\(record.file)")

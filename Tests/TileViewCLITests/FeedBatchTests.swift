@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TileViewTestSupport
 
-/// Feeds as batches (DESIGN section 13): shards together write the whole run's frames byte for byte (each shard's
-/// first frame and every frame after a skipped one reached from the cells of the last frame it rendered), SIGINT
-/// and SIGTERM stop a feed between frames with no temporary file, `--resume` finishes it byte for byte, and frames
-/// of a longer earlier run are reported and removed with `--clean`.
+/// Feeds as batches (docs/design.md section 13): shards together write the whole run's frames byte for byte (each
+/// shard's first frame and every frame after a skipped one reached from the cells of the last frame it rendered),
+/// SIGINT and SIGTERM stop a feed between frames with no temporary file, `--resume` finishes it byte for byte, and
+/// frames of a longer earlier run are reported and removed with `--clean`.
 @Suite("Feed: shards, interrupt and resume", .serialized)
 struct FeedBatchTests {
     /// Grids of the sample images in four column counts around an image and headers, scrolled up and down so that
@@ -24,7 +24,7 @@ struct FeedBatchTests {
         let folder = try! TemporaryFolder.untilExit("feed-reference")
         let result = try! CommandRunner.run(arguments(folder))
         precondition(result.status == 0, "\(result)")
-        return try! GalleryResumeTests.contents(folder).frames
+        return try! FrameFolder.contents(folder).frames
     }()
 
     @Test("shards 0/4 to 3/4 (and auto from a Slurm array) together write the whole run, byte for byte")
@@ -40,7 +40,7 @@ struct FeedBatchTests {
                 #expect(summary["shard"] as? String == "\(k)/4")
                 #expect(summary["frames"] as? Int == 7)
             }
-            #expect(try GalleryResumeTests.contents(folder).frames == Self.reference)
+            #expect(try FrameFolder.contents(folder).frames == Self.reference)
         }
         let base = ProcessInfo.processInfo.environment.filter {
             !$0.key.hasPrefix("SLURM_") && $0.key != "JOB_COMPLETION_INDEX"
@@ -57,10 +57,10 @@ struct FeedBatchTests {
             }
             let whole = try TemporaryFolder.with("feed-down") { down in
                 #expect(try CommandRunner.run(Self.arguments(down, offsets: "0:2500:70")).status == 0)
-                return try GalleryResumeTests.contents(down).frames
+                return try FrameFolder.contents(down).frames
             }
             #expect(whole.count == 36)
-            #expect(try GalleryResumeTests.contents(folder).frames == whole)
+            #expect(try FrameFolder.contents(folder).frames == whole)
         }
         let none = try CommandRunner.run(
             Self.arguments(URL(fileURLWithPath: "/nonexistent")) + ["--shard", "auto"], environment: base)
@@ -71,7 +71,7 @@ struct FeedBatchTests {
     func signals() throws {
         #expect(Self.reference.count == 28)
         try FrameRunChecks.interruptAndResume(
-            { Self.arguments($0) }, reference: Self.reference, runs: 4, seed: 0xFEED_5167, delays: 0.05...1.5)
+            { Self.arguments($0) }, reference: Self.reference, runs: 2, seed: 0xFEED_5167, delays: 0.05...1.5)
     }
 
     @Test("a feed of fewer frames into the folder: a warning with the count, and --clean removes them")
@@ -86,7 +86,7 @@ struct FeedBatchTests {
                 ), "\(shorter.stderr)")
             let cleaned = try CommandRunner.run(Self.arguments(folder, offsets: "0:900:100") + ["--clean"])
             #expect(cleaned.status == 0 && cleaned.stderr.contains("removed 18 frames"), "\(cleaned)")
-            #expect(try GalleryResumeTests.contents(folder).frames.count == 10)
+            #expect(try FrameFolder.contents(folder).frames.count == 10)
         }
     }
 }

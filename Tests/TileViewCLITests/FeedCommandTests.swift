@@ -3,7 +3,7 @@ import Testing
 import TileViewCodecs
 import TileViewTestSupport
 
-/// `tileview feed` end to end: frames, the JSON of DESIGN section 9, residency, exit codes.
+/// `tileview feed` end to end: frames, the JSON of docs/design.md section 9, residency, exit codes.
 @Suite("tileview feed")
 struct FeedCommandTests {
     static var rocket: String { Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path }
@@ -35,7 +35,7 @@ struct FeedCommandTests {
         return (result, output)
     }
 
-    @Test("one frame per offset; each record follows the layout laws; the summary has DESIGN's keys")
+    @Test("one frame per offset; each record follows the layout laws; the summary has the design's keys")
     func framesAndRecords() throws {
         try TemporaryFolder.with("feed-cli") { dir in
             // header [0, 60), 300 cells in 75 rows of 50 px [60, 3810), the 640x427 photo 133 rows [3810, 3943).

@@ -4,7 +4,7 @@ import TileViewCodecs
 import TileViewCore
 import TileViewTestSupport
 
-/// Where runs put their files and what they say about them, the same for every command (DESIGN section 9):
+/// Where runs put their files and what they say about them, the same for every command (docs/design.md section 9):
 /// missing output folders are created, frame records give OUTDIR joined with the name, and a run that wrote
 /// frames says so on standard output.
 @Suite("Output paths and summaries")

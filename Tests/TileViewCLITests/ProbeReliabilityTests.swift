@@ -3,7 +3,7 @@ import TileViewTestSupport
 
 /// `scripts/probe-reliability.sh`: the probes that once found hangs, aborts, partial files and disagreeing modes,
 /// run against the binary under test; every line must say PASS.
-@Suite("Reliability probes")
+@Suite("Reliability probes", .tags(.external))
 struct ProbeReliabilityTests {
     @Test(
         "every probe passes: FIFOs, signals and resume, memory limits, lenient agreement, stale frames, maps, bench peaks"

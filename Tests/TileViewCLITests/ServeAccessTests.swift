@@ -3,7 +3,8 @@ import Testing
 import TileViewTestSupport
 
 /// `tileview serve` on an address other machines reach: refused before it binds without an access rule (exit 64,
-/// saying why and what to add), served with `--public`; the other options of DESIGN section 18 checked the same way.
+/// saying why and what to add), served with `--public`; the other options of docs/design.md section 18 checked the same
+/// way.
 @Suite("tileview serve: access rule and Host options", .serialized)
 struct ServeAccessTests {
     /// `curl -s` of `url` with `arguments` added: the status code and the body.

@@ -103,7 +103,7 @@ struct ServeCommandTests {
 }
 
 /// The offline IIIF validator against a real server (`scripts/validate-iiif.sh`).
-@Suite("IIIF validator")
+@Suite("IIIF validator", .tags(.external))
 struct IIIFValidatorTests {
     @Test("iiif-validator-ng detects level 2 and every test passes", .timeLimit(.minutes(10)))
     func validator() async throws {
@@ -118,7 +118,7 @@ struct IIIFValidatorTests {
 /// (no socket error, no non-2xx, RSS within the cache budget + 64 MiB) and a thousand malformed requests (no 5xx
 /// but 501, the server alive and serving after). The long runs (30 s at 64 connections, 10,000 requests) are
 /// the same script with its defaults.
-@Suite("Server under load")
+@Suite("Server under load", .tags(.external))
 struct LoadServeTests {
     @Test("wrk and malformed requests: no error, no crash, memory bounded", .timeLimit(.minutes(5)))
     func load() async throws {
@@ -133,7 +133,7 @@ struct LoadServeTests {
 /// The viewer in a real headless chromium against a real server (`scripts/test-browser.sh`): the double click at
 /// (120, 80), wheel, drag and the two-finger fallback give the command's states, the screenshot its frame (PSNR),
 /// and three right arrows in a gallery its page and resident set.
-@Suite("Viewer in a browser")
+@Suite("Viewer in a browser", .tags(.external))
 struct BrowserTests {
     @Test("chromium: states equal the command's, screenshot PSNR of at least 30 dB", .timeLimit(.minutes(5)))
     func browser() async throws {
@@ -145,7 +145,7 @@ struct BrowserTests {
 
 /// The view API fuzzed from its own OpenAPI document (`scripts/fuzz-api.sh`): about 2,000 generated requests,
 /// every schemathesis check passing, the server alive after.
-@Suite("View API fuzzing")
+@Suite("View API fuzzing", .tags(.external))
 struct APIFuzzTests {
     @Test("schemathesis: no 5xx, answers as documented, the server alive", .timeLimit(.minutes(5)))
     func fuzz() async throws {

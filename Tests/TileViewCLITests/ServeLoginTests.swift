@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TileViewTestSupport
 
-/// The access options of `tileview serve` as a user runs them (DESIGN section 18): `--hash-password` makes a
+/// The access options of `tileview serve` as a user runs them (docs/design.md section 18): `--hash-password` makes a
 /// `--users` line, a malformed users file or a short key stops the start with exit 64 naming the file and line,
 /// `--sign` prints a share link, and a live server with the hashed account logs in over a socket.
 @Suite("tileview serve: logins, tokens and share links", .serialized)
@@ -96,7 +96,9 @@ struct ServeLoginTests {
         }
     }
 
-    @Test("a live server with --users: 401 without a session, the hashed password logs in, the cookie opens IIIF, failures count per address")
+    @Test(
+        "a live server with --users: 401 without a session, the hashed password logs in, the cookie opens IIIF, failures count per address"
+    )
     func liveLogin() throws {
         try TemporaryFolder.with("serve-live-login") { dir in
             let root = dir.appendingPathComponent("root")

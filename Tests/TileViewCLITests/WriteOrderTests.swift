@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TileViewTestSupport
 
-/// The order of a frame's system calls, observed with `strace` (DESIGN section 13): the temporary file is
+/// The order of a frame's system calls, observed with `strace` (docs/design.md section 13): the temporary file is
 /// written and flushed (`fsync`) before the rename that makes the frame visible, the folder is flushed after the
 /// rename, and only then is the frame's line appended to the journal. So after a crash or a power cut a
 /// journaled frame is on disk whole, and a visible frame was whole before it got its name.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TileViewTestSupport
 
-/// `tileview zoom FILE... -o OUTDIR` and `--dir` (DESIGN section 13): one frame per file, byte for byte what a
+/// `tileview zoom FILE... -o OUTDIR` and `--dir` (docs/design.md section 13): one frame per file, byte for byte what a
 /// single `tileview zoom` writes; bad files reported while the batch goes on; shards; interrupt and resume;
 /// memory that does not grow with the number of files.
 @Suite("tileview zoom batches", .serialized)
@@ -132,17 +132,30 @@ struct ZoomBatchTests {
                     == 0)
             let expected = try Self.frames(reference)
             #expect(expected.count == 24)
-            var random = SplitMix64(seed: 0x200B_BA7C)
             for run in 0..<2 {
                 let out = dir.appendingPathComponent("out\(run)")
                 let signal = run % 2 == 0 ? SIGINT : SIGTERM
+                // Signalled once the first (then the third) frame is on disk: the batch is mid-way.
+                let path = out.path
                 let stopped = try CommandRunner.run(
                     ["zoom", "--dir", inputs.path] + small + ["-o", out.path], timeout: 120,
-                    signals: [(random.uniform(0.1, 1.0), signal)])
-                #expect(stopped.status == 0 || stopped.status == 128 + signal, "\(stopped)")
+                    signalWhen: (
+                        [signal],
+                        {
+                            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+                                $0.hasSuffix(".png") && !$0.hasPrefix(".")
+                            }.count > run * 2
+                        }
+                    ))
+                #expect(stopped.status == 128 + signal, "\(stopped)")
                 let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
                 #expect(!names.contains { $0.contains(".tmp-") }, "\(names)")
-                if stopped.status != 0 { #expect(stopped.stderr.contains("rerun with --resume"), "\(stopped)") }
+                let written = try Self.frames(out).count
+                let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+                #expect(written < 24, "\(written) files")
+                #expect(
+                    stopped.stderr.contains("stopped by \(name) after \(written) of 24 files; rerun with --resume"),
+                    "\(stopped)")
                 let resumed = try CommandRunner.run(
                     ["zoom", "--dir", inputs.path] + small + ["-o", out.path, "--resume"], timeout: 120)
                 #expect(resumed.status == 0 && resumed.stdout.contains("reused"), "\(resumed)")

@@ -33,7 +33,7 @@ struct ZoomCommandTests {
         try Data(png).write(to: url)
     }
 
-    @Test("the worked example of DESIGN section 3 comes out of --json, reading only the header")
+    @Test("the worked example of docs/design.md section 3 comes out of --json, reading only the header")
     func workedExample() throws {
         try TemporaryFolder.with("zoom") { dir in
             let photo = dir.appendingPathComponent("photo.png")

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TileViewTestSupport
 
-/// `zoom --frames` as a run of numbered frames (DESIGN section 13): SIGINT and SIGTERM stop it between frames with
-/// no temporary file, `--resume` finishes it byte for byte as an uninterrupted run, and frames a longer earlier
+/// `zoom --frames` as a run of numbered frames (docs/design.md section 13): SIGINT and SIGTERM stop it between frames
+/// with no temporary file, `--resume` finishes it byte for byte as an uninterrupted run, and frames a longer earlier
 /// run left are reported and removed with `--clean`.
 @Suite("Zoom frames: interrupt and resume", .serialized)
 struct ZoomFramesResumeTests {
@@ -25,14 +25,14 @@ struct ZoomFramesResumeTests {
         let folder = try! TemporaryFolder.untilExit("zoom-frames-reference")
         let result = try! CommandRunner.run(arguments(folder))
         precondition(result.status == 0, "\(result)")
-        return try! GalleryResumeTests.contents(folder).frames
+        return try! FrameFolder.contents(folder).frames
     }()
 
     @Test("SIGINT or SIGTERM mid-run: 130 or 143, no temporary file; --resume ends byte-identical")
     func signals() throws {
         #expect(Self.reference.count == 31)
         try FrameRunChecks.interruptAndResume(
-            { Self.arguments($0) }, reference: Self.reference, runs: 4, seed: 0x200F_4A3E, delays: 0.1...3,
+            { Self.arguments($0) }, reference: Self.reference, runs: 2, seed: 0x200F_4A3E, delays: 0.1...3,
             countsReuse: false)
     }
 
@@ -43,18 +43,18 @@ struct ZoomFramesResumeTests {
             let count = Self.reference.count
             let shorter = try CommandRunner.run(Self.arguments(folder, fling: false))
             #expect(shorter.status == 0)
-            let kept = try GalleryResumeTests.contents(folder).frames.count
+            let kept = try FrameFolder.contents(folder).frames.count
             #expect(kept == count)
             let short = try TemporaryFolder.with("zoom-frames-short") { other in
                 #expect(try CommandRunner.run(Self.arguments(other, fling: false)).status == 0)
-                return try GalleryResumeTests.contents(other).frames.count
+                return try FrameFolder.contents(other).frames.count
             }
             #expect(short > 0 && short < count)
             #expect(
                 shorter.stderr.contains("holds \(count - short) frames this run does not write"), "\(shorter.stderr)")
             let cleaned = try CommandRunner.run(Self.arguments(folder, fling: false) + ["--clean"])
             #expect(cleaned.status == 0 && cleaned.stderr.contains("removed \(count - short) frames"), "\(cleaned)")
-            #expect(try GalleryResumeTests.contents(folder).frames.count == short)
+            #expect(try FrameFolder.contents(folder).frames.count == short)
         }
         let usage = try CommandRunner.run([
             "zoom", Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path, "--resume",

@@ -5,7 +5,7 @@ import TileViewCore
 import TileViewTestSupport
 import TileViewZoom
 
-/// Motion, rotation and sharp pixels on the command line (DESIGN section 12): what --animate writes, that the
+/// Motion, rotation and sharp pixels on the command line (docs/design.md section 12): what --animate writes, that the
 /// final state never depends on it, that a turned view is the view of the turned image, and --filter nearest.
 @Suite("tileview zoom: motion, rotation, nearest")
 struct ZoomMotionCommandTests {

@@ -2,7 +2,7 @@ import Testing
 import TileViewCore
 import TileViewTestSupport
 
-/// The colour-difference measure of DESIGN section 14's oracle (TileViewTestSupport's `ColorDifference`).
+/// The colour-difference measure of docs/design.md section 14's oracle (TileViewTestSupport's `ColorDifference`).
 @Suite("CIEDE2000 and sRGB -> CIELAB")
 struct ColorDifferenceTests {
     struct Pair: Sendable, CustomStringConvertible {

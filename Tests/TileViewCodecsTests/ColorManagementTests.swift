@@ -4,8 +4,8 @@ import TileViewCodecs
 import TileViewCore
 import TileViewTestSupport
 
-/// The decoders' colour management (DESIGN section 14) on the tagged corpus `Tests/Corpus/color`: what each file's
-/// description says, which files are converted, and the paths around the decoders (profiles in PNGs written, in
+/// The decoders' colour management (docs/design.md section 14) on the tagged corpus `Tests/Corpus/color`: what each
+/// file's description says, which files are converted, and the paths around the decoders (profiles in PNGs written, in
 /// lossless crops, in crops through the entropy index). The CIEDE2000 law against lcms2's conversions made beforehand
 /// is `ColorLawTests` (the command line).
 @Suite("Colour management")
@@ -15,7 +15,7 @@ struct ColorManagementTests {
     static let keep = DecodeOptions(color: .keep)
 
     @Test(
-        "each source's description comes from the place DESIGN 14 names, in its order",
+        "each source's description comes from the place docs/design.md section 14 names, in its order",
         arguments: [
             ("adobergb.jpg", ColorDescription.Origin.iccProfile, false),
             ("multi-app2.jpg", .iccProfile, false),

@@ -69,7 +69,7 @@ struct FeedGoldenTests {
     }
 
     @Test(
-        "a frame record has exactly the DESIGN key names: offset, sections {index, frame, contentOffset}, residentCells"
+        "a frame record has exactly the design's key names: offset, sections {index, frame, contentOffset}, residentCells"
     )
     func keyNames() throws {
         let data = try JSONEncoder().encode(Self.layout.record(atContainerOffset: 0, scrollDirection: .down))

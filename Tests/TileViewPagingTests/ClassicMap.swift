@@ -1,7 +1,7 @@
 import Testing
 import TileViewPaging
 
-/// The classic map of DESIGN section 4.
+/// The classic map of docs/design.md section 4.
 enum ClassicMap {
     static let text = """
         1 . 2

@@ -65,7 +65,7 @@ struct FrameGeometryTests {
         }
     }
 
-    @Test("pixel centres map as DESIGN section 7 says, through image space into the level")
+    @Test("pixel centres map as docs/design.md section 7 says, through image space into the level")
     func pixelCentresMapThroughImageSpace() {
         // The design's photo at fit: 6000x4000 in 1024x768, frame at (0, 42.67), drawn from level 2.
         let s = 1024.0 / 6000

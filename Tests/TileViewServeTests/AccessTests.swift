@@ -9,7 +9,7 @@ import TileViewTestSupport
 
 @testable import TileViewServe
 
-/// DESIGN section 18's access rule through the router: `--users` logins and their session cookie, `--tokens`
+/// docs/design.md section 18's access rule through the router: `--users` logins and their session cookie, `--tokens`
 /// bearer tokens, `--sign-key` share links, the login rate limit, and `Cache-Control: private`.
 @Suite("Access: logins, tokens, share links")
 struct AccessTests {

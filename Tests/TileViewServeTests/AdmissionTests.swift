@@ -6,7 +6,7 @@ import TileView
 import TileViewServe
 import TileViewTestSupport
 
-/// Admission before allocation (DESIGN section 18): every render's plan is worked out from the header and the
+/// Admission before allocation (docs/design.md section 18): every render's plan is worked out from the header and the
 /// request, a plan that can never fit is 400 before any decoding, and renders wait for their share of the work
 /// budget in two lanes, or get 503 with `Retry-After`.
 @Suite("Server admission")
@@ -58,7 +58,8 @@ struct AdmissionTests {
                 let w = [1, 2, 17, 256, 640, 4000, 12000, 70000, 1_000_000][n(0...8)]
                 let h = [1, 3, 200, 427, 5000, 90000][n(0...5)]
                 let size = [
-                    "max", "%5Emax", "\(w),", ",\(h)", "%5E\(w),", "%5E,\(h)", "pct:\(n(1...100))", "%5Epct:\(n(1...900))",
+                    "max", "%5Emax", "\(w),", ",\(h)", "%5E\(w),", "%5E,\(h)", "pct:\(n(1...100))",
+                    "%5Epct:\(n(1...900))",
                     "\(w),\(h)", "%5E\(w),\(h)", "!\(w),\(h)", "%5E!\(w),\(h)",
                 ][n(0...11)]
                 let rotation = ["0", "90", "180", "270", "!0", "!90", "45"][n(0...6)]
@@ -82,7 +83,8 @@ struct AdmissionTests {
         try await Self.withClient { client, server in
             // Within maxArea (2,000,000 pixels), but a million columns of filter taps.
             #expect(server.settings.effectiveMaxArea > 2_000_000)
-            try await client.execute(uri: "/iiif/3/rocket.jpg/full/%5E1000000,2/0/default.png", method: .get) { response in
+            try await client.execute(uri: "/iiif/3/rocket.jpg/full/%5E1000000,2/0/default.png", method: .get) {
+                response in
                 #expect(response.status == .badRequest)
                 let text = String(buffer: response.body)
                 #expect(text.contains("filter taps") && text.contains("frame") && text.contains("--work-mb"), "\(text)")
@@ -91,7 +93,9 @@ struct AdmissionTests {
                 #expect(response.status == .ok)
                 let image = try PNGDecoder.decode(.bytes(Array(buffer: response.body))).image
                 let tiled = try TiledImage(path: ServeFixture.layout.root.appendingPathComponent("rocket.jpg").path)
-                let expected = try tiled.render(region: PixelRect(size: tiled.imageSize), size: PixelSize(width: 600, height: 400)).image
+                let expected = try tiled.render(
+                    region: PixelRect(size: tiled.imageSize), size: PixelSize(width: 600, height: 400)
+                ).image
                 #expect(image.size == expected.size)
                 #expect(image.pixels == expected.pixels, "streamed from the decoder: the bytes of the tiles' render")
             }

@@ -6,7 +6,7 @@ import Testing
 import TileViewServe
 import TileViewTestSupport
 
-/// DESIGN section 18's cross-site and Host rules on every route: CORS only on IIIF and Deep Zoom, nosniff
+/// docs/design.md section 18's cross-site and Host rules on every route: CORS only on IIIF and Deep Zoom, nosniff
 /// everywhere, the page headers on HTML, the view API closed to other sites and to bodies that are not JSON, and
 /// a Host that does not name the server refused (the router client for the first, a real socket for Host).
 @Suite("Cross-site and Host rules")
@@ -34,8 +34,12 @@ struct CrossSiteTests {
     /// (nil: none).
     static func withSocket(
         _ server: TileServer = server(),
-        _ body: @escaping @Sendable (_ send: @escaping @Sendable (String, HTTPRequest.Method, String?, HTTPFields, String?)
-            async throws -> TestClient.Response) async throws -> Void
+        _ body:
+            @escaping @Sendable (
+                _ send:
+                    @escaping @Sendable (String, HTTPRequest.Method, String?, HTTPFields, String?)
+                    async throws -> TestClient.Response
+            ) async throws -> Void
     ) async throws {
         let application = try server.application()
         try await application.test(.live) { client in
@@ -107,7 +111,8 @@ struct CrossSiteTests {
                             #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(what)")
                             let html = response.headers[.contentType]?.hasPrefix("text/html") == true
                             #expect(html == route.html, "\(what)")
-                            #expect(response.headers[.contentSecurityPolicy] == (route.html ? Self.csp : nil), "\(what)")
+                            #expect(
+                                response.headers[.contentSecurityPolicy] == (route.html ? Self.csp : nil), "\(what)")
                             #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == (html ? "DENY" : nil))
                             #expect(
                                 response.headers[HTTPField.Name("Referrer-Policy")!] == (html ? "same-origin" : nil))
@@ -148,8 +153,9 @@ struct CrossSiteTests {
             let ask: HTTPFields = [
                 .origin: Self.other, .accessControlRequestMethod: "GET", .accessControlRequestHeaders: "if-none-match",
             ]
-            for uri in ["/iiif/3/rocket.jpg/info.json", "/iiif/3/rocket.jpg/full/64,/0/default.jpg", "/dzi/rocket.jpg.dzi"]
-            {
+            for uri in [
+                "/iiif/3/rocket.jpg/info.json", "/iiif/3/rocket.jpg/full/64,/0/default.jpg", "/dzi/rocket.jpg.dzi",
+            ] {
                 try await client.execute(uri: uri, method: .options, headers: ask) { response in
                     #expect(response.status == .noContent, "\(uri)")
                     #expect(response.headers[.accessControlAllowOrigin] == "*", "\(uri)")
@@ -178,7 +184,8 @@ struct CrossSiteTests {
                 [.origin: Self.other], [.origin: "null"], [.origin: "http://localhost:8080"],
                 [.origin: "http://localhost.other.example"], [.origin: "ftp://localhost"], [.origin: "localhost"],
                 [.secFetchSite: "cross-site"], [.secFetchSite: "same-site"],
-                [.origin: Self.other, .secFetchSite: "same-origin"], [.origin: "http://localhost", .secFetchSite: "cross-site"],
+                [.origin: Self.other, .secFetchSite: "same-origin"],
+                [.origin: "http://localhost", .secFetchSite: "cross-site"],
             ]
             for headers in refused {
                 let (status, view) = try await Self.create(client, headers: headers)
@@ -268,7 +275,8 @@ struct CrossSiteTests {
         }
     }
 
-    @Test("Host: loopback names, the bound address and --allowed-hosts pass; others are 400 on every route but /healthz")
+    @Test(
+        "Host: loopback names, the bound address and --allowed-hosts pass; others are 400 on every route but /healthz")
     func hostRules() async throws {
         let server = Self.server(
             host: "10.9.8.7", site: SiteRules(allowedHosts: ["photos.example", ".lan.example", "[2001:db8::1]"]))
@@ -285,7 +293,8 @@ struct CrossSiteTests {
             let refused = [
                 "other.example", "other.example:8080", "127.0.0.1.other.example", "localhost.other.example",
                 "evil-photos.example", "xlan.example", "lan.example.other", "10.9.8.77", "0.0.0.0", "127.0.0",
-                "127.0.0.1.1", "0x7f.0.0.1", "[::2]", "[::1", "::1", "localhost:99999", "localhost:x", "local host", "[::\u{FF11}]",
+                "127.0.0.1.1", "0x7f.0.0.1", "[::2]", "[::1", "::1", "localhost:99999", "localhost:x", "local host",
+                "[::\u{FF11}]",
                 "<b>localhost</b>", "localhost@other.example", "other.example/localhost", "",
             ]
             for host in refused {
@@ -408,14 +417,18 @@ struct CrossSiteTests {
             try fm.copyItem(at: rocket, to: root.appendingPathComponent("0-notes.txt"))
             try fm.copyItem(at: rocket, to: dir.appendingPathComponent("outside.jpg"))
             try fm.createSymbolicLink(
-                at: root.appendingPathComponent("0-link.jpg"), withDestinationURL: dir.appendingPathComponent("outside.jpg"))
+                at: root.appendingPathComponent("0-link.jpg"),
+                withDestinationURL: dir.appendingPathComponent("outside.jpg"))
             try fm.copyItem(at: rocket, to: root.appendingPathComponent(".hidden/a.jpg"))
             try fm.copyItem(at: rocket, to: root.appendingPathComponent("b/deep/a.jpg"))
             try fm.copyItem(at: rocket, to: root.appendingPathComponent("c/z.jpg"))
             let served = try ServeRoot(path: root.path)
             #expect(ServeBanner.firstImage(in: served)?.identifier == "c/z.jpg", "breadth-first, refused ones skipped")
             let text = ServeBanner.text(root: served, host: "127.0.0.1", port: 8080)
-            #expect(text == "tileview: serving \(root.path) at http://127.0.0.1:8080/ (IIIF: http://127.0.0.1:8080/iiif/3/c%2Fz.jpg/info.json)\n")
+            #expect(
+                text
+                    == "tileview: serving \(root.path) at http://127.0.0.1:8080/ (IIIF: http://127.0.0.1:8080/iiif/3/c%2Fz.jpg/info.json)\n"
+            )
             try fm.copyItem(at: rocket, to: root.appendingPathComponent("z.png"))
             #expect(ServeBanner.firstImage(in: try ServeRoot(path: root.path))?.identifier == "z.png", "the root first")
         }

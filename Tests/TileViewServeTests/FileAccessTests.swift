@@ -7,7 +7,7 @@ import TileViewTestSupport
 
 @testable import TileViewServe
 
-/// One resolution, one descriptor (DESIGN section 10): a file is resolved beneath the root and opened in one
+/// One resolution, one descriptor (docs/design.md section 10): a file is resolved beneath the root and opened in one
 /// step, and the descriptor that was checked is the one decoded, so a path swapped for a link out of the root
 /// between a check and a use is never followed; views resolve again at every open; the entity tag holds the
 /// file's whole identity.
@@ -147,7 +147,8 @@ struct FileAccessTests {
                 let start = ContinuousClock.now
                 func going(_ tally: [String: Int]) -> Bool {
                     let elapsed = ContinuousClock.now - start
-                    let seenBoth = tally["inside", default: 0] > 0 && tally["404", default: 0] > 0
+                    let seenBoth =
+                        tally["inside", default: 0] > 0 && tally["404", default: 0] > 0
                         || elapsed > .seconds(60)
                     return (elapsed < .seconds(3) || tally.values.reduce(0, +) < 300 || !seenBoth)
                         && elapsed < .seconds(300)

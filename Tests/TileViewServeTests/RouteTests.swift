@@ -62,7 +62,7 @@ struct RouteTests {
                 #expect(json["profile"] as? String == "level2")
                 #expect(json["type"] as? String == "ImageService3")
                 #expect((json["id"] as? String)?.hasSuffix("/iiif/3/albums%2Fcoffee.png") == true)
-                // --max-area's 4096 x 4096 lowered to what the default --work-mb renders (DESIGN section 18).
+                // --max-area's 4096 x 4096 lowered to what the default --work-mb renders (docs/design.md section 18).
                 let settings = ServeSettings(root: ServeFixture.root)
                 #expect(settings.effectiveMaxArea < 4096 * 4096 && settings.effectiveMaxArea > 4_000_000)
                 #expect(json["maxArea"] as? Int == settings.effectiveMaxArea)

@@ -4,7 +4,7 @@ import TileViewTestSupport
 
 @testable import TileViewServe
 
-/// Identifiers name files under the root and nothing else (DESIGN section 10).
+/// Identifiers name files under the root and nothing else (docs/design.md section 10).
 @Suite("Served root")
 struct ServeRootTests {
     @Test("a plain and a sub-folder identifier name their files; a link that stays inside is followed")

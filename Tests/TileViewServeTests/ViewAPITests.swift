@@ -6,7 +6,7 @@ import TileView
 import TileViewServe
 import TileViewTestSupport
 
-/// The view API (DESIGN section 11) through Hummingbird's test client: the life of a view, expiry, the bound on
+/// The view API (docs/design.md section 11) through Hummingbird's test client: the life of a view, expiry, the bound on
 /// views, every gesture and move, residency, errors, and frames byte for byte equal to what `tileview zoom` and
 /// `tileview gallery` write (`ZoomJob`, `GalleryJob` with `GalleryRun`) after the same steps.
 @Suite("View API")
@@ -79,8 +79,8 @@ struct ViewAPITests {
         try TemporaryFolder.with("zoom-cli") { dir in
             let output = dir.appendingPathComponent("frame.png").path
             let result = try ZoomJob(
-                file: file.path, viewport: viewport, gestures: try gestures.map { try ZoomGesture(parsing: $0) },
-                output: output
+                file: file.path, view: ViewSettings(viewport: viewport),
+                gestures: try gestures.map { try ZoomGesture(parsing: $0) }, output: output
             ).run()
             return (try Fixtures.bytes(URL(fileURLWithPath: output)), result.state.snapshot)
         }
@@ -95,8 +95,7 @@ struct ViewAPITests {
             let job = GalleryJob(
                 pages: pages, settings: settings,
                 script: GalleryScript(actions: try steps.map { try GalleryAction(parsing: $0) }))
-            let frames = try job.plan()
-            _ = try GalleryRun.render(frames, loader: job.makeLoader(), compositor: job.compositor, folder: dir.path)
+            let frames = try job.run(into: dir.path).frames
             let last = frames[frames.count - 1]
             return (
                 try Fixtures.bytes(URL(fileURLWithPath: FrameWriter.framePath(folder: dir.path, index: last.index))),
@@ -195,8 +194,8 @@ struct ViewAPITests {
             }
             let file = Self.pagesRoot.appendingPathComponent(name)
             let job = ZoomJob(
-                file: file.path, viewport: viewport, gestures: try gestures.map { try ZoomGesture(parsing: $0) },
-                maximumScale: 2)
+                file: file.path, view: ViewSettings(viewport: viewport, maximumScale: 2),
+                gestures: try gestures.map { try ZoomGesture(parsing: $0) })
             let (status, frame) = try await Self.frame(client, created.view)
             let expected = try TemporaryFolder.with("zoom-cli") { dir in
                 var job = job

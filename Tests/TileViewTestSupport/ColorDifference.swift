@@ -31,7 +31,7 @@ public struct CIELAB: Hashable, Sendable, CustomStringConvertible {
 /// How far apart two colours look: 8-bit sRGB -> linear (IEC 61966-2-1's curve) -> XYZ (D65) -> CIELAB (D65
 /// white) -> CIEDE2000 (kL = kC = kH = 1), as in Sharma, Wu and Dalal, "The CIEDE2000 color-difference
 /// formula: implementation notes, supplementary test data, and mathematical observations" (2005). About 1 is a
-/// just-noticeable difference; DESIGN section 14's oracle bounds the mean and the 99th percentile over a frame.
+/// just-noticeable difference; docs/design.md section 14's oracle bounds the mean and the 99th percentile over a frame.
 public enum ColorDifference {
     /// sRGB's linear RGB -> XYZ (D65) matrix, computed from its primaries and D65 (rows X, Y, Z).
     public static let rgbToXYZ: [[Double]] = [

@@ -25,10 +25,13 @@ public enum CommandRunner {
     /// With a `timeout`, a run still going after that many seconds is killed (SIGKILL: status 9 by signal, and
     /// the test sees a non-zero status instead of hanging). `signals` are sent while it runs, each that many
     /// seconds after the start (a signal that ends it is reported as the status, e.g. 9 for SIGKILL). With
+    /// `signalWhen`, its signals are sent once its condition holds (checked every millisecond while the process runs), 10 ms
+    /// apart. With
     /// `environment`, the process gets exactly that environment.
     public static func run(
         _ arguments: [String], in directory: URL? = nil, timeout: Double? = nil,
-        signals: [(seconds: Double, signal: Int32)] = [], environment: [String: String]? = nil
+        signals: [(seconds: Double, signal: Int32)] = [],
+        signalWhen: (signals: [Int32], condition: @Sendable () -> Bool)? = nil, environment: [String: String]? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -51,6 +54,23 @@ public enum CommandRunner {
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                 if process.isRunning { kill(pid, signal) }
             }
+        }
+        if let (signals, condition) = signalWhen {
+            // A thread of its own: Dispatch's pool can be busy with other tests' blocking reads for longer than a
+            // whole run takes.
+            let watcher = Thread {
+                while process.isRunning {
+                    if condition() {
+                        for (n, signal) in signals.enumerated() {
+                            if n > 0 { usleep(10_000) }
+                            kill(pid, signal)
+                        }
+                        return
+                    }
+                    usleep(1000)
+                }
+            }
+            watcher.start()
         }
         // Read both pipes while the process runs so a large output cannot block it.
         nonisolated(unsafe) var errData = Data()

@@ -205,7 +205,7 @@ struct PageLoaderTests {
                 peek: 24, gap: 8)
             let plan = try job.plan()
             let out = dir.appendingPathComponent("out")
-            _ = try GalleryRun.render(plan, loader: job.makeLoader(), compositor: job.compositor, folder: out.path)
+            _ = try job.run(into: out.path)
             // The reference: every frame drawn from decoded regions, one call at a time.
             let reference = job.makeLoader()
             for frame in plan {
@@ -243,9 +243,7 @@ struct PageLoaderTests {
             let job = try Self.job(
                 paths, layout: .linear(12), script: moves, viewport: PixelSize(width: 60, height: 40))
             var samples: [Int] = []
-            let summary = try GalleryRun.render(
-                try job.plan(), loader: job.makeLoader(), compositor: job.compositor, folder: nil
-            ) { _, sample in samples.append(sample.residentBytes) }
+            let summary = try job.run(into: nil, onFrame: { _, sample in samples.append(sample.residentBytes) }).summary
             // Fit scale 1/5 draws level 1 (150 x 100, the coarsest), decoded once per page, nothing kept between pages.
             #expect(samples.count == 12 && samples.allSatisfy { $0 == 150 * 100 * 4 }, "\(samples)")
             #expect(summary.peakResidentBytes == 150 * 100 * 4 && summary.maxResident == 3)

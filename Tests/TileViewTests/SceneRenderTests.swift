@@ -6,7 +6,7 @@ import TileViewCore
 import TileViewTestSupport
 import TileViewZoom
 
-/// Scenes zoom like images (DESIGN section 12): the laws of the issue, over seeded random scenes and gestures.
+/// Scenes zoom like images (docs/design.md section 12): the laws of the issue, over seeded random scenes and gestures.
 @Suite("Scene rendering")
 struct SceneRenderTests {
     /// Random gestures a user could make on a viewport of `viewport`.
@@ -40,7 +40,8 @@ struct SceneRenderTests {
                 let path = try Self.writeScene(
                     #"{"width": \#(size.width), "height": \#(size.height), "layers": []}"#, in: dir)
                 let viewport = PixelSize(width: 40 + rng.int(below: 400), height: 40 + rng.int(below: 400))
-                let session = ZoomSession(image: try ZoomContentFiles.open(path), viewport: viewport, maximumScale: 2)
+                let session = ZoomSession(
+                    image: try ZoomContentFiles.open(path), view: ViewSettings(viewport: viewport, maximumScale: 2))
                 var plain = ZoomState(imageSize: size, viewportSize: viewport.asSize, maximumScaleSetting: 2)
                 for gesture in Self.gestures(&rng, viewport: viewport.asSize) {
                     try session.apply(gesture)
@@ -77,7 +78,8 @@ struct SceneRenderTests {
                     #"{"width": \#(size.width), "height": \#(size.height), "layers": [\#(layers.joined(separator: ","))]}"#,
                     in: dir)
                 let viewport = PixelSize(width: 60 + rng.int(below: 300), height: 60 + rng.int(below: 300))
-                let session = ZoomSession(image: try ZoomContentFiles.open(path), viewport: viewport, maximumScale: 4)
+                let session = ZoomSession(
+                    image: try ZoomContentFiles.open(path), view: ViewSettings(viewport: viewport, maximumScale: 4))
                 for gesture in Self.gestures(&rng, viewport: viewport.asSize) { try session.apply(gesture) }
                 let frame = try session.render().image
                 let state = session.state
@@ -118,13 +120,9 @@ struct SceneRenderTests {
                     let viewport = PixelSize(width: 40 + rng.int(below: 300), height: 40 + rng.int(below: 300))
                     let gestures = Self.gestures(&rng, viewport: viewport.asSize)
                     let background = RGBA8(r: 10, g: 20, b: 30)
-                    let scene = ZoomSession(
-                        image: try ZoomContentFiles.open(path, cacheBudgetBytes: 0), viewport: viewport,
-                        maximumScale: 3,
-                        background: background)
-                    let plain = ZoomSession(
-                        image: try TiledImage(path: image, cacheBudgetBytes: 0), viewport: viewport, maximumScale: 3,
-                        background: background)
+                    let view = ViewSettings(viewport: viewport, maximumScale: 3, background: background)
+                    let scene = ZoomSession(image: try ZoomContentFiles.open(path, cacheBudgetBytes: 0), view: view)
+                    let plain = ZoomSession(image: try TiledImage(path: image, cacheBudgetBytes: 0), view: view)
                     for g in gestures {
                         try scene.apply(g)
                         try plain.apply(g)
@@ -157,7 +155,8 @@ struct SceneRenderTests {
             for _ in 0..<8 {
                 let viewport = PixelSize(width: 100 + rng.int(below: 300), height: 100 + rng.int(below: 300))
                 let session = ZoomSession(
-                    image: try ZoomContentFiles.open(path, cacheBudgetBytes: 0), viewport: viewport, maximumScale: 3)
+                    image: try ZoomContentFiles.open(path, cacheBudgetBytes: 0),
+                    view: ViewSettings(viewport: viewport, maximumScale: 3))
                 for g in Self.gestures(&rng, viewport: viewport.asSize) { try session.apply(g) }
                 let frame = try session.render().image
                 let s = session.state.zoomScale

@@ -4,7 +4,8 @@ import TileViewCore
 import TileViewTestSupport
 import TileViewZoom
 
-/// The worked example of DESIGN section 3: a 6000x4000 photo in a 1024x768 viewport, double-tapped at (120, 80).
+/// The worked example of docs/design.md section 3: a 6000x4000 photo in a 1024x768 viewport, double-tapped at (120,
+/// 80).
 @Suite("Worked example")
 struct WorkedExampleTests {
     static let image = Size(width: 6000, height: 4000)
@@ -19,7 +20,7 @@ struct WorkedExampleTests {
         return state
     }
 
-    /// The `--json` example printed in DESIGN section 3, verbatim.
+    /// The `--json` example printed in docs/design.md section 3, verbatim.
     static let designJSON = """
         {"image": {"width": 6000, "height": 4000}, "viewport": {"width": 1024, "height": 768},
          "zoomScale": 0.256, "minimumZoomScale": 0.170667, "maximumZoomScale": 1.0,
@@ -28,7 +29,7 @@ struct WorkedExampleTests {
          "visibleRect": {"x": 0, "y": 0, "width": 4000, "height": 3000}}
         """
 
-    /// Rounds to `places` decimals, as the DESIGN text prints numbers.
+    /// Rounds to `places` decimals, as the design text prints numbers.
     static func rounded(_ value: Double, places: Int) -> Double {
         let factor = pow(10, Double(places))
         return (value * factor).rounded() / factor
@@ -70,7 +71,7 @@ struct WorkedExampleTests {
         #expect(abs(visible.height - 3000) < 1e-9, "visible height \(visible.height)")
     }
 
-    @Test("the snapshot after the double tap equals the --json example of DESIGN section 3")
+    @Test("the snapshot after the double tap equals the --json example of docs/design.md section 3")
     func snapshotMatchesDesignText() throws {
         let design = try JSONDecoder().decode(ZoomSnapshot.self, from: Data(Self.designJSON.utf8))
         #expect(Self.tapped.snapshot == design)

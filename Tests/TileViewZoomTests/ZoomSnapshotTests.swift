@@ -19,7 +19,7 @@ struct ZoomSnapshotTests {
         #expect(rounded.sign == expected.sign, "\(value) rounded to \(rounded), sign")
     }
 
-    @Test("the JSON has exactly the DESIGN key names, nested as documented")
+    @Test("the JSON has exactly the design's key names, nested as documented")
     func keyNames() throws {
         let state = ZoomState(imageSize: Size(width: 300, height: 200), viewportSize: Size(width: 100, height: 100))
         let data = try JSONEncoder().encode(state.snapshot)

@@ -200,7 +200,7 @@ def main():
               "touch: a double tap, a pinch and a two-finger tap are sent as such", str(sent))
         replay(driver, tileview, path, w, h, sent, "after the touch gestures the state equals the command's")
 
-        # Colour (DESIGN section 14): a lossless crop of a tagged JPEG (the file's own coefficients, carrying its
+        # Colour (docs/design.md section 14): a lossless crop of a tagged JPEG (the file's own coefficients, carrying its
         # Adobe RGB profile) and the server's converted PNG of the same region draw alike on a canvas, as Chromium
         # manages colour; the same crop without its APP2 markers (what a crop without the profile would show) does
         # not.

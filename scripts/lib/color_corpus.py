@@ -628,7 +628,7 @@ def build(root, out_dir, tmp):
     via_lcms = transform(stored_srgb, profiles["srgb"], "rgb8", None, "rgb8", profile_intent(profiles["srgb"]))
     srgb_identity_diff = int(np.abs(via_lcms.astype(int) - stored_srgb.astype(int)).max())
     reference("srgb-tagged.jpg", stored_srgb,
-              "djpeg, untransformed: the profile is sRGB and DESIGN 14 keeps such a source's bytes (lcms2's own "
+              "djpeg, untransformed: the profile is sRGB and docs/design.md section 14 keeps such a source's bytes (lcms2's own "
               f"colord sRGB -> built-in sRGB transform differs from the identity by at most {srgb_identity_diff})")
     reference("truncated-profile.jpg", djpeg(path("truncated-profile.jpg")),
               f"djpeg, untransformed: the profile is unusable ({why}), so it counts as absent and the "
@@ -719,7 +719,7 @@ def tool_versions():
 README_HEAD = """# Colour corpus
 
 Photos tagged with a colour description, each with the picture a colour-managed sRGB display shows
-(`NAME.srgb.png`), for DESIGN section 14. **Generated**: `scripts/make-color-corpus.sh` remakes every
+(`NAME.srgb.png`), for docs/design.md section 14. **Generated**: `scripts/make-color-corpus.sh` remakes every
 `.jpg` and `.png` here and this README (`scripts/lib/color_corpus.py` does the work); nothing else
 writes them. Made with {versions}; profiles from Debian 12's colord-data, icc-profiles-free and
 libgs-common (/usr/share/color/icc).
@@ -762,7 +762,7 @@ Notes:
   so showing their stored values unconverted is visibly wrong (too dark). Their references are
   neutral (R = G = B).
 - `srgb-tagged.jpg` and `untagged.jpg` hold the same JPEG data, and `truncated-profile.jpg` too:
-  all three decode to the same pixels and, by DESIGN 14, render to the same frames.
+  all three decode to the same pixels and, by docs/design.md section 14, render to the same frames.
 - `multi-app2.jpg.srgb.png` and `r03.jpg.srgb.png` equal `adobergb.jpg.srgb.png` (same JPEG data,
   same profile); `truncated-profile.jpg.srgb.png` equals `srgb-tagged.jpg.srgb.png`.
 - Licences: `LICENSES.md` in this folder.

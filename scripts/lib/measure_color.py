@@ -5,7 +5,7 @@ For each tagged file of Tests/Corpus/color (each FILE with a FILE.srgb.png besid
 of FILE and the fit frame of FILE.srgb.png (lcms2's sRGB rendering of it, made beforehand) with the same
 tileview binary and viewport, and prints the CIEDE2000 difference between the two frames (mean, 99th
 percentile by nearest rank, max) and their chroma ratio (mean C* of FILE's frame over mean C* of the
-reference's frame: below 1, FILE is shown duller than it should be). DESIGN section 14's oracle: mean <= 1
+reference's frame: below 1, FILE is shown duller than it should be). docs/design.md section 14's oracle: mean <= 1
 and p99 <= 4. Run through scripts/measure-color.sh. The colour maths is TileViewTestSupport's
 ColorDifference (sRGB 8-bit -> linear -> XYZ D65 -> CIELAB D65 -> CIEDE2000), in numpy.
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Admission on a real `tileview serve` on a loopback port (DESIGN section 18). Exit 0 when every check passes.
+"""Admission on a real `tileview serve` on a loopback port (docs/design.md section 18). Exit 0 when every check passes.
 
   killers   the requests that aborted the server (^16000000,1 and the like) are refused with 400 at once, and it
             goes on answering /healthz and a tile.

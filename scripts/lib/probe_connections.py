@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Connections of a real `tileview serve` on a loopback port (DESIGN section 18). Exit 0 when every check passes.
+"""Connections of a real `tileview serve` on a loopback port (docs/design.md section 18). Exit 0 when every check passes.
 
   drain     three clients each ask for an answer of over 20 MB and read it slowly; SIGTERM comes while the bytes
             are on their way: every body arrives whole (its Content-Length), and the server exits 0.

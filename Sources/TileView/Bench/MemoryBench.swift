@@ -20,18 +20,18 @@ public enum MemoryBench {
         let script = GalleryScript(actions: Array(repeating: .move(.next), count: max(0, steps)))
         let job = GalleryJob(
             pages: pages, settings: GallerySettings(viewport: viewport), script: script, options: options)
-        let frames = try job.plan()
         var samples: [MemoryBenchReport.Step] = []
-        let summary = try GalleryRun.render(
-            frames, loader: job.makeLoader(), compositor: job.compositor, folder: nil
-        ) { frame, sample in
-            let step = MemoryBenchReport.Step(
-                step: frame.index, page: pages.name(at: frame.position),
-                resident: frame.resident.map { pages.name(at: $0) },
-                residentBytes: sample.residentBytes, rssBytes: sample.rssBytes)
-            samples.append(step)
-            onStep(step)
-        }
+        let summary = try job.run(
+            into: nil,
+            onFrame: { frame, sample in
+                let step = MemoryBenchReport.Step(
+                    step: frame.index, page: pages.name(at: frame.position),
+                    resident: frame.resident.map { pages.name(at: $0) },
+                    residentBytes: sample.residentBytes, rssBytes: sample.rssBytes)
+                samples.append(step)
+                onStep(step)
+            }
+        ).summary
         return MemoryBenchReport(
             steps: samples,
             summary: MemoryBenchReport.Summary(

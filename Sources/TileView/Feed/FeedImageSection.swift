@@ -41,11 +41,9 @@ public final class FeedImageSection {
     /// section does not show.
     public func render(_ frame: SectionFrame, background: RGBA8) throws(TileViewError) -> ImageBuffer? {
         guard frame.isVisible else { return nil }
-        let level = level
-        let geometry = FrameGeometry(
+        let (geometry, level) = image.pyramid.frameGeometry(
             frameSize: PixelSize(width: viewportSize.width, height: frame.frame.height), zoomScale: zoomScale,
-            imageFrameOrigin: Point(x: 0, y: -Double(frame.contentOffset)), imageSize: image.imageSize,
-            levelSize: image.pyramid.levelSize(ofLevel: level))
+            imageFrameOrigin: Point(x: 0, y: -Double(frame.contentOffset)))
         let renderer = FrameRenderer(geometry: geometry, background: background)
         guard let rect = renderer.sourceRect, let source = try image.region(rect, level: level) else {
             return renderer.render(source: ImageBuffer(width: 0, height: 0), sourceOrigin: (0, 0))

@@ -16,8 +16,8 @@ import TileViewGallery
 /// grid image that cannot be decoded when its cell first becomes resident stops the run (strict mode) with an
 /// error naming it; the frames written before it stay, each complete.
 ///
-/// Batches (DESIGN section 13): with a `shard`, the scroller still walks every offset but only the shard's frames
-/// are rendered (each from the cells of the last frame rendered, `FeedScrollStep.reached(from:)`, so the frames
+/// Batches (docs/design.md section 13): with a `shard`, the scroller still walks every offset but only the shard's
+/// frames are rendered (each from the cells of the last frame rendered, `FeedScrollStep.reached(from:)`, so the frames
 /// are those of the whole run byte for byte); with `resume`, frames an interrupted run of the same job journaled
 /// are kept; a SIGINT or SIGTERM (`Interrupts`) stops the run before the next frame, the frames in flight landing
 /// whole.
@@ -43,6 +43,8 @@ public struct FeedJob: Sendable {
     public var resume = false
     /// Remove frames in the folder past this run's last one (left by a longer earlier run).
     public var clean = false
+    /// When the run stops starting frames (on SIGINT or SIGTERM).
+    public var stop = FrameRunStop.onSignals
 
     public init(
         sections: [FeedSectionSpec], viewportSize: PixelSize, offsets: OffsetRange, outputDirectory: String,
@@ -70,16 +72,14 @@ public struct FeedJob: Sendable {
             specs: sections, viewportSize: viewportSize, background: background, options: options,
             decodeThreads: decodeThreads)
         let ours = (0..<offsets.count).filter { shard.contains(frame: $0) }
-        let prepared = try FrameOutput.prepare(
-            folder: outputDirectory, outputs: ours.map(FrameWriter.frameName), frameCount: offsets.count,
-            job: journalName(of: renderer), shard: shard, resume: resume, clean: clean)
-        let reused = prepared.reusedFrames(ours)
-        let total = ours.count - reused.count
-        let writer = try FrameWriter(
-            folder: outputDirectory, options: pngOptions, maxInFlight: writeThreads, journal: prepared.journal)
+        let run = try FrameRun(
+            .numbered(
+                folder: outputDirectory, indices: ours, of: offsets.count, job: journalName(of: renderer),
+                shard: shard, resume: resume, clean: clean, pngOptions: pngOptions, writers: writeThreads),
+            stop: stop)
+        let total = ours.count - run.reusedCount
         var scroller = FeedScroller(layout: renderer.layout, offsets: offsets)
         var records: [FeedFrameReport] = []
-        var frameCount = 0
         var peakResidentBytes = 0
         var maxResidentCells = 0
         var renderDuration = Duration.zero
@@ -87,20 +87,21 @@ public struct FeedJob: Sendable {
         // update then starts where the thumbnails are).
         var renderedResident: [CellRef] = []
         var inStep = true
-        do throws(TileViewError) {
+        try run.perform { (run) throws(TileViewError) in
             while let walked = scroller.next() {
-                guard shard.contains(frame: walked.step), !reused.contains(walked.step) else {
+                guard shard.contains(frame: walked.step), !run.isReused(frame: walked.step) else {
                     inStep = false
                     continue
                 }
-                try Interrupts.stopIfAsked(
-                    folder: outputDirectory, after: reused.count + frameCount, of: ours.count)
-                let step = inStep ? walked : walked.reached(from: renderedResident)
-                (renderedResident, inStep) = (step.cells.resident, true)
-                let renderStart = clock.now
-                let frame = try renderer.render(step)
-                renderDuration += clock.now - renderStart
-                try writer.submit(frame, index: step.step)
+                var step = walked
+                try run.write(frame: walked.step) { () throws(TileViewError) -> ImageBuffer in
+                    step = inStep ? walked : walked.reached(from: renderedResident)
+                    (renderedResident, inStep) = (step.cells.resident, true)
+                    let renderStart = clock.now
+                    let frame = try renderer.render(step)
+                    renderDuration += clock.now - renderStart
+                    return frame
+                }
                 let resident = renderer.residentBytes
                 peakResidentBytes = max(peakResidentBytes, resident)
                 maxResidentCells = max(maxResidentCells, renderer.cells.count)
@@ -108,29 +109,25 @@ public struct FeedJob: Sendable {
                     records.append(
                         FeedFrameReport(
                             layout: step.record, requestedOffset: step.requestedOffset,
-                            frame: writer.path(ofFrame: step.step),
+                            frame: run.path(ofFrame: step.step),
                             residentBytes: resident, rssBytes: ProcessMemory.residentBytes))
                 }
-                frameCount += 1
-                progress(frameCount, total)
+                progress(run.written, total)
             }
-        } catch {
-            try? writer.finish()  // let the frames in flight land (each whole) before reporting
-            throw error
         }
-        try writer.finish()
+        let frameCount = run.written
         let summary = FeedSummary(
             contentHeight: renderer.layout.contentHeight, maxResidentCells: maxResidentCells,
             peakResidentBytes: peakResidentBytes, peakRSSBytes: ProcessMemory.peakResidentBytes ?? 0,
             residentCellBound: renderer.layout.maxResidentCells, frames: frameCount,
             thumbnailsRendered: renderer.cells.thumbnailsRendered, cellBuffersReused: renderer.cells.buffersReused,
-            reused: resume ? reused.count : nil, shard: shard == .whole ? nil : shard.description)
+            reused: resume ? run.reusedCount : nil, shard: shard == .whole ? nil : shard.description)
         return FeedJobResult(
             report: FeedReport(frames: records, summary: summary),
-            warnings: renderer.warnings + imageWarnings(renderer), output: prepared,
+            warnings: renderer.warnings + imageWarnings(renderer), output: run.output,
             timing: FeedJobTiming(
                 frames: frameCount, total: clock.now - start, rendering: renderDuration,
-                encoding: writer.totalEncodeDuration))
+                encoding: run.encodeDuration))
     }
 
     /// The job's name in a frame journal (`FrameJournal`): a digest of everything its frames depend on: each
@@ -167,7 +164,7 @@ public struct FeedJobResult: Sendable {
     /// Decoder warnings (lenient mode, and libpng's notes on ancillary chunks), each naming its file.
     public var warnings: [String]
     /// The output folder as the run found it: frames kept by `resume`, frames past the run's last one.
-    public var output: FrameOutput
+    public var output: FrameOutput?
     public var timing: FeedJobTiming
 }
 

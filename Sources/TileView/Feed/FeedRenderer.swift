@@ -3,7 +3,7 @@ import TileViewCodecs
 import TileViewCore
 import TileViewFeed
 
-/// Renders the frames of a vertical feed (DESIGN section 5): headers from their colour, grids from the
+/// Renders the frames of a vertical feed (docs/design.md section 5): headers from their colour, grids from the
 /// thumbnails of their resident cells, images from their tiles.
 ///
 /// Feed it the steps of a `FeedScroller` over its `layout`, in order. For each step it

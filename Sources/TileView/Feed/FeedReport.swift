@@ -1,13 +1,13 @@
 import TileViewFeed
 
-/// One record of `frames` in `tileview feed --json` (DESIGN section 9): the layout record (`offset`, `sections`,
-/// `residentCells`) and what rendering it held and wrote.
+/// One record of `frames` in `tileview feed --json` (docs/design.md section 9): the layout record (`offset`,
+/// `sections`, `residentCells`) and what rendering it held and wrote.
 ///
 /// Keys: `offset` (the container offset shown, after clamping), `requestedOffset` (as asked), `frame` (the
 /// written file's path: the output folder as given joined with the file name), `sections` (each section's
-/// `index`, `frame` in viewport space, height 0 when off screen, and `contentOffset`), `residentCells` (grid cells holding a thumbnail), `residentBytes`
-/// (decoded bytes held after the frame: thumbnails plus image tiles) and `rssBytes` (the process's resident
-/// set after the frame, VmRSS; absent where /proc is not available).
+/// `index`, `frame` in viewport space, height 0 when off screen, and `contentOffset`), `residentCells` (grid cells
+/// holding a thumbnail), `residentBytes` (decoded bytes held after the frame: thumbnails plus image tiles) and
+/// `rssBytes` (the process's resident set after the frame, VmRSS; absent where /proc is not available).
 public struct FeedFrameReport: Codable, Hashable, Sendable {
     public var layout: FeedFrameRecord
     public var requestedOffset: Int
@@ -46,7 +46,7 @@ public struct FeedFrameReport: Codable, Hashable, Sendable {
 
 /// The `summary` of `tileview feed --json`.
 ///
-/// DESIGN's keys: `contentHeight` (the feed's height in container pixels), `maxResidentCells` (the most grid
+/// The design's keys: `contentHeight` (the feed's height in container pixels), `maxResidentCells` (the most grid
 /// cells holding thumbnails after any frame), `peakResidentBytes` (the most decoded bytes held after any frame)
 /// and `peakRSSBytes` (the process's peak resident set, VmHWM, at the end; 0 where /proc is not available).
 /// Also: `residentCellBound` (the layout's bound on resident cells: the most cells any two screens of the feed

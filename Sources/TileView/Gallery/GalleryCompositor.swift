@@ -8,7 +8,7 @@ import TileViewTiling
 /// own frame, clipped to the viewport, over the background.
 ///
 /// Each visible part of a page is one `FrameRenderer` render: the geometry of the page's zoom state (whose
-/// viewport is the page frame) moved by the whole pixels the frame is clipped by, at the level DESIGN section 7
+/// viewport is the page frame) moved by the whole pixels the frame is clipped by, at the level docs/design.md section 7
 /// picks for the page's scale. A page whose frame is the whole viewport (plain paging at rest) is therefore
 /// drawn with exactly the geometry `TiledImage.render` uses, and gives the same bytes as `tileview zoom` on that
 /// page. Gaps and uncovered margins show the background. Rendering reads only the decoded regions it is given
@@ -74,13 +74,11 @@ public struct GalleryCompositor: Sendable {
                     rendering: PageRegionRequest.Rendering(zoom: zoom, background: background),
                     pageFrame: placement.frame)
             }
-            let level = pyramid.level(forZoomScale: zoom.zoomScale)
             let origin = zoom.imageFrame.origin
-            let geometry = FrameGeometry(
+            let (geometry, level) = pyramid.frameGeometry(
                 frameSize: part.size, zoomScale: zoom.zoomScale,
                 imageFrameOrigin: Point(
-                    x: origin.x + Double(placement.frame.x - part.x), y: origin.y + Double(placement.frame.y - part.y)),
-                imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
+                    x: origin.x + Double(placement.frame.x - part.x), y: origin.y + Double(placement.frame.y - part.y)))
             return Draw(
                 position: placement.position, part: part, level: level,
                 renderer: FrameRenderer(geometry: geometry, filter: filter, background: background), turns: turns,

@@ -64,7 +64,7 @@ public struct GalleryJob: Sendable {
     }
 
     /// With `--color keep`, the colour description every page the frames show shares (its profile goes into the
-    /// frames' PNGs, DESIGN section 14); nil when frames are sRGB or the pages differ.
+    /// frames' PNGs, docs/design.md section 14); nil when frames are sRGB or the pages differ.
     public func keptColor(of frames: [GalleryFramePlan]) -> ColorDescription? {
         guard options.color == .keep else { return nil }
         let shown = Set(frames.flatMap { $0.placements.map(\.position) })
@@ -96,8 +96,40 @@ public struct GalleryJob: Sendable {
         return FrameJournal.jobName(describing: text)
     }
 
+    /// Plans the frames and renders those of `shard` into `folder` (nil: rendered, not written), as `tileview
+    /// gallery` does: `resume` keeps the frames an interrupted run of the same job finished, `clean` removes
+    /// frames past the last one, `stop` says when to stop starting frames. `onStart` sees the run once the folder
+    /// is prepared, before any frame; `onFrame` each frame after its render.
+    public func run(
+        into folder: String?, shard: GalleryShard = .whole, resume: Bool = false, clean: Bool = false,
+        stop: FrameRunStop = .onSignals, onStart: (FrameRun) -> Void = { _ in },
+        onFrame: (GalleryFramePlan, GalleryRun.FrameSample) -> Void = { _, _ in }
+    ) throws(TileViewError) -> GalleryJobResult {
+        let frames = try plan()
+        let ours = frames.filter { shard.contains(frame: $0.index) }
+        let run = try FrameRun(
+            .numbered(
+                folder: folder, indices: ours.map(\.index), of: frames.count, job: journalName, shard: shard,
+                resume: resume, clean: clean,
+                pngOptions: keptColor(of: frames)?.embedding(in: PNGEncodeOptions()) ?? PNGEncodeOptions()),
+            stop: stop)
+        onStart(run)
+        let loader = makeLoader()
+        let summary = try GalleryRun.render(frames, run: run, loader: loader, compositor: compositor, onFrame: onFrame)
+        return GalleryJobResult(frames: ours, summary: summary, output: run.output, warnings: loader.warnings)
+    }
+
     /// The compositor for this job's viewport and background.
     public var compositor: GalleryCompositor {
         GalleryCompositor(viewport: settings.viewport, background: background)
     }
+}
+
+/// What `GalleryJob.run` did: the frames of its shard as planned, the summary, the output folder as the run found it
+/// (frames kept, stale frames) and the decoders' warnings, each naming its page file.
+public struct GalleryJobResult {
+    public let frames: [GalleryFramePlan]
+    public let summary: GallerySummaryRecord
+    public let output: FrameOutput?
+    public let warnings: [(path: String, message: String)]
 }

@@ -13,7 +13,7 @@ extension GalleryPages {
             paths: folder.names.indices.map(folder.filePath(ofItem:)))
     }
 
-    /// Reads a page map file (DESIGN section 4): errors name the file, with line numbers for bad content.
+    /// Reads a page map file (docs/design.md section 4): errors name the file, with line numbers for bad content.
     public static func reading(mapFile path: String) throws(TileViewError) -> GalleryPages {
         let text = try TextFile.read(path)
         do throws(PageMapError) {

@@ -1,4 +1,4 @@
-/// The `--json` of `tileview gallery` (DESIGN section 9): one record per frame in `steps`, then `summary`.
+/// The `--json` of `tileview gallery` (docs/design.md section 9): one record per frame in `steps`, then `summary`.
 public struct GalleryReport: Encodable, Sendable {
     public let steps: [GalleryStepRecord]
     public let summary: GallerySummaryRecord

@@ -27,22 +27,17 @@ public enum GalleryRun {
         public let rssBytes: Int?
     }
 
-    /// Renders the frames of `shard` (all by default) but those in `reused` (when resuming: finished by an earlier
-    /// run, see `FrameJournal`) with `loader`; writes them into `folder` when given (created if missing), recording each in
-    /// `journal`; calls `onFrame` after each render, in frame order. A SIGINT or SIGTERM (`Interrupts`) stops it
-    /// before the next frame: the frames in flight land whole, then it throws an `.interrupted` error.
+    /// Renders the frames of `run`'s shard but those an earlier run finished (`FrameRun.isReused`) with `loader`,
+    /// handing each to `run` (written into its folder, if it has one); calls `onFrame` after each render, in frame
+    /// order. A stop (SIGINT or SIGTERM) comes before the next frame: the frames in flight land whole, then it
+    /// throws an `.interrupted` error.
     public static func render(
-        _ frames: [GalleryFramePlan], shard: GalleryShard = .whole, reused: Set<Int>? = nil, loader: PageLoader,
-        compositor: GalleryCompositor, folder: String?, journal: FrameJournal? = nil,
-        writerConcurrency: Int = FrameWriter.defaultMaxInFlight, pngOptions: PNGEncodeOptions = PNGEncodeOptions(),
+        _ frames: [GalleryFramePlan], run: FrameRun, loader: PageLoader, compositor: GalleryCompositor,
         onFrame: (GalleryFramePlan, FrameSample) -> Void = { _, _ in }
     ) throws(TileViewError) -> GallerySummaryRecord {
+        let shard = run.plan.shard
         let ours = frames.filter { shard.contains(frame: $0.index) }
-        let selected = ours.filter { !(reused?.contains($0.index) ?? false) }
-        let writer = try folder.map { (folder) throws(TileViewError) in
-            try FrameWriter(
-                folder: folder, options: pngOptions, maxInFlight: max(1, writerConcurrency), journal: journal)
-        }
+        let selected = ours.filter { !run.isReused(frame: $0.index) }
         var peakBytes = 0
 
         /// Moves the loader on to selected frame `n` and starts decoding its regions; returns its draws.
@@ -57,28 +52,29 @@ public enum GalleryRun {
             return draws
         }
 
-        do throws(TileViewError) {
-            var draws = selected.isEmpty ? [] : try prepare(0)
-            for (n, frame) in selected.enumerated() {
-                try Interrupts.stopIfAsked(folder: folder ?? "", after: ours.count - selected.count + n, of: ours.count)
-                let regions = try loader.finishDecoding()
-                let heldBytes = loader.residentBytes + regions.reduce(0) { $0 + ($1?.byteCount ?? 0) }
-                peakBytes = max(peakBytes, heldBytes)
-                let frameDraws = draws
-                if n + 1 < selected.count { draws = try prepare(n + 1) }
-                let image = compositor.render(frameDraws, regions: regions)
-                onFrame(frame, FrameSample(residentBytes: heldBytes, rssBytes: ProcessMemory.residentBytes))
-                try writer?.submit(image, index: frame.index)
+        try run.perform { (run) throws(TileViewError) in
+            do throws(TileViewError) {
+                var draws = selected.isEmpty ? [] : try prepare(0)
+                for (n, frame) in selected.enumerated() {
+                    try run.write(frame: frame.index) { () throws(TileViewError) -> ImageBuffer in
+                        let regions = try loader.finishDecoding()
+                        let heldBytes = loader.residentBytes + regions.reduce(0) { $0 + ($1?.byteCount ?? 0) }
+                        peakBytes = max(peakBytes, heldBytes)
+                        let frameDraws = draws
+                        if n + 1 < selected.count { draws = try prepare(n + 1) }
+                        let image = compositor.render(frameDraws, regions: regions)
+                        onFrame(frame, FrameSample(residentBytes: heldBytes, rssBytes: ProcessMemory.residentBytes))
+                        return image
+                    }
+                }
+            } catch {
+                _ = try? loader.finishDecoding()
+                throw error
             }
-            try writer?.finish()
-        } catch {
-            _ = try? loader.finishDecoding()
-            try? writer?.finish()
-            throw error
         }
         loader.evictAll()
         return GallerySummaryRecord(
-            frames: selected.count, reused: reused.map { _ in ours.count - selected.count },
+            frames: selected.count, reused: run.plan.resume ? ours.count - selected.count : nil,
             maxResident: selected.map(\.resident.count).max() ?? 0,
             peakResidentBytes: peakBytes, peakRSSBytes: ProcessMemory.peakResidentBytes,
             decodePasses: loader.decodePasses, bytesDecoded: loader.bytesDecoded, loads: loader.loadCount,

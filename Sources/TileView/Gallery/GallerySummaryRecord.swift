@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// What a gallery run measured, and its `--json` `summary` (DESIGN section 9): `frames` rendered, `maxResident`
+/// What a gallery run measured, and its `--json` `summary` (docs/design.md section 9): `frames` rendered, `maxResident`
 /// pages, `peakResidentBytes` of decoded pixels held at once, `peakRSSBytes` of the process (VmHWM; null where
 /// the system does not report it), then decoding counters, for a shard `shard` "K/N", and for a resumed run
 /// `reused`: the frames an earlier run had finished, checked and kept.

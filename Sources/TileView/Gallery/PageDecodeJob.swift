@@ -9,8 +9,7 @@ import TileViewRender
 /// That hand-over is what makes the unchecked `Sendable` sound.
 ///
 /// The worker is a thread of its own (`WorkerThread`), as a single frame's renderer is (`FramePipeline`), not a
-/// thread of Dispatch's pool: a 50-page gallery took 1.85 to 1.86 s against 1.90 to 1.94 s (medians of 7 to 9
-/// interleaved runs in three sittings; docs/benchmarks.md, "The renderer on a thread of its own").
+/// thread of Dispatch's pool: galleries were faster so (docs/benchmarks.md, "The renderer on a thread of its own").
 final class PageDecodeJob: @unchecked Sendable {
     /// One request's work: decode level pixels of an image, render a draw's part straight from the decoder (an
     /// image that keeps no tiles: its region need not be held), or render a page whole (a scene).

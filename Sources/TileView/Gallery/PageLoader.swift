@@ -120,7 +120,7 @@ public final class PageLoader {
     public func image(at position: Cell, turns: Int = 0) -> TiledImage? {
         checkIdle()
         guard let entry = entries[position], let image = entry.content as? TiledImage else { return nil }
-        let quarter = (turns % 4 + 4) % 4
+        let quarter = normalizedQuarterTurns(turns)
         if quarter == 0 { return image }
         if let turned = entry.turned[quarter] { return turned }
         // The header is known and was accepted upright: turning it cannot fail on anything but the same checks.

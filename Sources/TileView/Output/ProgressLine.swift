@@ -1,5 +1,5 @@
 /// A progress line on standard error (`tileview: frame 12/50`), rewritten in place after each step and shown
-/// only when standard error is a terminal (DESIGN section 9: long batches show progress there).
+/// only when standard error is a terminal (docs/design.md section 9: long batches show progress there).
 public final class ProgressLine {
     /// Steps in all (a run that learns its count late sets it before the first `advance`).
     public var total: Int

@@ -5,14 +5,14 @@ import TileViewScene
 import TileViewTiling
 import TileViewZoom
 
-/// A scene file opened for zooming (DESIGN section 12): the parsed `Scene` and its images, each a `TiledImage`
+/// A scene file opened for zooming (docs/design.md section 12): the parsed `Scene` and its images, each a `TiledImage`
 /// opened by its header alone.
 ///
 /// A frame is drawn in layer order over the viewport background: the scene's background fills the container,
 /// colour layers fill their rects (cut pixels blend by coverage), and each image layer is one `FrameRenderer`
 /// render of its image at the scale the layer gives it, on the frame pixels the layer covers, at the level that
-/// scale picks (DESIGN section 7). So an image layer decodes only the part and level the frame needs, through the
-/// same tiled model as `tileview zoom` of the image itself, and shows the same pixels that zoom shows at the same
+/// scale picks (docs/design.md section 7). So an image layer decodes only the part and level the frame needs, through
+/// the same tiled model as `tileview zoom` of the image itself, and shows the same pixels that zoom shows at the same
 /// scale and position. An image used by several layers is opened once. Not thread-safe, like `TiledImage`.
 public final class SceneImage: ZoomContent {
     public let path: String
@@ -76,7 +76,7 @@ public final class SceneImage: ZoomContent {
     /// The scene turned clockwise by quarter turns (`Scene.rotated`), its images turned with it (each reopened
     /// from its header with the turn composed into its orientation).
     public func rotated(clockwiseQuarterTurns turns: Int) throws(TileViewError) -> any ZoomContent {
-        let quarter = (turns % 4 + 4) % 4
+        let quarter = normalizedQuarterTurns(turns)
         guard quarter != 0 else { return self }
         var turnedImages: [ObjectIdentifier: TiledImage] = [:]
         var layers: [TiledImage?] = []
@@ -146,10 +146,8 @@ public final class SceneImage: ZoomContent {
         let size = image.imageSize
         let scaleX = imageFrame.width / Double(size.width)
         let scaleY = imageFrame.height / Double(size.height)
-        let level = image.pyramid.level(forZoomScale: max(scaleX, scaleY))
-        let geometry = FrameGeometry(
-            frameSize: frame.size, zoomScale: scaleX, zoomScaleY: scaleY, imageFrameOrigin: imageFrame.origin,
-            imageSize: size, levelSize: image.pyramid.levelSize(ofLevel: level))
+        let (geometry, level) = image.pyramid.frameGeometry(
+            frameSize: frame.size, zoomScale: scaleX, zoomScaleY: scaleY, imageFrameOrigin: imageFrame.origin)
         guard clip != imageFrame else {
             try image.draw(geometry, level: level, onto: &frame, filter: filter)
             return

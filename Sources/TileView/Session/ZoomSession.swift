@@ -5,11 +5,11 @@ import TileViewZoom
 /// One image (or scene) being looked at: its zoom state, changed gesture by gesture, and the frame it shows.
 ///
 /// `tileview zoom` (`ZoomJob`) and a server's image view are both this: the state starts at fit, each gesture
-/// applies in order (DESIGN section 3), and a frame is the content's render of the state encoded by
+/// applies in order (docs/design.md section 3), and a frame is the content's render of the state encoded by
 /// `ImageFiles.encodePNG`. So the same gestures on the same file give the same PNG bytes wherever they run.
 ///
-/// Motion (DESIGN section 12): `motion(applying:)` gives the frames a gesture moves through (an animated zoom, a
-/// fling's deceleration and bounce) and `render(_:)` draws any of them; applying the gesture gives the state of
+/// Motion (docs/design.md section 12): `motion(applying:)` gives the frames a gesture moves through (an animated zoom,
+/// a fling's deceleration and bounce) and `render(_:)` draws any of them; applying the gesture gives the state of
 /// the last one. A turned state (`rotate`) is drawn from the content turned by as many quarter turns, opened once
 /// per turn and kept. Not thread-safe: one session is used from one thread at a time.
 public final class ZoomSession {
@@ -22,17 +22,15 @@ public final class ZoomSession {
     /// The content turned by 1, 2 and 3 quarter turns, opened when first drawn.
     private var turned: [ZoomRotation: any ZoomContent] = [:]
 
-    /// A session at fit for `viewport`.
-    public init(
-        image: any ZoomContent, viewport: PixelSize, maximumScale: Double = 1, doubleTapStep: Double = 1.5,
-        background: RGBA8 = .black, filter: ResampleFilter = .automatic
-    ) {
+    /// A session at fit for `view`'s viewport, with its largest scale, double-tap step, background and filter (its
+    /// decode options are the opener's: `image` is open already).
+    public init(image: any ZoomContent, view: ViewSettings) {
         self.image = image
-        self.background = background
-        self.filter = filter
+        background = view.background
+        filter = view.filter
         state = ZoomState(
-            imageSize: image.contentSize, viewportSize: viewport.asSize, maximumScaleSetting: maximumScale,
-            doubleTapStep: doubleTapStep)
+            imageSize: image.contentSize, viewportSize: view.viewport.asSize, maximumScaleSetting: view.maximumScale,
+            doubleTapStep: view.doubleTapStep)
     }
 
     /// Applies one gesture to the state. A rotation of content that cannot turn (a scene) is refused before the
@@ -52,7 +50,7 @@ public final class ZoomSession {
     /// Sets the state to the end of a motion made by `motion(applying:)`.
     public func finish(_ motion: ZoomMotion) { state = motion.finalState }
 
-    /// The level of detail the current state is drawn from (DESIGN section 7).
+    /// The level of detail the current state is drawn from (docs/design.md section 7).
     public var level: Int { image.level(forZoomScale: state.zoomScale) }
 
     /// What the viewport shows now.

@@ -3,8 +3,8 @@ import TileViewCore
 /// How a level of detail is made from an image file: libjpeg's DCT scaling by `numerator`/8 (JPEG only; 8 for
 /// PNG), then a box reduction by the whole `boxFactor` (`BoxReducer`).
 ///
-/// Pyramid level L (DESIGN section 6) of a JPEG is 8/8, 4/8, 2/8 or 1/8 straight from the decoder for L <= 3 and
-/// box-reduced from the 1/8 decode beyond; every PNG level is box-reduced from full size. A feed thumbnail picks
+/// Pyramid level L (docs/design.md section 6) of a JPEG is 8/8, 4/8, 2/8 or 1/8 straight from the decoder for L <= 3
+/// and box-reduced from the 1/8 decode beyond; every PNG level is box-reduced from full size. A feed thumbnail picks
 /// any M/8 (JPEG) or any whole factor (PNG) instead.
 public struct LevelScale: Hashable, Sendable, CustomStringConvertible {
     /// libjpeg's scale numerator, 1...16 (eighths; 8 is full size); 8 for PNG.

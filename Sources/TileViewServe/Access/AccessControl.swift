@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import TileView
 
-/// The access rule of `--users` and `--tokens` (DESIGN section 18). Every request but `/healthz`, `/login`,
+/// The access rule of `--users` and `--tokens` (docs/design.md section 18). Every request but `/healthz`, `/login`,
 /// `/logout` and the viewer's static files (`/viewer/...`, which the login page uses) needs one of:
 ///
 /// - `Authorization: Bearer TOKEN` with a token of `--tokens` (a wrong one is 401 at once);

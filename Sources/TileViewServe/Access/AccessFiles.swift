@@ -7,7 +7,7 @@ public struct AccessFileError: Error, CustomStringConvertible, Equatable {
     public init(_ description: String) { self.description = description }
 }
 
-/// The files of DESIGN section 18's access rules.
+/// The files of docs/design.md section 18's access rules.
 public enum AccessFiles {
     /// `name:bcrypt-hash` lines (`htpasswd -nB name`, or `tileview serve --hash-password name`): `$2y$`, `$2b$` or
     /// `$2a$`, a two-digit cost from 04 to 31, then 53 characters of salt and hash. Blank lines and lines starting

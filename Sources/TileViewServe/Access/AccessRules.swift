@@ -3,8 +3,8 @@ import FoundationEssentials
 import HummingbirdBcrypt
 import TileView
 
-/// Who may use the server (DESIGN section 18): the accounts of `--users`, the script tokens of `--tokens`, the key
-/// that signs session cookies (`--session-key`, else random per start) and the key of share links (`--sign-key`).
+/// Who may use the server (docs/design.md section 18): the accounts of `--users`, the script tokens of `--tokens`, the
+/// key that signs session cookies (`--session-key`, else random per start) and the key of share links (`--sign-key`).
 /// With `AccessRules` in `ServeSettings.access`, `AccessControl` asks every request but `/healthz`, `/login` and
 /// the viewer's static files for a session, a bearer token or a share link.
 public struct AccessRules: Sendable {

@@ -1,7 +1,7 @@
 import HummingbirdBcrypt
 
-/// What `tileview-serve` does with the access options (DESIGN section 18): reads the files into `AccessRules`, and
-/// the two tool runs, `--hash-password NAME` and `--sign PATH`.
+/// What `tileview-serve` does with the access options (docs/design.md section 18): reads the files into `AccessRules`,
+/// and the two tool runs, `--hash-password NAME` and `--sign PATH`.
 public enum AccessSetup {
     /// The rules of `--users`, `--tokens`, `--session-key` and `--sign-key`, or nil when neither `--users` nor
     /// `--tokens` is given (no login asked).

@@ -1,7 +1,7 @@
 import TileView
 
-/// Failed logins per client (DESIGN section 18): after `maxFailures` failures within `windowSeconds` of the first,
-/// the client is refused (429 with `Retry-After`) until the window has passed; a successful login clears its
+/// Failed logins per client (docs/design.md section 18): after `maxFailures` failures within `windowSeconds` of the
+/// first, the client is refused (429 with `Retry-After`) until the window has passed; a successful login clears its
 /// record. At most `capacity` clients are remembered: past that, records whose window passed go first, then the
 /// oldest. Thread-safe.
 public final class LoginLimiter: Sendable {

@@ -5,7 +5,7 @@ import Hummingbird
 import TileView
 
 /// `GET /login` (the form), `POST /login` (form fields `user`, `password` and `next`, as
-/// application/x-www-form-urlencoded) and `POST /logout`, under `--users` (DESIGN section 18).
+/// application/x-www-form-urlencoded) and `POST /logout`, under `--users` (docs/design.md section 18).
 ///
 /// A right name and password set the session cookie (HttpOnly, SameSite=Lax, Secure under HTTPS, `sessionSeconds`
 /// long) and redirect (303) to `next` (a path on this server, else `/`). A wrong one answers 401 with the form

@@ -1,4 +1,4 @@
-/// The session cookie (DESIGN section 18): `tileview_session=HEX(user).EXPIRY.HEX(HMAC-SHA256(key, "session\n"
+/// The session cookie (docs/design.md section 18): `tileview_session=HEX(user).EXPIRY.HEX(HMAC-SHA256(key, "session\n"
 /// + user + "\n" + EXPIRY))`, the key random per start or read from `--session-key` (so replicas agree).
 enum SessionCookie {
     static let name = "tileview_session"
@@ -27,7 +27,7 @@ enum SessionCookie {
     static func message(user: String, expires: Int) -> String { "session\n\(user)\n\(expires)" }
 }
 
-/// What a share link opens (DESIGN section 18): one image (its viewer page, IIIF and Deep Zoom routes) or one
+/// What a share link opens (docs/design.md section 18): one image (its viewer page, IIIF and Deep Zoom routes) or one
 /// folder (its gallery and listing, and every image and folder under it, sub-folders included). Identifiers are
 /// compared decoded.
 public enum ShareScope: Equatable, Sendable {

@@ -24,10 +24,10 @@ final class LiveView: Sendable {
         self.content = Locked(content)
     }
 
-    /// What drawing one frame of a view of `viewport` holds at its peak, from the viewport alone (DESIGN section 18):
-    /// the frame (4 bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's pixels on
-    /// each axis: 16 bytes a viewport pixel), the PNG encoder's rows and output (8), and a band of a level and the
-    /// decoder's rows when tiles are missing (`bandSlackBytes`).
+    /// What drawing one frame of a view of `viewport` holds at its peak, from the viewport alone (docs/design.md
+    /// section 18): the frame (4 bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's
+    /// pixels on each axis: 16 bytes a viewport pixel), the PNG encoder's rows and output (8), and a band of a level
+    /// and the decoder's rows when tiles are missing (`bandSlackBytes`).
     static func frameBytes(_ viewport: PixelSize) -> Int {
         MemoryEstimate.frameBytes(viewport, copies: 7) &+ bandSlackBytes
     }
@@ -59,7 +59,7 @@ enum ViewError: Error, Sendable {
     }
 }
 
-/// What every view request answers (DESIGN section 11): the view, the current page's zoom state (section 3's
+/// What every view request answers (docs/design.md section 11): the view, the current page's zoom state (section 3's
 /// keys), the step record of a gallery (section 9; null for an image), and what a client needs to draw the
 /// frame from IIIF tiles: each visible page with its identifier, its frame in the viewport, its zoom state and
 /// the level the server draws it from.
@@ -143,7 +143,7 @@ struct ViewAnswer: Encodable, Sendable {
         }
     }
 
-    /// The level a zoom state is drawn from (DESIGN section 7).
+    /// The level a zoom state is drawn from (docs/design.md section 7).
     static func level(of zoom: ZoomState) -> Int {
         LevelPyramid(imageSize: PixelSize(truncating: zoom.imageSize)).level(forZoomScale: zoom.zoomScale)
     }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Hummingbird
 import TileView
 
-/// The view API of DESIGN section 11: views of an image or a folder, driven by the command line's gestures and
+/// The view API of docs/design.md section 11: views of an image or a folder, driven by the command line's gestures and
 /// moves, whose frames are byte for byte what `tileview zoom` and `tileview gallery` write.
 extension TileServer {
     /// What `POST /api/views` takes. Unknown keys are refused, as the OpenAPI document says.
@@ -176,18 +176,19 @@ extension TileServer {
                 let (_, view) = try findView(context)
                 let bytes: [UInt8]
                 do throws(WorkError<ViewError>) {
-                    bytes = try await budget.run(bytes: LiveView.frameBytes(view.viewport)) { () throws(ViewError) -> [UInt8] in
-                    try view.withContent { (content) throws(ViewError) -> [UInt8] in
-                        do throws(TileViewError) {
-                            switch content {
-                            case .image(let session, _): return try session.renderPNG()
-                            case .gallery(let session, _, _): return try session.renderPNG()
+                    bytes = try await budget.run(bytes: LiveView.frameBytes(view.viewport)) {
+                        () throws(ViewError) -> [UInt8] in
+                        try view.withContent { (content) throws(ViewError) -> [UInt8] in
+                            do throws(TileViewError) {
+                                switch content {
+                                case .image(let session, _): return try session.renderPNG()
+                                case .gallery(let session, _, _): return try session.renderPNG()
+                                }
+                            } catch {
+                                throw .image(error)
                             }
-                        } catch {
-                            throw .image(error)
                         }
                     }
-                }
                 } catch {
                     switch error {
                     case .refused(let refusal): return ServeError.refused(refusal, nil).response
@@ -328,7 +329,9 @@ extension TileServer {
             }
             let view = try await work.run { () throws(ViewError) -> LiveView in
                 do throws(ServeError) {
-                    let session = ZoomSession(image: try open(file), viewport: viewport, maximumScale: maxScale)
+                    let session = ZoomSession(
+                        image: try open(file),
+                        view: ViewSettings(viewport: viewport, maximumScale: maxScale, options: settings.options))
                     return LiveView(.image(session, identifier: file.identifier))
                 } catch {
                     guard case .image(let error) = error else { throw .badRequest("\(error)") }
@@ -375,8 +378,7 @@ extension TileServer {
         var startPosition: PageMap.Cell? = nil
         if let start {
             guard let position = pages.position(forStart: start) else {
-                throw .notFound(
-                    "start '\(start)' is neither a page as written nor an index from 0 to \(pages.count - 1)")
+                throw .notFound("start " + pages.startProblem(start))
             }
             startPosition = position
         }

@@ -1,6 +1,6 @@
 import TileView
 
-/// The views a server holds open (DESIGN section 11): each under an unguessable identifier, dropped when idle
+/// The views a server holds open (docs/design.md section 11): each under an unguessable identifier, dropped when idle
 /// for longer than `idleSeconds`, and never more than `maxViews` (making one more drops the view idle longest).
 /// Thread-safe.
 public final class ViewStore: Sendable {

@@ -1,4 +1,4 @@
-/// `GET /api/openapi.json`: the view API described in OpenAPI 3.1 (DESIGN section 11).
+/// `GET /api/openapi.json`: the view API described in OpenAPI 3.1 (docs/design.md section 11).
 enum ViewerAPI {
     static let openAPIDocument = #"""
         {

@@ -1,7 +1,7 @@
 import Hummingbird
 import TileView
 
-/// The viewer's pages (DESIGN section 11): `/` lists the root's folders and images with IIIF thumbnails
+/// The viewer's pages (docs/design.md section 11): `/` lists the root's folders and images with IIIF thumbnails
 /// (`/browse/{folder-id}` a sub-folder), `/view/{id}` zooms one image and `/gallery/{folder-id}` (`/gallery` for
 /// the root) pages through a folder, with `?circular=1&peek=P&gap=G&start=P`. Plain HTML with the script and
 /// style sheet under `/viewer/`, all shipped inside the binary.

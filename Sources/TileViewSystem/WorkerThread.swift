@@ -11,7 +11,7 @@
 /// The closure is handed over: from `start` until `join` returns only the worker runs it and touches what it
 /// captures, and the join orders its writes before the caller's reads. That hand-over is what makes the unchecked
 /// `Sendable` sound.
-final class WorkerThread<Result>: ThreadRun, @unchecked Sendable {
+package final class WorkerThread<Result>: ThreadRun, @unchecked Sendable {
     private let body: () -> Result
     private var result: Result?
     private var thread: pthread_t?
@@ -23,13 +23,13 @@ final class WorkerThread<Result>: ThreadRun, @unchecked Sendable {
     /// Starts `body` on a new thread; when no thread can be made it runs at `join`, on the caller's thread.
     /// `body` must not wait for anything the caller does after `start` in that case: callers that hand work
     /// between the two threads check `isRunning` first.
-    static func start(_ body: @escaping () -> Result) -> WorkerThread {
+    package static func start(_ body: @escaping () -> Result) -> WorkerThread {
         let worker = WorkerThread(body)
         worker.launch()
         return worker
     }
 
-    override func run() { result = body() }
+    package override func run() { result = body() }
 
     private func launch() {
         var thread = pthread_t()
@@ -48,10 +48,10 @@ final class WorkerThread<Result>: ThreadRun, @unchecked Sendable {
     }
 
     /// Whether the body runs on a thread of its own (else it runs inside `join`).
-    var isRunning: Bool { thread != nil }
+    package var isRunning: Bool { thread != nil }
 
     /// Waits for the body to end and returns what it returned.
-    func join() -> Result {
+    package func join() -> Result {
         if let thread {
             pthread_join(thread, nil)
             self.thread = nil
@@ -63,14 +63,14 @@ final class WorkerThread<Result>: ThreadRun, @unchecked Sendable {
 }
 
 /// What a new thread runs (the thread's entry point is a C function, which cannot name a generic class).
-class ThreadRun {
-    func run() {}
+package class ThreadRun {
+    package func run() {}
 }
 
 /// A count that only grows, shared by two threads: one raises it (rows decoded, rows drawn), the other waits
 /// until it reaches what it needs. `close()` ends the waiting for good (the raising side stopped early): every
 /// wait then returns at once with the count as it is.
-final class GrowingCount: Sendable {
+package final class GrowingCount: Sendable {
     private struct State {
         var value = 0
         var closed = false
@@ -79,9 +79,11 @@ final class GrowingCount: Sendable {
     }
     private let state = Locked(State())
 
+    package init() {}
+
     /// Raises the count to `count` (a lower value changes nothing) and wakes the waiter once it has what it waits
     /// for.
-    func raise(to count: Int) {
+    package func raise(to count: Int) {
         let wake = state.withLock { state in
             guard count > state.value else { return false }
             state.value = count
@@ -91,7 +93,7 @@ final class GrowingCount: Sendable {
     }
 
     /// Ends every wait, now and later.
-    func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         state.wakeWaiters()
     }
@@ -99,7 +101,7 @@ final class GrowingCount: Sendable {
     /// Returns the count once it is at least `count` (or the count is closed). When it has to wait, it waits
     /// for `preferring` (at least `count`) instead: a waiter that sleeps anyway takes a band of work when it
     /// wakes, rather than waking once per unit. One thread waits on a count at a time.
-    func wait(forAtLeast count: Int, preferring: Int = 0) -> Int {
+    package func wait(forAtLeast count: Int, preferring: Int = 0) -> Int {
         let now = state.withLock { state -> Int? in
             guard state.value < count && !state.closed else { return state.value }
             state.target = max(count, preferring, 1)
@@ -114,5 +116,5 @@ final class GrowingCount: Sendable {
     }
 
     /// Whether `close()` was called.
-    var isClosed: Bool { state.withLock { $0.closed } }
+    package var isClosed: Bool { state.withLock { $0.closed } }
 }

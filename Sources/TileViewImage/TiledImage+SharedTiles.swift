@@ -1,6 +1,7 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewRender
+import TileViewSystem
 import TileViewTiling
 
 extension TiledImage {
@@ -17,7 +18,7 @@ extension TiledImage {
     /// would keep decoding it from the top, since its bands are evicted before their tiles are asked for. Its
     /// misses are decoded alone through the file's entropy index (`JPEGEntropyIndex`, built by the first miss),
     /// the MCUs around the missing tiles and nothing above them.
-    func sharedRegion(
+    package func sharedRegion(
         _ clipped: PixelRect, grid: TileGrid, shared: SharedTiles
     ) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
         let ids = grid.tiles(intersecting: clipped)
@@ -124,7 +125,7 @@ extension TiledImage {
 
     /// The level of a JPEG from which every coarser level is made: 1/8, libjpeg's smallest scale; levels past
     /// it are box-reduced from it.
-    static let coarseBase = 3
+    package static let coarseBase = 3
 
     /// Whether the bands of `grid`'s level are made with every level from 1/8 to the coarsest
     /// (`makeCoarseLevels`): a level past 1/8 (`coarseBase`) of an upright JPEG whose 1/8 level fits in an eighth

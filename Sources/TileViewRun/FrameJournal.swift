@@ -1,15 +1,10 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewGallery
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TileViewSystem
 
 /// The journal of the frames a run has finished in its output folder, so that an interrupted run can be resumed
-/// (`--resume`, DESIGN section 13).
+/// (`--resume`, docs/design.md section 13).
 ///
 /// File: `OUTDIR/.tileview-journal` (`.tileview-journal-K-of-N` for shard K of N, so shards writing into one
 /// folder never share a file). The first line names the job (`# tileview frames JOB`, JOB a SHA-256 of
@@ -21,7 +16,7 @@ import TileViewGallery
 /// SHA-256; the run renders every other frame, so the folder ends byte for byte as an uninterrupted run leaves it.
 public final class FrameJournal: Sendable {
     public let path: String
-    private let descriptor: Locked<Int32>
+    private let file: AppendFile
 
     /// The journal's file name for a run of `shard`.
     public static func fileName(shard: GalleryShard) -> String {
@@ -46,16 +41,8 @@ public final class FrameJournal: Sendable {
         folder: String, job: String, shard: GalleryShard = .whole, kept: [Entry] = []
     ) throws(TileViewError) {
         path = Paths.join(folder, Self.fileName(shard: shard))
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o666)
-        guard fd >= 0 else {
-            throw TileViewError(.write, path: path, reason: "cannot write the frame journal: \(errnoText())")
-        }
-        descriptor = Locked(fd)
-        try append(Self.header(job) + kept.map(\.line).joined())
-    }
-
-    deinit {
-        descriptor.withLock { fd in _ = close(fd) }
+        file = try AppendFile(creating: path, role: "the frame journal")
+        try file.append(Self.header(job) + kept.map(\.line).joined())
     }
 
     /// A finished frame: its file name, size and SHA-256.
@@ -79,27 +66,10 @@ public final class FrameJournal: Sendable {
 
     /// Records a frame written under its final name.
     public func record(_ entry: Entry) throws(TileViewError) {
-        try append(entry.line)
+        try file.append(entry.line)
     }
 
-    private func append(_ text: String) throws(TileViewError) {
-        let failed = descriptor.withLock { fd -> Bool in
-            var bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                offset += n
-            }
-            return false
-        }
-        if failed { throw TileViewError(.write, path: path, reason: "cannot write the frame journal: \(errnoText())") }
-    }
-
-    static func header(_ job: String) -> String { "# tileview frames \(job)\n" }
+    package static func header(_ job: String) -> String { "# tileview frames \(job)\n" }
 
     /// The frames of `names` that the journals in `folder` (every shard's) record for `job` and that are on disk
     /// whole: the file has the journaled size and SHA-256. Lines of another job and lines cut short are ignored.

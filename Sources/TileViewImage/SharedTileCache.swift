@@ -1,6 +1,7 @@
 import Dispatch
 import TileViewCodecs
 import TileViewCore
+import TileViewSystem
 import TileViewTiling
 
 /// One byte-budgeted tile cache shared by many images and threads (the server's: every request opens its own
@@ -16,13 +17,13 @@ import TileViewTiling
 /// Thread-safe; decoding happens outside the lock, in the threads that claim the bands.
 public final class SharedTileCache: Sendable {
     /// A tile of one version of one image.
-    struct Key: Hashable {
+    package struct Key: Hashable {
         var image: String
         var tile: TileID
     }
 
     /// A band (one row of tiles of a level) of one version of one image.
-    struct Band: Hashable {
+    package struct Band: Hashable {
         var image: String
         var level: Int
         var row: Int
@@ -30,7 +31,7 @@ public final class SharedTileCache: Sendable {
 
     /// A band some thread is decoding, and the threads waiting for it. Its fields are read and written under
     /// the cache's lock only; `done` is signalled once per waiter when the band is published or fails.
-    final class BandDecode: @unchecked Sendable {
+    package final class BandDecode: @unchecked Sendable {
         var tiles: [TileID: ImageBuffer]?
         var error: TileViewError?
         var waiters = 0
@@ -43,7 +44,7 @@ public final class SharedTileCache: Sendable {
         }
     }
 
-    struct State {
+    package struct State {
         var tiles: TileCache<Key, ImageBuffer>
         var decoding: [Band: BandDecode] = [:]
         var coalescedWaits = 0
@@ -62,7 +63,7 @@ public final class SharedTileCache: Sendable {
 
     /// The entropy indexes of the JPEGs whose levels are decoded through one (see `entropyIndex`), the least
     /// recently used first; a version of a file the index does not take is remembered as such.
-    struct IndexShelf {
+    package struct IndexShelf {
         enum Slot {
             case building
             case ready(JPEGEntropyIndex)
@@ -87,7 +88,7 @@ public final class SharedTileCache: Sendable {
     public static let indexPassMaxBytes = 64 << 20
 
     /// Indexes kept at once (each holds its file open and about 64 bytes per 8x8 MCUs: 0.8 MB for 96 MP).
-    static let indexesKept = 16
+    package static let indexesKept = 16
 
     private let state: Locked<State>
     private let indexes = Locked(IndexShelf())
@@ -116,13 +117,13 @@ public final class SharedTileCache: Sendable {
     /// JPEG answers cut from a file's own coefficients so far (`TiledImage.losslessJPEGCrop`).
     public var losslessCrops: Int { state.withLock { $0.losslessCrops } }
 
-    func countLosslessCrop() { state.withLock { $0.losslessCrops += 1 } }
+    package func countLosslessCrop() { state.withLock { $0.losslessCrops += 1 } }
 
     /// The entropy index of `image` (the JPEG `source` reads): built on first use by the calling thread while the
     /// others that need it wait, then kept (`indexesKept` of them, the least recently used dropped first). Nil
     /// for a file the index does not take, or cannot read: that version is not tried again, and its tiles are
     /// decoded in bands.
-    func entropyIndex(image: String, source: ImageSource) -> JPEGEntropyIndex? {
+    package func entropyIndex(image: String, source: ImageSource) -> JPEGEntropyIndex? {
         enum Next {
             case use(JPEGEntropyIndex?)
             case build
@@ -158,7 +159,7 @@ public final class SharedTileCache: Sendable {
 
     /// Stores tiles decoded outside any band claim, counted as decoded: through an entropy index (counted as one
     /// indexed decode), or made by the same pass as the bands of another level (`throughIndex` false).
-    func store(image: String, tiles: [TileID: ImageBuffer], throughIndex: Bool = true) {
+    package func store(image: String, tiles: [TileID: ImageBuffer], throughIndex: Bool = true) {
         state.withLock { state in
             state.insertDecoded(tiles, image: image)
             if throughIndex { state.indexedDecodes += 1 }
@@ -166,7 +167,7 @@ public final class SharedTileCache: Sendable {
     }
 
     /// The cached tiles among `ids` (each counted as a hit or a miss).
-    func cached(image: String, _ ids: [TileID]) -> [TileID: ImageBuffer] {
+    package func cached(image: String, _ ids: [TileID]) -> [TileID: ImageBuffer] {
         state.withLock { state in
             var found: [TileID: ImageBuffer] = [:]
             for id in ids {
@@ -179,7 +180,7 @@ public final class SharedTileCache: Sendable {
     /// Claims the bands among `rows` of `level` that this thread should decode: the `needed` ones nobody is
     /// decoding, and the others nobody is decoding that miss a tile of `columns`. Returns them and the decodes
     /// of other threads this one must wait for (the needed bands they hold).
-    func claim(
+    package func claim(
         image: String, level: Int, rows: Range<Int>, needed: Set<Int>, columns: Int
     ) -> (mine: [Int], waits: [Int: BandDecode]) {
         state.withLock { state in
@@ -207,7 +208,7 @@ public final class SharedTileCache: Sendable {
     }
 
     /// Stores the tiles of a claimed band, counts them as decoded and hands them to the threads waiting for it.
-    func publish(image: String, level: Int, row: Int, tiles: [TileID: ImageBuffer]) {
+    package func publish(image: String, level: Int, row: Int, tiles: [TileID: ImageBuffer]) {
         let ended = state.withLock { state -> (BandDecode, Int)? in
             state.insertDecoded(tiles, image: image)
             state.bandsDecoded += 1
@@ -220,7 +221,7 @@ public final class SharedTileCache: Sendable {
     }
 
     /// Ends claimed bands that will not be decoded: their waiters get `error`.
-    func fail(image: String, level: Int, rows: some Sequence<Int>, error: TileViewError) {
+    package func fail(image: String, level: Int, rows: some Sequence<Int>, error: TileViewError) {
         let ended = state.withLock { state in
             rows.compactMap { row -> (BandDecode, Int)? in
                 guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
@@ -233,7 +234,7 @@ public final class SharedTileCache: Sendable {
     }
 
     /// Blocks until another thread's band decode ends; its tiles, or its error.
-    func wait(for decode: BandDecode) throws(TileViewError) -> [TileID: ImageBuffer] {
+    package func wait(for decode: BandDecode) throws(TileViewError) -> [TileID: ImageBuffer] {
         decode.done.wait()
         let (tiles, error) = state.withLock { _ in (decode.tiles, decode.error) }
         if let tiles { return tiles }

@@ -6,7 +6,7 @@ import TileViewCore
     import Darwin
 #endif
 
-/// SIGINT and SIGTERM during a batch run (DESIGN section 13): the first asks the run to stop starting frames
+/// SIGINT and SIGTERM during a batch run (docs/design.md section 13): the first asks the run to stop starting frames
 /// (`stopSignal` becomes the signal; frames in flight finish, each whole, and the run exits 128 + signal:
 /// 130 or 143); a second one ends the process at once, after removing every temporary file this process has
 /// open (`AtomicFile`), so no partial file stays either way.
@@ -59,18 +59,6 @@ public enum Interrupts {
 
     /// The signal that asked the run to stop, or nil.
     public static var stopSignal: Int32? { state.withLock { $0 } }
-
-    /// Throws the `.interrupted` error of a run into `folder` once a signal has asked it to stop: "stopped by
-    /// SIGINT after `done` of `total` frames (or files); rerun with --resume". Runs call it before starting each
-    /// frame, so a stop never cuts one short.
-    public static func stopIfAsked(
-        folder: String, after done: Int, of total: Int, unit: String = "frames"
-    ) throws(TileViewError) {
-        guard let signal = stopSignal else { return }
-        throw TileViewError(
-            .interrupted, path: folder,
-            reason: "stopped by \(name(of: signal)) after \(done) of \(total) \(unit); rerun with --resume")
-    }
 
     /// The exit status for a run stopped by `signal`: 128 + its number (130 for SIGINT, 143 for SIGTERM).
     public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }

@@ -1,10 +1,11 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewRender
+import TileViewSystem
 import TileViewTiling
 
 /// How a region of an image will be rendered at a size, and what that holds in memory at its peak, worked out from
-/// the header and the request before any pixel memory is allocated (DESIGN section 18, admission).
+/// the header and the request before any pixel memory is allocated (docs/design.md section 18, admission).
 ///
 /// The level and the geometry are those `render(region:size:)` uses. The level pixels come one of three ways:
 /// - through the tiles (a small source rect: a viewer's tile), from the cache or from one band decoded;
@@ -38,15 +39,12 @@ public struct RegionPlan: Sendable {
 extension TiledImage {
     /// The level and the geometry that render `region` (image pixels) scaled to exactly `size`, stretched when the
     /// aspect ratios differ: the level a zoom at the larger of the two scales would draw.
-    func regionGeometry(region: PixelRect, size: PixelSize) -> (FrameGeometry, level: Int) {
+    package func regionGeometry(region: PixelRect, size: PixelSize) -> (FrameGeometry, level: Int) {
         let scaleX = Double(size.width) / Double(max(region.width, 1))
         let scaleY = Double(size.height) / Double(max(region.height, 1))
-        let level = pyramid.level(forZoomScale: max(scaleX, scaleY))
-        let geometry = FrameGeometry(
+        return pyramid.frameGeometry(
             frameSize: size, zoomScale: scaleX, zoomScaleY: scaleY,
-            imageFrameOrigin: Point(x: -Double(region.x) * scaleX, y: -Double(region.y) * scaleY),
-            imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
-        return (geometry, level)
+            imageFrameOrigin: Point(x: -Double(region.x) * scaleX, y: -Double(region.y) * scaleY))
     }
 
     /// The plan of `render(_:)` for `region` at `size` (see `RegionPlan`); reads nothing but what the cache holds.

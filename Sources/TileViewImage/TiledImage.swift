@@ -1,11 +1,12 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewRender
+import TileViewSystem
 import TileViewTiling
 
 /// An image file seen as tiles at levels of detail, decoded on demand into a byte-budgeted cache.
 ///
-/// Model (DESIGN section 6): the oriented image has levels 0 (full size) to k, level L being
+/// Model (docs/design.md section 6): the oriented image has levels 0 (full size) to k, level L being
 /// ceil(W / 2^L) x ceil(H / 2^L), cut into square tiles. Opening reads only the header. Asking
 /// for a rect of a level decodes the missing tiles that meet it in one decoding pass over the
 /// file, then serves every tile from the cache:
@@ -104,7 +105,7 @@ public final class TiledImage {
         self.sharedTiles = sharedTiles
         self.orientation = (options.applyOrientation ? header.orientation : .up)
             .rotated(clockwiseQuarterTurns: clockwiseQuarterTurns)
-        self.turns = (clockwiseQuarterTurns % 4 + 4) % 4
+        self.turns = normalizedQuarterTurns(clockwiseQuarterTurns)
         pyramid = LevelPyramid(
             imageSize: orientation.orientedSize(forStoredSize: header.storedSize), tileSize: tileSize)
         // A tile never costs more than tileSize^2 * 4 bytes: that cap stays valid whatever the budget
@@ -115,7 +116,7 @@ public final class TiledImage {
     }
 
     /// Why an image whose decoding needs `working` bytes at once is refused under `options`' memory limit.
-    static func memoryRefusal(_ header: ImageHeader, _ working: Int, _ options: DecodeOptions) -> String {
+    package static func memoryRefusal(_ header: ImageHeader, _ working: Int, _ options: DecodeOptions) -> String {
         let kind =
             header.format == .png ? "an interlaced PNG is decoded whole" : "a progressive JPEG keeps every coefficient"
         var text = "decoding it needs \(MemoryEstimate.mebibytes(working)) at once (\(kind)), over the "
@@ -152,10 +153,10 @@ public final class TiledImage {
     /// True when frames are rendered straight from the decoder's rows instead of through the
     /// tile cache: the cache has no budget and the stored pixels are upright (a rotated or
     /// mirrored image needs its whole block to turn it).
-    var streamsFrames: Bool { sharedTiles == nil && cache.budgetBytes == 0 && orientation == .up }
+    package var streamsFrames: Bool { sharedTiles == nil && cache.budgetBytes == 0 && orientation == .up }
 
     /// Counts a decoding pass made outside the cache that delivered `bytes` of level pixels.
-    func noteStreamedPass(bytes: Int, warnings: [String]) {
+    package func noteStreamedPass(bytes: Int, warnings: [String]) {
         decodePasses += 1
         streamedBytes += bytes
         self.warnings += warnings
@@ -199,7 +200,7 @@ public final class TiledImage {
 extension TiledImage {
     /// Decodes the block of level pixels covering `tiles` (their bounding rect) in one pass and
     /// turns it upright; counts the tiles as decoded.
-    func decodeBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (ImageBuffer, PixelRect) {
+    package func decodeBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (ImageBuffer, PixelRect) {
         let union = tiles.map { grid.pixelRect(of: $0) }.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
             $0.union($1)
         }
@@ -226,7 +227,7 @@ extension TiledImage {
     }
 
     /// The stored (un-oriented) pixels of `rect` at `level`.
-    func decodeStored(_ rect: PixelRect, level: Int) throws(TileViewError) -> ImageBuffer {
+    package func decodeStored(_ rect: PixelRect, level: Int) throws(TileViewError) -> ImageBuffer {
         do throws(CodecError) {
             let reader = try LevelReader(
                 source, format: header.format, scale: .pyramidLevel(level, format: header.format),

@@ -12,10 +12,9 @@ public enum Allocator {
     ///
     /// By default glibc raises that threshold to the size of the largest mapped block freed so far (up to
     /// 32 MiB), so after the first 12 MB decoded block is freed, tiles and frames come from the heap arenas,
-    /// where a run that frees and allocates them on several threads leaves holes the process keeps: measured
-    /// on 50 pages of 12 MP at 1024x768, peak RSS 52 to 59 MiB with the default and 45 to 46 MiB with a fixed
-    /// threshold, for about 0.4 s more system time. Call it once, before the run; it does nothing where glibc
-    /// is absent.
+    /// where a run that frees and allocates them on several threads leaves holes the process keeps (a lower
+    /// peak RSS for a little more system time: docs/benchmarks.md, "Figures that lived in code comments"). Call
+    /// it once, before the run; it does nothing where glibc is absent.
     public static func returnLargeBlocksToTheSystem() {
         #if canImport(Glibc)
             // mallopt is declared in <malloc.h>, which the Glibc module does not export: look it up by name.
@@ -27,5 +26,5 @@ public enum Allocator {
     }
 
     /// `M_MMAP_THRESHOLD` of <malloc.h>.
-    static let mmapThresholdParameter: Int32 = -3
+    package static let mmapThresholdParameter: Int32 = -3
 }

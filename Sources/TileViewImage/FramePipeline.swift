@@ -1,38 +1,36 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewRender
+import TileViewSystem
 
 /// One frame drawn straight from the decoder and encoded as PNG over three threads: the decoder's rows
 /// (`PrefetchedRows`), the renderer and the PNG encoder (`PNGRowEncoder`), each stage waiting on the one before
 /// it in bands of rows, while the calling thread waits for all three. On two cores decoding then limits the
 /// frame, with resampling and compression hidden behind it.
 ///
-/// The renderer has a thread of its own rather than the calling one (a pool thread that had parsed the arguments).
-/// Measured on a two-processor virtual machine, fit of a 24 MP JPEG: medians of 53.3 to 62.0 ms against 61.0 to
-/// 65.4 ms in four sittings of 40 interleaved runs, and 0.86 to 1.02 of the earlier build's time (median 0.93) in
-/// six sittings of `scripts/bench-builds.sh`. A scheduler trace of the slow runs shows the decoder runnable while a
-/// processor idled; why a fresh thread makes that rarer was not established (docs/benchmarks.md, "The renderer on
-/// a thread of its own").
+/// The renderer has a thread of its own rather than the calling one (a pool thread that had parsed the arguments):
+/// it was faster on two processors, for a reason not established (docs/benchmarks.md, "The renderer on a thread of
+/// its own", has the figures).
 ///
 /// The bytes are those of `FrameRenderer.render(rows:)` then `PNGEncoder.encode`: every stage does the work the
 /// single thread did, in the same order; only when it happens changes. The renderer's frame buffer is written
 /// row by row and the encoder reads a row only after the renderer said it is final (`rowsDone`).
-enum FramePipeline {
+package enum FramePipeline {
     /// Rows a stage waits for at once when it has to wait (fewer wake-ups than one row at a time).
-    static let band = 16
+    package static let band = 16
     /// Rows of the decoded-row ring (more than `band`, so neither side waits for the other forever).
-    static let ringRows = 64
+    package static let ringRows = 64
 
     /// Whether a frame of `frameSize` is worth the threads: two processors at least, and more pixels than thread
     /// start-up costs.
-    static func pays(frameSize: PixelSize) -> Bool {
+    package static func pays(frameSize: PixelSize) -> Bool {
         SystemInfo.availableProcessors > 1 && frameSize.pixelCount >= 128 * 128
     }
 
     /// The frame of `renderer` drawn from the rows of `reader` (started at the renderer's `sourceRect`), and its
     /// PNG file with the default options as if the frame were opaque (RGB; the caller checks `image.isOpaque`).
     /// The reader is back with the caller when this returns.
-    static func render(
+    package static func render(
         _ renderer: FrameRenderer, reader: LevelReader
     ) -> (image: ImageBuffer, png: Result<[UInt8], CodecError>) {
         let size = renderer.geometry.frameSize
@@ -87,7 +85,7 @@ enum FramePipeline {
 /// The reader is handed over: from `init` until `finish()` only the decoding thread uses it. The ring slot of a
 /// row is reused only after the renderer asked for a later row (a row's pointer stays valid until the next call,
 /// as `LevelRowSource` promises). When no thread can be started (one processor), `row` reads the reader itself.
-final class PrefetchedRows: LevelRowSource {
+package final class PrefetchedRows: LevelRowSource {
     /// Read by `row` only when no decoding thread runs.
     private let reader: LevelReader
     private let rect: PixelRect
@@ -100,7 +98,7 @@ final class PrefetchedRows: LevelRowSource {
     private var worker: WorkerThread<Void>?
 
     /// Starts decoding the rows of `reader.rect` (the reader is started, at the rect's first row).
-    init(_ reader: LevelReader) {
+    package init(_ reader: LevelReader) {
         self.reader = reader
         rect = reader.rect
         rowBytes = max(rect.width * 4, 4)
@@ -127,12 +125,12 @@ final class PrefetchedRows: LevelRowSource {
     deinit { ring.deallocate() }
 
     /// Bytes of decoded rows held: the ring while a thread decodes into it, else none.
-    var heldBytes: Int { isRunning ? rowBytes * FramePipeline.ringRows : 0 }
+    package var heldBytes: Int { isRunning ? rowBytes * FramePipeline.ringRows : 0 }
 
     /// Whether the rows are decoded on a thread of their own (else `row` reads the reader itself).
-    var isRunning: Bool { worker != nil }
+    package var isRunning: Bool { worker != nil }
 
-    func row(_ levelY: Int) -> UnsafePointer<UInt8> {
+    package func row(_ levelY: Int) -> UnsafePointer<UInt8> {
         guard isRunning else { return reader.row(levelY) }
         let index = levelY - rect.y
         precondition(index >= 0 && index < rect.height, "level row \(levelY) outside \(rect)")
@@ -143,7 +141,7 @@ final class PrefetchedRows: LevelRowSource {
     }
 
     /// Lets the decoding thread end (it stops early when the renderer asked for fewer rows) and waits for it.
-    func finish() {
+    package func finish() {
         released.close()
         worker?.join()
         worker = nil

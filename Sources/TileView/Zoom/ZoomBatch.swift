@@ -3,7 +3,7 @@ import TileViewCore
 import TileViewGallery
 import TileViewZoom
 
-/// `tileview zoom FILE... -o OUTDIR` (or `--dir DIR`, DESIGN section 13): the same gestures on every file, one
+/// `tileview zoom FILE... -o OUTDIR` (or `--dir DIR`, docs/design.md section 13): the same gestures on every file, one
 /// frame per file written as `OUTDIR/NAME.png` (NAME: the file's name without its extension).
 ///
 /// Each file is a `ZoomSession` whose frame is rendered straight from the decoder's rows (no tile cache), so
@@ -15,32 +15,22 @@ import TileViewZoom
 public struct ZoomBatch: Sendable {
     public var files: [String]
     public var outputFolder: String
-    public var viewport: PixelSize
+    /// The viewport, the largest scale, the double tap's step, the background, the filter and the decode options.
+    public var view: ViewSettings
     public var gestures: [ZoomGesture]
-    public var maximumScale: Double
-    public var doubleTapStep: Double
-    public var background: RGBA8
-    /// How image pixels are resampled (`nearest`: sharp squares past 1:1).
-    public var filter: ResampleFilter
-    public var options: DecodeOptions
     public var shard: GalleryShard
     public var resume: Bool
+    /// When the batch stops starting files (on SIGINT or SIGTERM).
+    public var stop = FrameRunStop.onSignals
 
     public init(
-        files: [String], outputFolder: String, viewport: PixelSize = PixelSize(width: 1024, height: 768),
-        gestures: [ZoomGesture] = [], maximumScale: Double = 1, doubleTapStep: Double = 1.5,
-        background: RGBA8 = .black, filter: ResampleFilter = .automatic, options: DecodeOptions = DecodeOptions(),
+        files: [String], outputFolder: String, view: ViewSettings = ViewSettings(), gestures: [ZoomGesture] = [],
         shard: GalleryShard = .whole, resume: Bool = false
     ) {
         self.files = files
         self.outputFolder = outputFolder
-        self.viewport = viewport
+        self.view = view
         self.gestures = gestures
-        self.maximumScale = maximumScale
-        self.doubleTapStep = doubleTapStep
-        self.background = background
-        self.filter = filter
-        self.options = options
         self.shard = shard
         self.resume = resume
     }
@@ -87,9 +77,7 @@ public struct ZoomBatch: Sendable {
     public var journalName: String {
         var text = "zoom\n"
         for file in files { text += FrameJournal.describing(input: file) }
-        text += ZoomJob.settingsDescription(
-            viewport: viewport, gestures: gestures, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
-            background: background, filter: filter, options: options)
+        text += view.journalDescription(gestures: gestures)
         return FrameJournal.jobName(describing: text)
     }
 
@@ -98,50 +86,45 @@ public struct ZoomBatch: Sendable {
     public func run(onFile: (Int, String, Outcome) -> Void = { _, _, _ in }) throws(TileViewError) -> Summary {
         let ours = files.indices.filter { shard.contains(frame: $0) }
         let names = files.map(Self.outputName(of:))
-        let prepared = try FrameOutput.prepare(
-            folder: outputFolder, outputs: ours.map { names[$0] }, job: journalName, shard: shard, resume: resume,
-            clean: false)
-        let writer = try FrameWriter(folder: outputFolder, journal: prepared.journal)
-        var written = 0
+        let run = try FrameRun(
+            FrameRunPlan(
+                folder: outputFolder, outputs: ours.map { names[$0] }, job: journalName, shard: shard, resume: resume,
+                unit: "files"),
+            stop: stop)
         var failed = 0
         var reused = 0
-        do throws(TileViewError) {
-            for (n, index) in ours.enumerated() {
+        try run.perform { (run) throws(TileViewError) in
+            for index in ours {
                 let output = Paths.join(outputFolder, names[index])
-                if prepared.reusedNames.contains(names[index]) {
-                    reused += 1
-                    onFile(index, files[index], .reused(output: output))
-                    continue
-                }
-                try Interrupts.stopIfAsked(folder: outputFolder, after: n, of: ours.count, unit: "files")
-                let result: ZoomResult
+                var result: ZoomResult?
                 do throws(TileViewError) {
-                    let image = try ZoomContentFiles.open(files[index], cacheBudgetBytes: 0, options: options)
-                    let session = ZoomSession(
-                        image: image, viewport: viewport, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
-                        background: background, filter: filter)
-                    for gesture in gestures { try session.apply(gesture) }
-                    let frame = try session.render()
-                    try writer.submit(frame.image, named: names[index], order: index)
-                    result = ZoomResult(
-                        state: session.state, level: frame.level, image: image, output: output, framePaths: [])
-                } catch  where error.kind == .write {
+                    try run.write(named: names[index], order: index) { () throws(TileViewError) -> ImageBuffer in
+                        let image = try ZoomContentFiles.open(
+                            files[index], cacheBudgetBytes: 0, options: view.options)
+                        let session = ZoomSession(image: image, view: view)
+                        for gesture in gestures { try session.apply(gesture) }
+                        let frame = try session.render()
+                        result = ZoomResult(
+                            state: session.state, level: frame.level, image: image, output: output, framePaths: [])
+                        return frame.image
+                    }
+                } catch  where error.kind == .write || error.kind == .interrupted {
                     throw error
                 } catch {
                     failed += 1
                     onFile(index, files[index], .failed(error))
                     continue
                 }
-                written += 1
-                onFile(index, files[index], .rendered(result))
+                if let result {
+                    onFile(index, files[index], .rendered(result))
+                } else {
+                    reused += 1
+                    onFile(index, files[index], .reused(output: output))
+                }
             }
-        } catch {
-            try? writer.finish()  // the frames in flight land whole
-            throw error
         }
-        try writer.finish()
         return Summary(
-            files: ours.count, written: written, failed: failed, reused: resume ? reused : nil,
+            files: ours.count, written: run.written, failed: failed, reused: resume ? reused : nil,
             peakRSSBytes: ProcessMemory.peakResidentBytes, shard: shard == .whole ? nil : shard.description)
     }
 }

@@ -16,4 +16,4 @@ public enum SystemInfo {
 }
 
 /// The text of the current `errno`.
-func errnoText() -> String { String(cString: strerror(errno)) }
+package func errnoText() -> String { String(cString: strerror(errno)) }

@@ -25,7 +25,7 @@ public enum ProcessMemory {
     private static let largestSample = Atomic<Int>(0)
 
     /// Reads one `Name:   1234 kB` line of /proc/self/status, in bytes.
-    static func field(_ name: String) -> Int? {
+    package static func field(_ name: String) -> Int? {
         guard let file = fopen("/proc/self/status", "r") else { return nil }
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)

@@ -1,5 +1,6 @@
 import TileViewCodecs
 import TileViewCore
+import TileViewSystem
 import TileViewTiling
 
 /// What `tileview info` reports about one file: the header and the tile pyramid the file would get.
@@ -20,7 +21,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
     public var progressive: Bool
     public var interlaced: Bool
     public var chromaSubsampling: String?
-    /// The colour space (DESIGN section 14): the profile's name ("Adobe RGB (1998)"), "sRGB", "sRGB (assumed)".
+    /// The colour space (docs/design.md section 14): the profile's name ("Adobe RGB (1998)"), "sRGB", "sRGB (assumed)".
     public var color: String
     /// Why a profile the file carries is not used, when it is not.
     public var colorProblem: String?

@@ -1,6 +1,7 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewRender
+import TileViewSystem
 import TileViewZoom
 
 extension LevelReader: LevelRowSource {}
@@ -13,10 +14,14 @@ public struct RenderedFrame: Sendable {
     public let level: Int
     /// The level pixels read, nil when the frame shows no image pixel.
     public let sourceRect: PixelRect?
+
+    package init(image: ImageBuffer, level: Int, sourceRect: PixelRect?) {
+        (self.image, self.level, self.sourceRect) = (image, level, sourceRect)
+    }
 }
 
 extension TiledImage {
-    /// Renders what the viewport of `state` shows (DESIGN section 7): picks the level whose
+    /// Renders what the viewport of `state` shows (docs/design.md section 7): picks the level whose
     /// factor 2^L is at most 1/s, decodes only the tiles the visible rect needs at that level,
     /// and resamples them into a frame of exactly the viewport's size over `background`.
     /// `overscroll` moves the drawn image off the state's image frame (a bounce past an edge, `ZoomMotionFrame`).
@@ -60,15 +65,11 @@ extension TiledImage {
     }
 
     /// The frame geometry of what the viewport of `state` shows, and the level it is drawn from.
-    func frameGeometry(_ state: ZoomState, displacedBy overscroll: Point) -> (FrameGeometry, level: Int) {
-        let frameSize = PixelSize(truncating: state.viewportSize)
-        let level = pyramid.level(forZoomScale: state.zoomScale)
+    package func frameGeometry(_ state: ZoomState, displacedBy overscroll: Point) -> (FrameGeometry, level: Int) {
         let origin = state.imageFrame.origin
-        let geometry = FrameGeometry(
-            frameSize: frameSize, zoomScale: state.zoomScale,
-            imageFrameOrigin: Point(x: origin.x + overscroll.x, y: origin.y + overscroll.y),
-            imageSize: pyramid.imageSize, levelSize: pyramid.levelSize(ofLevel: level))
-        return (geometry, level)
+        return pyramid.frameGeometry(
+            frameSize: PixelSize(truncating: state.viewportSize), zoomScale: state.zoomScale,
+            imageFrameOrigin: Point(x: origin.x + overscroll.x, y: origin.y + overscroll.y))
     }
 
     /// Renders `region` (image pixels) scaled to exactly `size`, stretched when the aspect ratios differ, the
@@ -83,7 +84,7 @@ extension TiledImage {
 
     /// Renders a frame of `geometry` from `level`: straight from the decoder when there is no tile cache (or
     /// `streaming` asks for it, upright images only), else through the tiles.
-    func render(
+    package func render(
         _ geometry: FrameGeometry, level: Int, background: RGBA8, filter: ResampleFilter, streaming: Bool = false
     ) throws(TileViewError) -> RenderedFrame {
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
@@ -101,7 +102,7 @@ extension TiledImage {
     /// own (`PrefetchedRows`, on two or more processors) while this thread resamples, and the decoded bytes held
     /// meanwhile (the ring of rows); the bytes `render(_:level:background:filter:)` gives. For an image that
     /// `streamsFrames` only (a gallery page that keeps no tiles).
-    func renderPrefetched(_ renderer: FrameRenderer, level: Int) throws(TileViewError) -> (
+    package func renderPrefetched(_ renderer: FrameRenderer, level: Int) throws(TileViewError) -> (
         image: ImageBuffer, heldBytes: Int
     ) {
         precondition(streamsFrames, "only an image without a tile cache streams its frames")
@@ -125,7 +126,7 @@ extension TiledImage {
 
     /// Draws the image through `geometry` from `level` onto `frame` (of the geometry's frame size): each pixel the
     /// image frame covers composites the image over the colour already there (`FrameRenderer.draw`).
-    func draw(
+    package func draw(
         _ geometry: FrameGeometry, level: Int, onto frame: inout ImageBuffer, filter: ResampleFilter
     ) throws(TileViewError) {
         let renderer = FrameRenderer(geometry: geometry, filter: filter)
@@ -141,7 +142,7 @@ extension TiledImage {
     }
 
     /// Where a frame's level pixels come from.
-    enum LevelPixels {
+    package enum LevelPixels {
         /// Rows straight from the decoder, one band in memory.
         case rows(LevelReader)
         /// A decoded region (from the tiles) and the level pixel at its top left.
@@ -151,7 +152,7 @@ extension TiledImage {
     /// Hands `use` the level pixels `renderer` reads: straight from the decoder when there is no tile cache to
     /// fill, else the region from the tiles (an empty buffer when the frame shows no image pixel). Returns the
     /// level rect read, nil when none.
-    func withLevelPixels(
+    package func withLevelPixels(
         for renderer: FrameRenderer, level: Int, streaming: Bool = false, _ use: (LevelPixels) -> Void
     ) throws(TileViewError) -> PixelRect? {
         if let rect = renderer.sourceRect, streamsFrames || (streaming && orientation == .up) {

@@ -8,17 +8,16 @@
 /// woken thread preempts the one running where it wakes, and where the scheduler does not wake threads onto an
 /// idle processor (seen on virtual machines whose idle processors the host deschedules) the two threads then take
 /// turns on one processor while the other stays idle. A `SCHED_BATCH` thread does not preempt on waking: it waits
-/// in the run queue, where an idle processor takes it. Measured on a two-processor virtual machine: a 50-page
-/// gallery 2.15 s under the normal policy against 1.88 s under `SCHED_BATCH` (docs/benchmarks.md, "Threads that
-/// take turns on one processor"); single frames did not change. Nothing else changes: priorities, nice values and
-/// the bytes.
-enum BatchScheduling {
+/// in the run queue, where an idle processor takes it: galleries run faster, single frames the same
+/// (docs/benchmarks.md, "Threads that take turns on one processor"). Nothing else changes: priorities, nice values
+/// and the bytes.
+package enum BatchScheduling {
     /// `SCHED_BATCH` in Linux's `<linux/sched.h>` (glibc's `<sched.h>` declares it only under `_GNU_SOURCE`).
-    static let policy: Int32 = 3
+    package static let policy: Int32 = 3
 
     /// Runs `body` with the calling thread under `SCHED_BATCH`, then puts its policy back. Where the policy cannot
     /// be read or set (not Linux, or refused), `body` just runs.
-    static func run<T>(_ body: () throws -> T) rethrows -> T {
+    package static func run<T>(_ body: () throws -> T) rethrows -> T {
         #if os(Linux)
             let before = sched_getscheduler(0)
             var parameters = sched_param()

@@ -1,18 +1,13 @@
 import Dispatch
 import TileViewCodecs
 import TileViewCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TileViewSystem
 
 /// Writes the numbered frames of a run into a folder: `frame-0000.png` onward, each encoded as PNG and written
 /// atomically (`AtomicFile`), on background threads while the next frames are rendered.
 ///
 /// This is the one frame writer and the one frame name scheme: `zoom --frames`, `gallery` and `feed` use it, and
-/// their `--json` records give `path(ofFrame:)`, the folder as written joined with the name (DESIGN section 9).
+/// their `--json` records give `path(ofFrame:)`, the folder as written joined with the name (docs/design.md section 9).
 ///
 /// At most `maxInFlight` frames are being encoded at once: `submit` waits for a free slot, so the frames held
 /// besides the one being rendered never exceed that many. With `maxInFlight` 0 every frame is encoded and
@@ -113,7 +108,7 @@ public final class FrameWriter: @unchecked Sendable {
 
     private func write(_ frame: ImageBuffer, index: Int, name: String, to path: String) {
         let stale = staleTemporaries.withLock { $0.removeValue(forKey: name) } ?? []
-        for name in stale { unlink(Paths.join(folder, name)) }
+        for name in stale { try? AtomicFile.remove(Paths.join(folder, name)) }
         let clock = ContinuousClock()
         let start = clock.now
         do throws(TileViewError) {

@@ -1,6 +1,7 @@
 import TileViewCodecs
 import TileViewCore
 import TileViewRender
+import TileViewSystem
 import TileViewTiling
 import TileViewZoom
 
@@ -39,8 +40,8 @@ public protocol ZoomContent: AnyObject {
     /// Warnings of lenient decoding, each naming its file when that is not `path`.
     var warnings: [String] { get }
     /// The colour description of the stored values its frames show with `--color keep`, when every image shown
-    /// has the same one and it is not sRGB (DESIGN section 14): the PNG carries its profile. Nil when frames are
-    /// converted to sRGB.
+    /// has the same one and it is not sRGB (docs/design.md section 14): the PNG carries its profile. Nil when frames
+    /// are converted to sRGB.
     var keptColor: ColorDescription? { get }
     /// Changes the tile cache budget (of every image, for a scene); 0 frees the tiles.
     func setCacheBudget(bytes: Int)
@@ -75,41 +76,11 @@ extension TiledImage: ZoomContent {
 
     /// `rotated(clockwiseQuarterTurns:)` as an image: the same image turned by `more` quarter turns.
     public func turned(by more: Int) throws(TileViewError) -> TiledImage {
-        let total = ((turns + more) % 4 + 4) % 4
+        let total = normalizedQuarterTurns(turns + more)
         guard total != turns else { return self }
         return try TiledImage(
             source: source, name: path, header: header, tileSize: pyramid.tileSize, cacheBudgetBytes: cacheBudgetBytes,
             sharedTiles: sharedTiles.map { SharedTiles(cache: $0.cache, image: "\($0.image) turned \(total)") },
             options: options, clockwiseQuarterTurns: total)
-    }
-}
-
-/// Opening what `tileview zoom` and `tileview info` accept: a PNG or JPEG, or a scene (sniffed from the content).
-public enum ZoomContentFiles {
-    /// Opens `path` as an image (its header only) or, when it is not a PNG or JPEG and starts as a JSON object,
-    /// as a scene (the scene file and its images' headers). Errors name the file. With `headers` an image's
-    /// header is read once across calls (a gallery's planning and loading).
-    public static func open(
-        _ path: String, cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
-        options: DecodeOptions = DecodeOptions(), headers: PageHeaders? = nil, tileSize: Int = TileGrid.defaultTileSize,
-        sharedTiles: TiledImage.SharedTiles? = nil
-    ) throws(TileViewError) -> any ZoomContent {
-        let header: ImageHeader
-        if let known = headers?.known(path) {
-            header = known
-        } else {
-            do {
-                header = try ImageHeader.read(from: .file(path: path))
-            } catch  where error.kind == .unknownFormat {
-                return try SceneImage(path: path, cacheBudgetBytes: cacheBudgetBytes, options: options, notImage: error)
-            } catch {
-                throw TileViewError(error, path: path)
-            }
-            headers?.remember(header, of: path)
-        }
-        return try TiledImage(
-            path: path, header: header, tileSize: tileSize, cacheBudgetBytes: cacheBudgetBytes,
-            sharedTiles: sharedTiles,
-            options: options)
     }
 }

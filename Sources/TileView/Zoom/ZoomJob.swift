@@ -14,26 +14,19 @@ import TileViewZoom
 /// decoder's rows. Without `output` and frames only the header is read and nothing is decoded (the state alone).
 /// Missing folders of `output` and `framesFolder` are created; every file is written atomically.
 ///
-/// Frames are a run of numbered frames like a gallery's (DESIGN section 13): `resume` keeps the frames an
+/// Frames are a run of numbered frames like a gallery's (docs/design.md section 13): `resume` keeps the frames an
 /// interrupted run of the same job finished (`FrameJournal`), `clean` removes frames past the last one, and a
 /// SIGINT or SIGTERM (`Interrupts`) stops the run before the next frame, the frames in flight landing whole.
 public struct ZoomJob: Sendable {
     public var file: String
-    public var viewport: PixelSize
+    /// The viewport, the largest scale, the double tap's step, the background, the filter and the decode options.
+    public var view: ViewSettings
     public var gestures: [ZoomGesture]
-    /// `--max-scale`: viewport pixels per image pixel at most (1: never past one image pixel per viewport pixel).
-    public var maximumScale: Double
-    /// The scale factor of a double tap and a two-finger tap.
-    public var doubleTapStep: Double
-    public var background: RGBA8
-    /// How image pixels are resampled (`nearest`: sharp squares past 1:1).
-    public var filter: ResampleFilter
     /// Where the final frame is written, if anywhere.
     public var output: String?
     /// Where a frame per step is written, if anywhere.
     public var framesFolder: String?
-    public var options: DecodeOptions
-    /// Write every frame of each gesture's motion into `framesFolder` (DESIGN section 12).
+    /// Write every frame of each gesture's motion into `framesFolder` (docs/design.md section 12).
     public var animate: Bool
     /// Frames per second of motions.
     public var framesPerSecond: Double
@@ -43,24 +36,19 @@ public struct ZoomJob: Sendable {
     public var resume = false
     /// With `framesFolder`: remove numbered frames past this run's last one (left by a longer earlier run).
     public var clean = false
+    /// With `framesFolder`: when the run stops starting frames (on SIGINT or SIGTERM).
+    public var stop = FrameRunStop.onSignals
 
     public init(
-        file: String, viewport: PixelSize = PixelSize(width: 1024, height: 768), gestures: [ZoomGesture] = [],
-        maximumScale: Double = 1, doubleTapStep: Double = 1.5, background: RGBA8 = .black,
-        filter: ResampleFilter = .automatic, output: String? = nil,
-        framesFolder: String? = nil, options: DecodeOptions = DecodeOptions(), animate: Bool = false,
+        file: String, view: ViewSettings = ViewSettings(), gestures: [ZoomGesture] = [], output: String? = nil,
+        framesFolder: String? = nil, animate: Bool = false,
         framesPerSecond: Double = ZoomAnimation.defaultFramesPerSecond, bounce: Bool = false
     ) {
         self.file = file
-        self.viewport = viewport
+        self.view = view
         self.gestures = gestures
-        self.maximumScale = maximumScale
-        self.doubleTapStep = doubleTapStep
-        self.background = background
-        self.filter = filter
         self.output = output
         self.framesFolder = framesFolder
-        self.options = options
         self.animate = animate
         self.framesPerSecond = framesPerSecond
         self.bounce = bounce
@@ -69,10 +57,9 @@ public struct ZoomJob: Sendable {
     /// Runs the job. Errors name the file (the image, or the output that could not be written).
     public func run() throws(TileViewError) -> ZoomResult {
         let image = try ZoomContentFiles.open(
-            file, cacheBudgetBytes: framesFolder == nil ? 0 : TiledImage.defaultCacheBudgetBytes, options: options)
-        let session = ZoomSession(
-            image: image, viewport: viewport, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
-            background: background, filter: filter)
+            file, cacheBudgetBytes: framesFolder == nil ? 0 : TiledImage.defaultCacheBudgetBytes,
+            options: view.options)
+        let session = ZoomSession(image: image, view: view)
         var framePaths: [String] = []
         var framesOutput: FrameOutput?
         var unchanged: [String] = []
@@ -82,24 +69,20 @@ public struct ZoomJob: Sendable {
         }
         if let framesFolder {
             let count = frameCount(from: session.state)
-            let prepared = try FrameOutput.prepare(
-                folder: framesFolder, outputs: (0..<count).map(FrameWriter.frameName), frameCount: count,
-                job: journalName, resume: resume, clean: clean)
-            framesOutput = prepared
-            let reused = prepared.reusedFrames(Array(0..<count))
-            let writer = try FrameWriter(
-                folder: framesFolder, options: image.keptColor?.embedding(in: PNGEncodeOptions()) ?? PNGEncodeOptions(),
-                journal: prepared.journal)
-            /// Writes the next frame, drawn by `render`, unless an earlier run finished it.
-            func emit(_ render: () throws(TileViewError) -> RenderedFrame) throws(TileViewError) {
-                let index = framePaths.count
-                framePaths.append(writer.path(ofFrame: index))
-                guard !reused.contains(index) else { return }
-                try Interrupts.stopIfAsked(
-                    folder: framesFolder, after: index + reused.filter { $0 > index }.count, of: count)
-                try writer.submit(try render().image, index: index)
-            }
-            do throws(TileViewError) {
+            let run = try FrameRun(
+                .numbered(
+                    folder: framesFolder, indices: Array(0..<count), of: count, job: journalName, resume: resume,
+                    clean: clean,
+                    pngOptions: image.keptColor?.embedding(in: PNGEncodeOptions()) ?? PNGEncodeOptions()),
+                stop: stop)
+            framesOutput = run.output
+            try run.perform { (run) throws(TileViewError) in
+                /// Writes the next frame, drawn by `render`, unless an earlier run finished it.
+                func emit(_ render: () throws(TileViewError) -> RenderedFrame) throws(TileViewError) {
+                    let index = framePaths.count
+                    framePaths.append(run.path(ofFrame: index))
+                    try run.write(frame: index) { () throws(TileViewError) in try render().image }
+                }
                 try emit { () throws(TileViewError) in try session.render() }
                 for gesture in gestures {
                     let before = session.state
@@ -115,11 +98,7 @@ public struct ZoomJob: Sendable {
                     }
                     check(gesture, from: before)
                 }
-            } catch {
-                try? writer.finish()  // let the frames in flight land (each whole) before reporting
-                throw error
             }
-            try writer.finish()
         } else {
             for gesture in gestures {
                 let before = session.state
@@ -191,26 +170,12 @@ public struct ZoomJob: Sendable {
     }
 
     /// The job's name in a frame journal: the file (with its size and modification time), the view settings
-    /// (`ZoomJob.settingsDescription`) and the motion settings.
+    /// with the gestures, and the motion settings.
     public var journalName: String {
         let text =
-            "zoom frames\n" + FrameJournal.describing(input: file)
-            + Self.settingsDescription(
-                viewport: viewport, gestures: gestures, maximumScale: maximumScale, doubleTapStep: doubleTapStep,
-                background: background, filter: filter, options: options)
+            "zoom frames\n" + FrameJournal.describing(input: file) + view.journalDescription(gestures: gestures)
             + "\(animate) \(framesPerSecond) \(bounce)\n"
         return FrameJournal.jobName(describing: text)
-    }
-
-    /// The settings a zoom frame depends on besides its file, as a journal's job description holds them.
-    static func settingsDescription(
-        viewport: PixelSize, gestures: [ZoomGesture], maximumScale: Double, doubleTapStep: Double,
-        background: RGBA8, filter: ResampleFilter, options: DecodeOptions
-    ) -> String {
-        var text = "\(viewport)\n\(gestures.map(\.description))\n\(maximumScale)\n\(doubleTapStep)\n"
-        text += "\(background)\n\(options)\n"
-        if filter != .automatic { text += "filter \(filter)\n" }
-        return text
     }
 }
 
@@ -228,7 +193,7 @@ public struct ZoomResult {
     public var unchangedGestures: [String] = []
 }
 
-/// The `--json` of `tileview zoom`: the zoom state with DESIGN's keys (section 3), then how the frame was made.
+/// The `--json` of `tileview zoom`: the zoom state with the design's keys (section 3), then how the frame was made.
 public struct ZoomReport: Encodable {
     public let result: ZoomResult
     /// The input file, in a batch's records (no key otherwise).

@@ -1,13 +1,8 @@
 import TileViewCore
 import TileViewGallery
+import TileViewSystem
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// An output folder made ready for a run of numbered frames (DESIGN section 13): created if missing, frames an
+/// An output folder made ready for a run of numbered frames (docs/design.md section 13): created if missing, frames an
 /// earlier longer run left past this job's last one found (and with `clean` removed), with `resume` the frames an
 /// interrupted run of the same job finished (journaled and checked, see `FrameJournal`), and this run's journal
 /// started. Nothing is rendered or written here but the journal and the removals.
@@ -30,12 +25,7 @@ public struct FrameOutput: Sendable {
         try AtomicFile.makeDirectory(folder)
         let stale = frameCount.map { count in FrameWriter.frameIndices(in: folder).filter { $0 >= count } } ?? []
         if clean {
-            for index in stale where unlink(FrameWriter.framePath(folder: folder, index: index)) != 0 && errno != ENOENT
-            {
-                throw TileViewError(
-                    .write, path: FrameWriter.framePath(folder: folder, index: index),
-                    reason: "cannot remove: \(errnoText())")
-            }
+            for index in stale { try AtomicFile.remove(FrameWriter.framePath(folder: folder, index: index)) }
         }
         var kept: [String: FrameJournal.Entry] = [:]
         if resume { kept = FrameJournal.reusableFrames(in: folder, job: job, names: Set(outputs)) }

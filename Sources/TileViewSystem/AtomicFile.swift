@@ -10,7 +10,8 @@ import TileViewCore
 ///
 /// A reader never sees a partial file, and a failure at any point leaves nothing behind (the
 /// temporary file is removed). The file is flushed to disk (`fsync`) before the rename and the folder after
-/// it, so a crash or a power cut leaves the name holding the whole file or nothing. This is the only way tileview writes an output file.
+/// it, so a crash or a power cut leaves the name holding the whole file or nothing. This is the only way tileview
+/// writes an output file.
 public enum AtomicFile {
     /// Writes `bytes` to `path`, replacing any file there.
     public static func write(_ bytes: [UInt8], to path: String) throws(TileViewError) {
@@ -75,7 +76,7 @@ public enum AtomicFile {
 
     /// Removes every temporary file this process is writing (called when a second interrupt ends the process at
     /// once). Holds the lock, so no new one is created meanwhile.
-    static func removeTemporariesInFlight() {
+    package static func removeTemporariesInFlight() {
         inFlight.withLock { files in
             for file in files { unlink(file) }
             files.removeAll()
@@ -84,7 +85,7 @@ public enum AtomicFile {
 
     /// Flushes a folder's entries (a rename just made in it) to disk. Best effort: some file systems refuse to
     /// sync a folder, and the file itself is already complete under its name.
-    static func syncFolder(_ folder: String) {
+    package static func syncFolder(_ folder: String) {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
@@ -103,6 +104,13 @@ public enum AtomicFile {
             found[name, default: []].append(entry)
         }
         return found
+    }
+
+    /// Removes the file at `path`; a file already absent is no error.
+    public static func remove(_ path: String) throws(TileViewError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw TileViewError(.write, path: path, reason: "cannot remove: \(errnoText())")
+        }
     }
 
     /// Creates a folder (and its parents) if it does not exist.

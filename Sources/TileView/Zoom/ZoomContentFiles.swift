@@ -1,0 +1,34 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewImage
+import TileViewTiling
+
+/// Opening what `tileview zoom` and `tileview info` accept: a PNG or JPEG, or a scene (sniffed from the content).
+public enum ZoomContentFiles {
+    /// Opens `path` as an image (its header only) or, when it is not a PNG or JPEG and starts as a JSON object,
+    /// as a scene (the scene file and its images' headers). Errors name the file. With `headers` an image's
+    /// header is read once across calls (a gallery's planning and loading).
+    public static func open(
+        _ path: String, cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
+        options: DecodeOptions = DecodeOptions(), headers: PageHeaders? = nil, tileSize: Int = TileGrid.defaultTileSize,
+        sharedTiles: TiledImage.SharedTiles? = nil
+    ) throws(TileViewError) -> any ZoomContent {
+        let header: ImageHeader
+        if let known = headers?.known(path) {
+            header = known
+        } else {
+            do {
+                header = try ImageHeader.read(from: .file(path: path))
+            } catch  where error.kind == .unknownFormat {
+                return try SceneImage(path: path, cacheBudgetBytes: cacheBudgetBytes, options: options, notImage: error)
+            } catch {
+                throw TileViewError(error, path: path)
+            }
+            headers?.remember(header, of: path)
+        }
+        return try TiledImage(
+            path: path, header: header, tileSize: tileSize, cacheBudgetBytes: cacheBudgetBytes,
+            sharedTiles: sharedTiles,
+            options: options)
+    }
+}
