@@ -73,7 +73,8 @@ else
   tv="$PWD/.build/release/tileview"
 fi
 tv_command=("$tv" serve "$img" --host 127.0.0.1)
-if "$tv" serve --help 2>&1 | grep -q -- --cache-mb; then tv_command+=(--cache-mb "$cache_mb"); fi
+serve_help=$("$tv" serve --help 2>&1 || true)  # read whole: `grep -q` on a pipe fails under pipefail (SIGPIPE)
+if grep -q -- --cache-mb <<<"$serve_help"; then tv_command+=(--cache-mb "$cache_mb"); fi
 
 tmp=$(mktemp -d)
 helper=

@@ -88,7 +88,10 @@ head -c 3000 SampleImages/rocket.jpg >"$root/broken.jpg"
 refused=(.secret.jpg escape.jpg albums/escape-dir/secret.jpg fifo.jpg notes.txt LICENSES.md)
 
 server_args=()
-if "$tv" serve --help 2>&1 | grep -q -- --cache-mb; then server_args+=(--cache-mb "$cache_mb"); fi
+# The help read whole first: `grep -q` would close the pipe early, and under pipefail the help's SIGPIPE made
+# this test fail, so the server ran with its default cache while the limit assumed CACHE_MB.
+serve_help=$("$tv" serve --help 2>&1 || true)
+if grep -q -- --cache-mb <<<"$serve_help"; then server_args+=(--cache-mb "$cache_mb"); fi
 
 # Starts the server with extra options; sets server, port, base and log.
 start_server() {
