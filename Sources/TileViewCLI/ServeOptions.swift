@@ -11,8 +11,13 @@ public struct ServeOptions: ParsableArguments {
     public static let discussion = """
         Nothing is pre-processed: each request decodes only the part and the level of the file it needs. \
         An image's identifier is its path under ROOT, percent-encoded as one segment (albums%2Fbeach.jpg). \
-        Routes: /iiif/3/ID/info.json, /iiif/3/ID/REGION/SIZE/ROTATION/QUALITY.FORMAT, /dzi/ID.dzi, \
-        /dzi/ID_files/LEVEL/COL_ROW.jpg, /healthz. Only files under ROOT are served (no .., no dotfiles, \
+        Routes: IIIF /iiif/3/ID (redirects to its info.json), /iiif/3/ID/info.json, \
+        /iiif/3/ID/REGION/SIZE/ROTATION/QUALITY.FORMAT; Deep Zoom /dzi/ID.dzi, /dzi/ID_files/LEVEL/COL_ROW.jpg; \
+        the viewer /, /browse/FOLDER-ID, /view/ID, /gallery, /gallery/FOLDER-ID, /viewer/viewer.js, \
+        /viewer/viewer.css; the view API /api/views (POST), /api/views/VIEW (GET, DELETE), \
+        /api/views/VIEW/gestures and /moves (POST), /api/views/VIEW/frame.png, /api/openapi.json; with --users \
+        /login and /logout; operations /healthz and /metrics (Prometheus text). \
+        Only files under ROOT are served (no .., no dotfiles, \
         no symbolic link that leaves ROOT; a path is resolved and opened in one step and the descriptor checked is \
         the one decoded): anything else is 404. SIGINT or SIGTERM stop accepting, write every answer in flight \
         whole within --drain-seconds and exit 0. Limits: idle connections close after 30 s, header blocks over \

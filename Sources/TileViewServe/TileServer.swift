@@ -159,9 +159,11 @@ public struct TileServer: Sendable {
     /// The application on `settings.host` and `settings.port`.
     /// The application; `onListening` is called with the port once the socket is bound (the actual port when
     /// `--port 0` asked for any), so that the start-up lines announce only a server that listens.
-    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws
-        -> some ApplicationProtocol
-    {
+    /// `onStopping` is called once when SIGTERM or SIGINT begins the drain.
+    public func application(
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in },
+        onStopping: @escaping @Sendable () -> Void = {}
+    ) throws -> some ApplicationProtocol {
         let channel: @Sendable (@escaping HTTPChannelHandler.Responder) -> ServeChannel = { [connections] responder in
             ServeChannel(
                 responder: responder, registry: connections, idleTimeout: .seconds(settings.idleTimeoutSeconds),
@@ -185,6 +187,7 @@ public struct TileServer: Sendable {
         return Application(
             router: router(), server: server,
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "tileview"),
+            services: [ShutdownNotice(say: onStopping)],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) }, logger: logger)
     }
 

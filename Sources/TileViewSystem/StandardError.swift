@@ -4,6 +4,12 @@
     import Darwin
 #endif
 
+/// Standard output's buffer written out now: a line a long-running process prints (a server's viewer URL) reaches a
+/// pipe or a file when it is printed, not when the process ends.
+public func flushStandardOutput() {
+    fflush(nil)  // every output stream: only standard output has a buffer here
+}
+
 /// Writing text to standard error, unbuffered (so progress, warnings and errors appear in the order they happen).
 public enum StandardError {
     public static func write(_ text: String) {

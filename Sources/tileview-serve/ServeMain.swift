@@ -76,15 +76,23 @@ struct ServeMain: AsyncParsableCommand {
         let open = options.open
         // The start-up lines once the socket is bound (so a port in use is never announced as served), with the
         // port it got (--port 0 asks for any).
-        let application = try server.application { bound in
-            Report.standardError(ServeBanner.text(root: served, host: host, port: bound, scheme: scheme, site: site))
-            if open {
-                // A server on every address is reached on this machine through the loopback one.
-                let url = ServeBanner.localURL(host: host, port: bound, scheme: scheme).url
-                print("viewer: \(url)")
-                Desktop.open(url)
-            }
-        }
+        let drain = options.drainSeconds
+        let application = try server.application(
+            onListening: { bound in
+                Report.standardError(
+                    ServeBanner.text(root: served, host: host, port: bound, scheme: scheme, site: site))
+                if open {
+                    // A server on every address is reached on this machine through the loopback one.
+                    let url = ServeBanner.localURL(host: host, port: bound, scheme: scheme).url
+                    print("viewer: \(url)")
+                    flushStandardOutput()
+                    Desktop.open(url)
+                }
+            },
+            onStopping: {
+                Report.standardError(
+                    "tileview: stopping: no new connections; answers in flight get up to \(drain) s to finish\n")
+            })
         do {
             try await application.runService()
         } catch {
@@ -92,6 +100,7 @@ struct ServeMain: AsyncParsableCommand {
             Report.error(reason)
             throw ExitCode.failure
         }
+        Report.standardError("tileview: stopped\n")
     }
 
     /// `--hash-password NAME` (prints `NAME:HASH` for `--users`) or `--sign PATH` (prints a share link); exit 64

@@ -107,4 +107,86 @@ struct FirstCommandsTests {
         #expect(!result.stderr.contains("serving"), "no false start line: \(result.stderr)")
         #expect(!result.stderr.contains("errno"), "no raw library text: \(result.stderr)")
     }
+
+    @Test("serve --help names every route the server registers")
+    func helpListsRoutes() throws {
+        // The routes as the server's sources register them (`router.get("/iiif/3/:id/info.json")` ...), each
+        // reduced to its fixed part before the first parameter.
+        let folder = Fixtures.packageRoot.appendingPathComponent("Sources/TileViewServe")
+        var fixed: Set<String> = []
+        let pattern = #/router\.(?:get|post|put|delete|patch)\("(/[^"]*)"/#
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        where url.pathExtension == "swift" {
+            for match in try String(contentsOf: url, encoding: .utf8).matches(of: pattern) {
+                let path = String(match.1)
+                let prefix = path.split(separator: "/:", maxSplits: 1).first.map(String.init) ?? path
+                if prefix != "/" { fixed.insert(prefix) }
+            }
+        }
+        #expect(fixed.count >= 12, "\(fixed.sorted())")
+        let help = try CommandRunner.run(["serve", "--help"])
+        // ArgumentParser wraps the text: words joined again before matching.
+        let text = help.stdout.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        for route in fixed.sorted() {
+            #expect(text.contains(route), "serve --help does not name \(route)")
+        }
+    }
+
+    @Test("the man pages have no groff warnings (scripts/make-man.sh makes them)")
+    func manPages() throws {
+        for name in ["tileview.1", "tileview-serve.1"] {
+            let page = Fixtures.packageRoot.appendingPathComponent("docs").appendingPathComponent(name).path
+            let (status, output) = try CommandRunner.program("groff", ["-ww", "-man", "-z", page])
+            #expect(status == 0 && output.isEmpty, "\(name): \(output)")
+        }
+    }
+
+    /// A free loopback port (bound, read and released: another process could take it meanwhile, which only costs a
+    /// retry of the test).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts connections on loopback `port`.
+    static func listening(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    @Test("serve says when it stops: one line when SIGTERM begins the drain, one when it has stopped; exit 0")
+    func stopLines() throws {
+        let port = try Self.freePort()
+        let result = try CommandRunner.run(
+            ["serve", Fixtures.sampleImages.path, "--port", "\(port)"], timeout: 60,
+            signalWhen: ([SIGTERM], { Self.listening(port) }))
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("tileview: serving ") == true, "\(result.stderr)")
+        #expect(
+            lines.contains("tileview: stopping: no new connections; answers in flight get up to 30 s to finish"),
+            "\(result.stderr)")
+        #expect(lines.last == "tileview: stopped", "\(result.stderr)")
+    }
 }
