@@ -5,8 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-demo-output}
 scripts/ensure-deps.sh
-echo "building tileview (release)..." >&2
-scripts/lib/build-release.sh >&2
+echo "building tileview (release; the first build takes several minutes, its log: .build/build-release.log)..." >&2
+mkdir -p .build
+if ! scripts/lib/build-release.sh >.build/build-release.log 2>&1; then
+  tail -40 .build/build-release.log >&2
+  exit 1
+fi
+grep -a -E "(error|warning):" .build/build-release.log | sort -u >&2 || true
 tv="$PWD/.build/release/tileview"
 mkdir -p "$out"
 
@@ -71,14 +76,14 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/healthz" 
 # The view API takes JSON bodies only (415 otherwise).
 json=(-H 'Content-Type: application/json')
 view=$(curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views" \
-  -d '{"image": "rocket.jpg", "viewport": {"width": 1024, "height": 768}}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])')
-curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views/$view/gestures" -d '{"gesture": "double-tap 120,80"}' >/dev/null
+  -d '{"image": "retina.jpg", "viewport": {"width": 800, "height": 600}}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])')
+curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views/$view/gestures" -d '{"gesture": "double-tap 400,300"}' >/dev/null
 curl -s "http://127.0.0.1:$port/api/views/$view/frame.png" -o "$out/served-view.png"
-"$tv" zoom SampleImages/rocket.jpg --tap 120,80 -o "$out/rocket-tap.png"
-if cmp -s "$out/served-view.png" "$out/rocket-tap.png"; then
-  echo "the served frame equals tileview zoom --tap 120,80 byte for byte"
+"$tv" zoom SampleImages/retina.jpg --viewport 800x600 --tap 400,300 -o "$out/retina-tap.png"
+if cmp -s "$out/served-view.png" "$out/retina-tap.png"; then
+  echo "the served frame equals tileview zoom --viewport 800x600 --tap 400,300 byte for byte"
 else
-  echo "the served frame differs from tileview zoom --tap 120,80" >&2
+  echo "the served frame differs from tileview zoom --viewport 800x600 --tap 400,300" >&2
   kill "$server"
   exit 1
 fi

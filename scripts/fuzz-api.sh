@@ -14,7 +14,7 @@ root=$(mktemp -d)
 for f in SampleImages/*.png SampleImages/*.jpg; do cp "$f" "$root/"; done
 mkdir "$root/album" && cp SampleImages/rocket.jpg SampleImages/coffee.png "$root/album/"
 . scripts/lib/serve.sh
-# The document allows viewports of up to 4096 x 4096; a frame of that size plans about 490 MiB (README, "Admission
+# The document allows viewports of up to 4096 x 4096; a frame of that size plans about 490 MiB (docs/serving.md, "Admission
 # before allocation"), which the default --work-mb 128 refuses with 400. Every schema-valid view is to be accepted
 # here, so this server gets the budget the document's largest view needs.
 serve_folder "$root" --work-mb 700

@@ -20,6 +20,12 @@ if ! swift build --build-tests >"$logs/build.log" 2>&1; then
   exit 1
 fi
 grep -a -E "(error|warning):" "$logs/build.log" | sort -u || true
+# Warnings from this package's own sources fail the run, as errors would (a fresh clone compiles every file; an
+# incremental build shows only the files it recompiled). Dependencies' warnings are shown above, not counted.
+if grep -a -q -E "^$PWD/(Sources|Tests|Examples|Fuzz)/[^:]+:[0-9]+:[0-9]+: warning:" "$logs/build.log"; then
+  echo "test.sh: the build warns about this package's own code (above); fix it first" >&2
+  exit 1
+fi
 if [ $# -gt 0 ]; then
   exec swift test --skip-build --disable-xctest "$@"
 fi

@@ -6,8 +6,8 @@ let package = Package(
     name: "ZoomAPhoto",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The tileview package two folders up; elsewhere use
-        // .package(url: "https://github.com/tileview/tileview", from: "0.1.0").
+        // The tileview package two folders up; elsewhere use (the repository carries no tag yet)
+        // .package(url: "https://github.com/tileview/tileview", branch: "main").
         .package(name: "tileview", path: "../..")
     ],
     targets: [

@@ -21,7 +21,7 @@ struct ZoomCommand: ParsableCommand {
             take 0.3 s, a fling runs until it stops (--bounce: rubber-banding past an edge and springing back); \
             the final state is the same with or without --animate. Without -o, --json and --frames the frame goes to NAME.zoom.png in the current folder. \
             With --json and no -o only the header is read and nothing is decoded. A scene (a JSON file of \
-            coloured rects and images, sniffed from the content; see the README) zooms like an image of its \
+            coloured rects and images, sniffed from the content; see docs/commands.md) zooms like an image of its \
             size in points; each of its images is decoded only in the part and at the level a frame needs.
 
             Batches: several FILEs or --dir DIR (its PNG and JPEG files in natural order) with -o OUTDIR apply \
