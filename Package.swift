@@ -108,6 +108,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // `tileview bench memory`: paging through a folder with memory measured per step, and its chart.
+        .target(name: "TileViewBench", dependencies: ["TileView"]),
         // The arguments both executables parse, and their reporting.
         .target(
             name: "TileViewCLI",
@@ -118,7 +120,8 @@ let package = Package(
         .executableTarget(
             name: "tileview",
             dependencies: [
-                "TileView", "TileViewCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TileView", "TileViewCLI", "TileViewBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "tileview-serve",
@@ -144,7 +147,7 @@ let package = Package(
         .testTarget(name: "TileViewIIIFTests", dependencies: ["TileViewIIIF", "TileViewTestSupport"]),
         .testTarget(name: "TileViewSceneTests", dependencies: ["TileViewScene", "TileViewTestSupport"]),
         .testTarget(name: "TileViewCodecsTests", dependencies: ["TileViewCodecs", "TileViewTestSupport"]),
-        .testTarget(name: "TileViewTests", dependencies: ["TileView", "TileViewTestSupport"]),
+        .testTarget(name: "TileViewTests", dependencies: ["TileView", "TileViewBench", "TileViewTestSupport"]),
         .testTarget(
             name: "TileViewServeTests",
             dependencies: [

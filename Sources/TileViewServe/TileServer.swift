@@ -30,6 +30,9 @@ public struct ServeSettings: Sendable {
     /// Views (docs/design.md section 11) open at most, and the seconds an idle view lives.
     public var maxViews: Int
     public var viewIdleSeconds: Double
+    /// The time views' idleness is measured by: the continuous clock, or a test's own, to expire views without
+    /// waiting.
+    public var viewClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// `--public-url` and `--allowed-hosts` (docs/design.md section 18): the `Host` names accepted and the base of ids.
     public var site = SiteRules()
     /// `--users`, `--tokens`, `--session-key` and `--sign-key` (docs/design.md section 18): nil lets every request in.
@@ -106,7 +109,7 @@ public struct TileServer: Sendable {
         work = BlockingWork(limit: settings.maxConcurrentRenders)
         budget = WorkBudget(budgetBytes: settings.workBytes, processors: settings.maxConcurrentRenders)
         connections = ConnectionRegistry(limit: settings.maxConnections)
-        views = ViewStore(maxViews: settings.maxViews, idleSeconds: settings.viewIdleSeconds)
+        views = ViewStore(maxViews: settings.maxViews, idleSeconds: settings.viewIdleSeconds, now: settings.viewClock)
     }
 
     /// The router with every route.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import TileView
+import TileViewBench
 import TileViewCLI
 import TileViewCore
 import TileViewGallery

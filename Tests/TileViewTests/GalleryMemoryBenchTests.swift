@@ -5,6 +5,7 @@ import TileViewGallery
 import TileViewTestSupport
 
 @testable import TileView
+@testable import TileViewBench
 
 @Suite("Memory bench and chart")
 struct GalleryMemoryBenchTests {

@@ -18,11 +18,17 @@ public final class ViewStore: Sendable {
 
     public let maxViews: Int
     public let idle: Duration
+    /// What time it is: the continuous clock, or a test's own (`ServeSettings.viewClock`).
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Locked(State())
 
-    public init(maxViews: Int, idleSeconds: Double) {
+    public init(
+        maxViews: Int, idleSeconds: Double,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.maxViews = max(1, maxViews)
         idle = .milliseconds(Int64((max(0, idleSeconds) * 1000).rounded()))
+        self.now = now
     }
 
     /// Keeps `view` and returns its new identifier (32 hex digits).
@@ -33,7 +39,7 @@ public final class ViewStore: Sendable {
             let word = String(random.next() as UInt64, radix: 16)
             id += String(repeating: "0", count: 16 - word.count) + word
         }
-        let now = ContinuousClock.now
+        let now = now()
         state.withLock { s in
             Self.expire(&s, now: now, idle: idle)
             while s.entries.count >= maxViews,
@@ -50,7 +56,7 @@ public final class ViewStore: Sendable {
 
     /// The view named `id`, marked as used now; nil when there is none or it expired.
     func view(_ id: String) -> LiveView? {
-        let now = ContinuousClock.now
+        let now = now()
         return state.withLock { s in
             Self.expire(&s, now: now, idle: idle)
             s.entries[id]?.lastUsed = now
@@ -65,7 +71,7 @@ public final class ViewStore: Sendable {
 
     /// Views open now (expired ones are let go first).
     public var count: Int {
-        let now = ContinuousClock.now
+        let now = now()
         return state.withLock { s in
             Self.expire(&s, now: now, idle: idle)
             return s.entries.count

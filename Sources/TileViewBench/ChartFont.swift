@@ -1,3 +1,5 @@
+import TileView
+
 /// A 5 x 7 pixel font for chart labels: digits, the capital letters the charts use, and a few signs.
 enum ChartFont {
     static let width = 5

@@ -1,3 +1,4 @@
+import TileView
 import TileViewCore
 
 /// A small raster canvas for charts: rectangles, thick lines, dashed lines and 5 x 7 text on an `ImageBuffer`.

@@ -1,3 +1,5 @@
+import TileView
+
 /// What `tileview bench memory` measured: one sample per frame and the peaks (see `MemoryBench`). Made by
 /// `MemoryBench.run` (the memberwise initialisers are internal).
 public struct MemoryBenchReport: Encodable, Sendable {

@@ -1,3 +1,5 @@
+import TileView
+
 /// A progress line on standard error (`tileview: frame 12/50`), rewritten in place after each step and shown
 /// only when standard error is a terminal (docs/design.md section 9: long batches show progress there).
 public final class ProgressLine {

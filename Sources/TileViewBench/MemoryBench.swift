@@ -1,3 +1,4 @@
+import TileView
 import TileViewCodecs
 import TileViewCore
 import TileViewGallery

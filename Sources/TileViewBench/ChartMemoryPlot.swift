@@ -1,3 +1,4 @@
+import TileView
 import TileViewCore
 
 /// The chart `tileview bench memory --plot` writes: resident decoded bytes and RSS over the steps.
