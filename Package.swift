@@ -12,9 +12,14 @@ let fuzzLinker: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])]
 let fuzzCoverage: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
 // The pixel loops (decoding, colour, resampling, tiles, encoding) are optimised in debug builds too: the tests run
 // the debug `tileview` hundreds of times, and unoptimised loops made them several times slower. Everything else
-// (the jobs, the commands, the server) stays debuggable.
-let optimizedInDebug: [SwiftSetting] = fuzzing ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
-let optimizedCInDebug: [CSetting] = fuzzing ? [] : [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+// (the jobs, the commands, the server) stays debuggable. Only where this package is built itself: SwiftPM refuses
+// unsafe flags in a dependency pinned by version, and a package that depends on tileview is checked out under a
+// `checkouts` folder (SwiftPM's and Xcode's), where these settings are left out.
+let builtAsDependency = Context.packageDirectory.contains("/checkouts/")
+let optimizedInDebug: [SwiftSetting] =
+    fuzzing || builtAsDependency ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimizedCInDebug: [CSetting] =
+    fuzzing || builtAsDependency ? [] : [.unsafeFlags(["-O2"], .when(configuration: .debug))]
 
 let package = Package(
     name: "tileview",
