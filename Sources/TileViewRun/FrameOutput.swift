@@ -33,9 +33,4 @@ public struct FrameOutput: Sendable {
             folder: folder, job: job, shard: shard, kept: kept.values.sorted { $0.name < $1.name })
         return FrameOutput(folder: folder, journal: journal, reusedNames: Set(kept.keys), stale: stale)
     }
-
-    /// The numbered frames among `indices` that an earlier run finished.
-    public func reusedFrames(_ indices: [Int]) -> Set<Int> {
-        Set(indices.filter { reusedNames.contains(FrameWriter.frameName($0)) })
-    }
 }

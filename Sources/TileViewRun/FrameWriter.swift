@@ -77,9 +77,6 @@ public final class FrameWriter: @unchecked Sendable {
         Paths.join(folder, frameName(index))
     }
 
-    /// Where frame `index` is written.
-    public func path(ofFrame index: Int) -> String { Self.framePath(folder: folder, index: index) }
-
     /// Queues frame `index`; waits while `maxInFlight` frames are in flight. Throws the first failure so far, if
     /// any (then nothing is queued).
     public func submit(_ frame: ImageBuffer, index: Int) throws(TileViewError) {

@@ -84,22 +84,8 @@ struct FirstCommandsTests {
 
     @Test("serve on a port in use says so, names --port, exits 1, and never announces that it serves")
     func portInUse() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(listener >= 0)
+        let (listener, port) = try Self.loopbackSocket(listening: true)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 1) == 0
-                    && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let result = try CommandRunner.run(
             ["serve", Fixtures.sampleImages.path, "--port", "\(port)"], timeout: 30)
         #expect(result.status == 1, "\(result)")
@@ -142,22 +128,31 @@ struct FirstCommandsTests {
         }
     }
 
-    /// A free loopback port (bound, read and released: another process could take it meanwhile, which only costs a
-    /// retry of the test).
-    static func freePort() throws -> Int {
+    /// A TCP socket bound to a free loopback port (listening when `listening`), and the port.
+    static func loopbackSocket(listening: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        try #require(fd >= 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+                bind(fd, pointer, length) == 0 && (!listening || listen(fd, 1) == 0)
+                    && getsockname(fd, pointer, &length) == 0
             }
         }
+        if !bound { close(fd) }
         try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A free loopback port (bound, read and released: another process could take it meanwhile, which only costs a
+    /// retry of the test).
+    static func freePort() throws -> Int {
+        let (fd, port) = try loopbackSocket(listening: false)
+        close(fd)
+        return port
     }
 
     /// Whether something accepts connections on loopback `port`.
