@@ -68,11 +68,22 @@ let package = Package(
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+        // The other formats (docs/design.md section 15): WebP, HEIF/HEIC and AVIF, TIFF, GIF.
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        .systemLibrary(
+            name: "CTIFF", pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
         // zlib (libpng's own dependency) for the checksums of the PNG writer of the default compression.
         .target(
-            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CLCMS2"],
+            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CLCMS2", "CWebP", "CHEIF", "CTIFF"],
             cSettings: fuzzCSettings + optimizedCInDebug,
-            linkerSettings: [.linkedLibrary("z")]),
+            // giflib (libgif-dev) has no pkg-config file: linked by name.
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gif")]),
         .target(
             name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"],
             swiftSettings: fuzzCoverage + optimizedInDebug),

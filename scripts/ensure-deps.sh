@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what tileview's build and tests use when it is missing; a no-op when everything is there. Groups:
-#   core      (default) the build (pkg-config, libpng, libjpeg-turbo, Little CMS 2) and the server tests' tools
-#             (curl, wrk, python3, openssl for the TLS test's certificate, GNU time for peak memory, strace for the
-#             order of a frame's writes, groff to check the man pages)
+#   core      (default) the build (pkg-config, libpng, libjpeg-turbo, Little CMS 2, libwebp, libheif, libtiff,
+#             giflib) and the server tests' tools (curl, wrk, python3, openssl for the TLS test's certificate,
+#             GNU time for peak memory, strace for the order of a frame's writes, groff to check the man pages)
 #   browser   Debian's chromium and chromium-driver; selenium and pillow from PyPI in .build/browser-venv
 #   cluster   munge, slurmctld, slurmd, slurm-client; kubernetes-validate from PyPI in .build/cluster-venv
 #   iiif      libvips (for pyvips) and iiif-validator-ng in .build/iiif-validator, on Python 3.12 (pyenv's 3.12.1,
@@ -43,7 +43,7 @@ venv_need() {
 for group in "${groups[@]}"; do
   case $group in
     core)
-      apt_need pkg-config libpng-dev libjpeg-dev liblcms2-dev curl wrk python3 time strace openssl groff-base
+      apt_need pkg-config libpng-dev libjpeg-dev liblcms2-dev libwebp-dev libheif-dev libtiff-dev libgif-dev curl wrk python3 time strace openssl groff-base
       command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6.1 or later from swift.org" >&2; exit 1; }
       ;;
     browser)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the PNG and JPEG decoders with libFuzzer for SECONDS (default 60):
+# Fuzzes the decoders (PNG, JPEG, WebP, HEIF/AVIF, TIFF, GIF) with libFuzzer for SECONDS (default 60):
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
 # Builds Fuzz/FuzzDecode with coverage instrumentation and AddressSanitizer (TILEVIEW_FUZZ=1,
 # scratch path .build-fuzz), seeds the working corpus fuzz-corpus/ from the conformance corpus
@@ -26,12 +26,13 @@ binary=.build-fuzz/debug/FuzzDecode
 seeded=0
 # color/: the tagged corpus (ICC profiles in APP2 markers and iCCP, cHRM and gAMA, EXIF R03), so that the profile
 # path (lcms2 reading untrusted bytes, docs/design.md section 14) is fuzzed from real profiles.
-for folder in png jpeg bad color; do
+# formats/: WebP, HEIF, AVIF, TIFF and GIF files, damaged ones included (docs/design.md section 15).
+for folder in png jpeg bad color formats/webp formats/heif formats/avif formats/tiff formats/gif formats/bad; do
   [ -d "$corpus_source/$folder" ] || { echo "no $corpus_source/$folder: set CORPUS=DIR" >&2; exit 1; }
   for f in "$corpus_source/$folder"/*; do
     [ -f "$f" ] || continue
     case $f in *.md) continue ;; esac
-    dest="$work/seed-$folder-$(basename "$f")"
+    dest="$work/seed-${folder//\//-}-$(basename "$f")"
     [ -e "$dest" ] || { cp "$f" "$dest"; seeded=$((seeded + 1)); }
   done
 done

@@ -5,8 +5,9 @@ import TileViewCore
 ///
 /// Entry points: format sniffing, `ImageHeader.read`, `ImageDecoder.decode` strict and lenient,
 /// the EXIF parser, then per format `DecodeExercise+JPEG` (DCT scales 1/2 ... 1/8, a region at a
-/// derived scale and crop, the scanline reader) or `DecodeExercise+PNG` (row streaming with
-/// skips, a region, a band of rows). Every decoder gets `maxPixels` so that a small file
+/// derived scale and crop, the scanline reader), `DecodeExercise+PNG` (row streaming with
+/// skips, a region, a band of rows) or `DecodeExercise+Rows` (the other formats: row streaming with skips, a
+/// region). Every decoder gets `maxPixels` so that a small file
 /// declaring a huge image is refused before its pixels are allocated.
 struct DecodeExercise {
     /// Largest stored width * height decoded here (16 MiB of RGBA per decode), which keeps
@@ -50,6 +51,7 @@ struct DecodeExercise {
             switch header.format {
             case .jpeg: exerciseJPEG(header: header, fullStored: reference)
             case .png: exercisePNG(header: header, fullStored: reference, strictSucceeded: (try? strict.get()) != nil)
+            default: exerciseRows(header: header, fullStored: reference, strictSucceeded: (try? strict.get()) != nil)
             }
         }
         return Self.describe(header: header, strict: strict)

@@ -82,6 +82,8 @@ int tv_open_regular(const char *path, tv_error *err) {
     return fd;
 }
 
+int tv_open_file(const char *path, tv_error *err) { return tv_open_regular(path, err); }
+
 FILE *tv_fopen_regular(const char *path, tv_error *err) {
     int fd = tv_open_regular(path, err);
     if (fd < 0) return NULL;

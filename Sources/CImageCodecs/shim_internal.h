@@ -44,4 +44,72 @@ int tv_png_runs_row(tv_png_runs *w, const uint8_t *rgba);
 int tv_png_runs_end(tv_png_runs *w, uint8_t **out, size_t *out_length);
 void tv_png_runs_free(tv_png_runs *w);
 
+/* ---------- the row decoder of WebP, HEIF, TIFF and GIF (image_decoder.c and one file per format) ---------- */
+
+struct tv_image_decoder;
+
+/* What a format provides. `open` reads the header (no pixel memory) and sets `header.streams_rows` when
+ * `read_rows` delivers this file's rows (dst NULL: skip them); otherwise `decode_whole` fills
+ * width * height * 4 bytes of RGBA8 (or, for CMYK with a transform, ink). `close` releases the format's state. */
+struct tv_image_ops {
+    tv_status (*open)(struct tv_image_decoder *d, tv_error *err);
+    tv_status (*read_rows)(struct tv_image_decoder *d, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,
+                           tv_error *err);
+    tv_status (*decode_whole)(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err);
+    /* Optional: sets `window_x` and `window_width` for columns [x, x + width) (tv_image_crop_columns). */
+    void (*crop_columns)(struct tv_image_decoder *d, uint32_t x, uint32_t width);
+    void (*close)(struct tv_image_decoder *d);
+};
+
+struct tv_image_decoder {
+    tv_image_format format;
+    const struct tv_image_ops *ops;
+    void *state;                    /* the format's */
+    const uint8_t *data;            /* memory input (the caller's), or NULL */
+    size_t length;                  /* of the input (memory or file) */
+    int fd;                         /* a duplicate this decoder owns, or -1 */
+    int strict;
+    tv_image_header header;
+    uint8_t *icc, *exif;            /* owned copies */
+    size_t icc_length, exif_length;
+    struct tv_warning_log warnings;
+    const tv_color_transform *color;
+    int broken;
+    uint32_t next_row;
+    uint32_t window_x, window_width; /* the columns each delivered row holds (all, unless cropped) */
+    uint8_t *whole;                 /* decode_whole formats: the image, after the first read */
+};
+
+/* Reads `count` bytes at `offset` of the input; returns the bytes read (fewer at the end), or -1 on an I/O
+ * error (errno set). */
+long long tv_input_read(const struct tv_image_decoder *d, uint64_t offset, void *buffer, size_t count);
+
+/* The whole input in memory: the caller's bytes, or the file read into `*owned` (released with free) when it
+ * has at most `limit` bytes. */
+tv_status tv_input_all(struct tv_image_decoder *d, size_t limit, const uint8_t **bytes, uint8_t **owned,
+                       tv_error *err);
+
+/* Keeps a copy of an ICC profile or EXIF block (at most TV_ICC_MAX_BYTES, resp. 1 MiB; longer ones are dropped
+ * with a warning). */
+void tv_image_keep_icc(struct tv_image_decoder *d, const uint8_t *bytes, size_t length);
+void tv_image_keep_exif(struct tv_image_decoder *d, const uint8_t *bytes, size_t length);
+
+/* The decoder's error (the Swift side names the format). */
+tv_status tv_image_fail(const struct tv_image_decoder *d, tv_error *err, tv_status status, const char *message);
+
+/* A premultiplied RGBA8 pixel made straight, rounded (alpha 0 and 255 leave it as it is). */
+static inline void tv_unpremultiply(uint8_t *pixel) {
+    unsigned a = pixel[3];
+    if (a == 0 || a == 255) return;
+    for (int c = 0; c < 3; c++) {
+        unsigned v = (pixel[c] * 255u + a / 2) / a;
+        pixel[c] = (uint8_t)(v > 255 ? 255 : v);
+    }
+}
+
+/* 16-bit sample to 8 bits, rounded. */
+static inline uint8_t tv_sample16_to8(uint16_t v) { return (uint8_t)(((uint32_t)v * 255u + 32767u) / 65535u); }
+
+extern const struct tv_image_ops tv_webp_ops, tv_heif_ops, tv_tiff_ops, tv_gif_ops;
+
 #endif

@@ -11,7 +11,8 @@
 /// - `TileViewFeed`: feed sections, layouts and offset ranges;
 /// - `TileViewScene`: scenes (containers of coloured rects and images that zoom like an image);
 /// - `TileViewTiling`, `TileViewRender`: the level pyramid, tile cache and frame renderer;
-/// - `TileViewCodecs`: `DecodeOptions`, `ImageHeader`, the PNG and JPEG decoders, the PNG encoder;
+/// - `TileViewCodecs`: `DecodeOptions`, `ImageHeader`, the decoders (PNG, JPEG, and `ImageRowReader` for the
+///   rest), the PNG encoder;
 /// - `TileViewSystem`: files written atomically, folders, signals, locks, threads, process memory;
 /// - `TileViewRun`: runs of numbered frames (`FrameRun`, `FrameWriter`, `FrameJournal`);
 /// - `TileViewImage`: the image model (`TiledImage`, `ZoomContent`, `SharedTileCache`, `ImageInfo`).

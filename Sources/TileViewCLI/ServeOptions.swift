@@ -7,7 +7,7 @@ public struct ServeOptions: ParsableArguments {
 
     /// The abstract and discussion of both commands' help and of the man page.
     public static let abstract =
-        "Serve the PNG and JPEG files under a folder over IIIF Image API 3.0 and Deep Zoom, with a viewer."
+        "Serve the image files under a folder over IIIF Image API 3.0 and Deep Zoom, with a viewer."
     public static let discussion = """
         Nothing is pre-processed: each request decodes only the part and the level of the file it needs. \
         An image's identifier is its path under ROOT, percent-encoded as one segment (albums%2Fbeach.jpg). \
@@ -57,7 +57,7 @@ public struct ServeOptions: ParsableArguments {
 
     @Argument(
         help:
-            "The folder whose PNG and JPEG files are served (sub-folders included); not taken with --hash-password or --sign."
+            "The folder whose image files are served (sub-folders included); not taken with --hash-password or --sign."
     )
     public var root: String = ""
 

@@ -18,7 +18,8 @@ extension CodecError {
         case TV_ERR_TRUNCATED:
             self.init(.truncated, phrased("truncated \(name) data: ") + lenientHint)
         case TV_ERR_UNSUPPORTED:
-            self.init(.unsupported, text)
+            // libpng's and libjpeg's texts name their format; the other libraries' do not.
+            self.init(.unsupported, format == nil || format == .png || format == .jpeg ? text : "\(name): \(text)")
         case TV_ERR_LIMIT:
             self.init(.tooLarge, "\(name) image too large: \(text)")
         case TV_ERR_NOMEM:

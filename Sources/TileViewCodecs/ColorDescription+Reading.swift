@@ -17,6 +17,8 @@ struct ColorFacts {
     var exif: [UInt8]?
     /// The layout of the decoded pixels a transform reads.
     var layout: ColorLayout
+    /// What the chromaticities are called in the description (a HEIF nclx box's are named for it).
+    var chromaticitiesName = "PNG cHRM and gAMA"
 }
 
 extension ColorDescription {
@@ -50,11 +52,12 @@ extension ColorDescription {
             description = ColorDescription(origin: .srgbChunk, name: "sRGB", isSRGB: true)
         } else if let c = facts.chromaticities, !isCMYK,
             case .transform(let made) = ColorTransform.cached(
-                white: c.white, red: c.red, green: c.green, blue: c.blue, gamma: c.gamma, name: "PNG cHRM and gAMA",
+                white: c.white, red: c.red, green: c.green, blue: c.blue, gamma: c.gamma,
+                name: facts.chromaticitiesName,
                 layout: facts.layout)
         {
             description = ColorDescription(
-                origin: .chromaticities, name: made.isIdentity ? "sRGB" : "PNG cHRM and gAMA",
+                origin: .chromaticities, name: made.isIdentity ? "sRGB" : facts.chromaticitiesName,
                 profile: made.madeProfile, isSRGB: made.isIdentity)
             transform = made.isIdentity ? nil : made
         } else if facts.layout == .rgb, let exif = facts.exif, ExifColorHint.isAdobeRGB(inTIFF: exif),

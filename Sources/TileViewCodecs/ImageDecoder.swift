@@ -1,4 +1,4 @@
-/// Decodes a PNG or a JPEG, whichever the bytes are, to upright RGBA8.
+/// Decodes an image file, whichever format the bytes are (`ImageFormat`), to upright RGBA8.
 public enum ImageDecoder {
     /// The whole image, decoded by the format's decoder (see `PNGDecoder.decode` and
     /// `JPEGDecoder.decode`): format sniffed from the content, pixel limit checked from the
@@ -12,6 +12,8 @@ public enum ImageDecoder {
         switch try ImageFormat.detect(in: source) {
         case .png: return try PNGDecoder.decode(source, options: options, accepting: accepting)
         case .jpeg: return try JPEGDecoder.decode(source, options: options, accepting: accepting)
+        case let format:
+            return try ImageRowReader.decode(source, format: format, options: options, accepting: accepting)
         }
     }
 }

@@ -4,8 +4,10 @@ extension ImageHeader {
     /// The memory a decoder must hold at once for this image, whatever rect and level a frame asks for, beyond
     /// the pixels it delivers: an interlaced (Adam7) PNG is decoded whole (4 bytes a pixel); a progressive JPEG
     /// keeps every DCT coefficient (2 bytes a sample: 1.5 samples a pixel for 4:2:0, 2 for 4:2:2 and 4:4:0, one
-    /// per component otherwise). Sequential files are read in bands, which this does not count.
+    /// per component otherwise). Sequential files are read in bands, which this does not count. The other formats
+    /// say what their decoder holds (`decoderWorkingBytes`).
     public var decodeWorkingBytes: Int {
+        if format != .png && format != .jpeg { return decoderWorkingBytes }
         let pixels = storedSize.pixelCount
         if format == .png && isInterlaced {
             return pixels.multipliedReportingOverflow(by: 4).overflow ? .max : pixels * 4

@@ -22,13 +22,30 @@ public struct ImageHeader: Sendable, Equatable {
     public var chromaSubsampling: String?
     /// The source's colour description (docs/design.md section 14).
     public var color: ColorDescription
+    /// Pages (TIFF), frames (GIF, animated WebP) or top-level images (HEIF); only the first is shown.
+    public var frames: Int
+    /// How the pixels are compressed, where the format has a choice ("VP8L", "HEVC", "LZW", ...); nil for PNG and
+    /// JPEG.
+    public var compression: String?
+    /// WebP, HEIF, TIFF, GIF: the memory the decoder holds beyond the rows it delivers (the whole image where the
+    /// format is decoded whole, a strip or a row of tiles for TIFF), as the decoder reports it; 0 for PNG and JPEG,
+    /// whose `decodeWorkingBytes` is computed from the header.
+    public var decoderWorkingBytes: Int
+    /// The decoder delivers rows only after decoding the whole image (WebP, HEIF, AVIF, GIF, TIFF outside the
+    /// common layouts): a tiled image keeps that decode (`WholeImage`) instead of decoding again per region.
+    public var decodesWhole: Bool
 
     public init(
         format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up, bitDepth: Int,
         colorType: String, components: Int, isProgressive: Bool = false, isInterlaced: Bool = false,
-        chromaSubsampling: String? = nil, color: ColorDescription = .assumedSRGB
+        chromaSubsampling: String? = nil, color: ColorDescription = .assumedSRGB, frames: Int = 1,
+        compression: String? = nil, decoderWorkingBytes: Int = 0, decodesWhole: Bool = false
     ) {
+        self.decodesWhole = decodesWhole
         self.color = color
+        self.frames = frames
+        self.compression = compression
+        self.decoderWorkingBytes = decoderWorkingBytes
         self.format = format
         self.storedSize = storedSize
         self.orientation = orientation
@@ -43,8 +60,8 @@ public struct ImageHeader: Sendable, Equatable {
     /// The size of the upright image.
     public var orientedSize: PixelSize { orientation.orientedSize(forStoredSize: storedSize) }
 
-    /// Reads the header of a PNG (signature, chunks up to the image data) or a JPEG (markers up
-    /// to the first scan), whichever the bytes are. No pixel is decoded.
+    /// Reads the header of a PNG (signature, chunks up to the image data), a JPEG (markers up to the first scan)
+    /// or any other format (`ImageRowReader`), whichever the bytes are. No pixel is decoded.
     public static func read(from source: ImageSource) throws(CodecError) -> ImageHeader {
         let format = try ImageFormat.detect(in: source)
         let options = DecodeOptions(lenient: true, maxPixels: Int.max)
@@ -52,6 +69,7 @@ public struct ImageHeader: Sendable, Equatable {
             switch format {
             case .png: return try PNGRowReader(input: input, owner: nil, options: options).header
             case .jpeg: return try JPEGScanlineReader(input: input, owner: nil, options: options).header
+            default: return try ImageRowReader(input: input, format: format, owner: nil, options: options).header
             }
         }
     }

@@ -53,6 +53,16 @@ public struct FileIdentity: Hashable, Sendable {
 }
 
 extension OpenDescriptor {
+    /// The regular file at `path`, opened for reading once (a FIFO, a device or a folder is refused before it is
+    /// read, as `RegularFile` refuses it); every reader then reads through this descriptor
+    /// (`ImageSource.descriptor`), so the file read is the one opened, whatever happens to the name after.
+    public static func open(regularFile path: String) throws(CodecError) -> OpenDescriptor {
+        var error = tv_error()
+        let fd = tv_open_file(path, &error)
+        guard fd >= 0 else { throw CodecError(status: TV_ERR_IO, error: error, format: nil) }
+        return OpenDescriptor(owning: fd)
+    }
+
     /// How `open(_:beneath:folder:resolution:)` resolves a path.
     public enum Resolution: Sendable {
         /// `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`, or the walk where the kernel has no `openat2`.

@@ -4,7 +4,7 @@ import TileViewPaging
 /// The pages of a gallery: the layout they form, each page's name as the user wrote it, and its file.
 ///
 /// Three sources (docs/design.md section 4): files listed on the command line (names and paths as written), a folder
-/// (its PNG and JPEG files in natural order, named by file name; see `GalleryPages+Files.swift` in TileView), or a page
+/// (its image files in natural order, named by file name; see `GalleryPages+Files.swift` in TileView), or a page
 /// map (names as written in the map, paths relative to the map file's folder). Pages are kept in page order;
 /// `position(ofPage:)` and `pageIndex(at:)` of the layout translate between the two.
 public struct GalleryPages: Sendable {

@@ -50,8 +50,8 @@ public enum IIIFQuality: String, Hashable, Sendable, CaseIterable {
 public enum IIIFFormat: String, Hashable, Sendable, CaseIterable {
     case jpg, tif, png, gif, jp2, pdf, webp
 
-    /// Whether this service offers the format: `jpg` and `png`.
-    public var isOffered: Bool { self == .jpg || self == .png }
+    /// Whether this service offers the format: `jpg` and `png` (level 2), and `webp` (listed in `extraFormats`).
+    public var isOffered: Bool { self == .jpg || self == .png || self == .webp }
 
     /// The media type of the format.
     public var mediaType: String {
@@ -120,7 +120,7 @@ public struct IIIFImageRequest: Hashable, Sendable, CustomStringConvertible {
             throw .notImplemented("quality", qualityText, "only default, color and gray are offered")
         }
         guard format.isOffered else {
-            throw .notImplemented("format", formatText, "only jpg and png are offered")
+            throw .notImplemented("format", formatText, "only jpg, png and webp are offered")
         }
     }
 
@@ -158,7 +158,7 @@ public struct IIIFImageRequest: Hashable, Sendable, CustomStringConvertible {
             throw .notImplemented("quality", quality.rawValue, "only default, color and gray are offered")
         }
         guard format.isOffered else {
-            throw .notImplemented("format", format.rawValue, "only jpg and png are offered")
+            throw .notImplemented("format", format.rawValue, "only jpg, png and webp are offered")
         }
         return IIIFResolved(
             region: regionRect, scaledSize: scaled, rotationDegrees: degrees, mirrored: rotation.mirrored,

@@ -33,6 +33,8 @@ public struct IIIFInfo: Encodable, Hashable, Sendable {
     public var extraQualities: [String]
     /// The features offered beyond the level 2 profile.
     public var extraFeatures: [String]
+    /// The formats offered besides level 2's `jpg` and `png`.
+    public var extraFormats: [String]
 
     /// The document for the image at `id` whose oriented size is `imageSize`, under `limits`, tiled in squares
     /// of `tileSize` pixels.
@@ -65,6 +67,7 @@ public struct IIIFInfo: Encodable, Hashable, Sendable {
         tiles = [TileEntry(width: tileSize, scaleFactors: factors)]
         extraQualities = [IIIFQuality.color.rawValue, IIIFQuality.gray.rawValue]
         extraFeatures = ["mirroring", "sizeUpscaling"]
+        extraFormats = [IIIFFormat.webp.rawValue]
     }
 
     static func ceilingDivision(_ a: Int, _ b: Int) -> Int { a <= 0 ? 0 : (a - 1) / b + 1 }
@@ -72,11 +75,11 @@ public struct IIIFInfo: Encodable, Hashable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case context = "@context"
         case id, type, `protocol`, profile, width, height, maxArea, maxWidth, maxHeight, sizes, tiles
-        case extraQualities, extraFeatures
+        case extraQualities, extraFeatures, extraFormats
     }
 
     /// Encodes `@context`, `id`, `type`, `protocol`, `profile`, `width`, `height`, the limits that are set,
-    /// `sizes`, `tiles`, `extraQualities` and `extraFeatures`, in that order.
+    /// `sizes`, `tiles`, `extraFormats`, `extraQualities` and `extraFeatures`, in that order.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("http://iiif.io/api/image/3/context.json", forKey: .context)
@@ -91,6 +94,7 @@ public struct IIIFInfo: Encodable, Hashable, Sendable {
         try container.encodeIfPresent(maxHeight, forKey: .maxHeight)
         try container.encode(sizes, forKey: .sizes)
         try container.encode(tiles, forKey: .tiles)
+        try container.encode(extraFormats, forKey: .extraFormats)
         try container.encode(extraQualities, forKey: .extraQualities)
         try container.encode(extraFeatures, forKey: .extraFeatures)
     }

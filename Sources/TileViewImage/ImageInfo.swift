@@ -21,6 +21,11 @@ public struct ImageInfo: Codable, Equatable, Sendable {
     public var progressive: Bool
     public var interlaced: Bool
     public var chromaSubsampling: String?
+    /// How the pixels are compressed where the format has a choice (WebP "VP8"/"VP8L", HEIF "HEVC"/"AV1", TIFF
+    /// "LZW", "JPEG", ...); nil for PNG and JPEG.
+    public var compression: String?
+    /// Pages, frames or top-level images in the file; the first is shown (docs/design.md section 15).
+    public var frames: Int
     /// The colour space (docs/design.md section 14): the profile's name ("Adobe RGB (1998)"), "sRGB", "sRGB (assumed)".
     public var color: String
     /// Why a profile the file carries is not used, when it is not.
@@ -46,6 +51,8 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         progressive = header.isProgressive
         interlaced = header.isInterlaced
         chromaSubsampling = header.chromaSubsampling
+        compression = header.compression
+        frames = header.frames
         color = header.color.name
         colorProblem = header.color.problem
         levels = pyramid.levelCount
@@ -62,16 +69,19 @@ public struct ImageInfo: Codable, Equatable, Sendable {
 
     /// One line for people: `photo.jpg: JPEG 6000x4000 (shown 4000x6000, orientation 6), 8-bit ycbcr 4:2:0, ...`
     public var summary: String {
-        var parts = ["\(format.uppercased()) \(width)x\(height)"]
+        let name = ImageFormat(rawValue: format)?.description ?? format.uppercased()
+        var parts = ["\(name) \(width)x\(height)"]
         if orientation != 1 {
             parts[0] += " (shown \(orientedWidth)x\(orientedHeight), orientation \(orientation))"
         }
         var sample = "\(bitDepth)-bit \(colorType)"
         if let chromaSubsampling { sample += " \(chromaSubsampling)" }
+        if let compression { sample += ", \(compression)" }
         parts.append(sample)
         parts.append(colorProblem == nil ? color : "\(color) (profile ignored: \(colorProblem!))")
         if progressive { parts.append("progressive") }
         if interlaced { parts.append("interlaced") }
+        if frames > 1 { parts.append("\(frames) \(format == "tiff" ? "pages" : "frames") (the first shown)") }
         parts.append("\(levels) levels, \(tiles) tiles of \(tileSize)")
         return "\(file): " + parts.joined(separator: ", ")
     }

@@ -92,6 +92,7 @@ public final class SharedTileCache: Sendable {
 
     private let state: Locked<State>
     private let indexes = Locked(IndexShelf())
+    private let wholes = Locked(WholeShelf())
     public let budgetBytes: Int
 
     /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square.
@@ -155,6 +156,65 @@ public final class SharedTileCache: Sendable {
         }
         indexes.wakeWaiters()
         return built
+    }
+
+    /// The images decoded whole (`WholeImage`) kept for the images opened over this cache, the least recently
+    /// used first, and the ones being decoded.
+    package struct WholeShelf {
+        enum Slot {
+            case decoding
+            case ready(WholeImage)
+        }
+        var slots: [String: Slot] = [:]
+        var order: [String] = []
+        var bytes = 0
+    }
+
+    /// The most the whole decodes kept may hold together: a quarter of the tile budget. The one a request is
+    /// reading stays alive with it even when the shelf drops it.
+    public var wholeImageBudgetBytes: Int { budgetBytes / 4 }
+
+    /// `image` decoded whole: made on first use by the calling thread (`make`) while the others that need it wait,
+    /// then kept within `wholeImageBudgetBytes`. A failed decode is not kept: the next request tries again.
+    package func wholeImage(image: String, make: () throws(CodecError) -> WholeImage) throws(CodecError)
+        -> WholeImage
+    {
+        let notDecoding: (WholeShelf) -> Bool = { shelf in
+            if case .decoding = shelf.slots[image] { false } else { true }
+        }
+        let found = wholes.withLock(when: notDecoding) { shelf -> WholeImage? in
+            if case .ready(let whole) = shelf.slots[image] {
+                shelf.order.removeAll { $0 == image }
+                shelf.order.append(image)
+                return whole
+            }
+            shelf.slots[image] = .decoding
+            return nil
+        }
+        if let found { return found }
+        let made: WholeImage
+        do throws(CodecError) {
+            made = try make()
+        } catch {
+            wholes.withLock { $0.slots[image] = nil }
+            wholes.wakeWaiters()
+            throw error
+        }
+        let budget = wholeImageBudgetBytes
+        wholes.withLock { shelf in
+            shelf.slots[image] = nil
+            guard made.byteCount <= budget else { return }
+            while shelf.bytes + made.byteCount > budget, !shelf.order.isEmpty {
+                if case .ready(let old) = shelf.slots.removeValue(forKey: shelf.order.removeFirst()) {
+                    shelf.bytes -= old.byteCount
+                }
+            }
+            shelf.slots[image] = .ready(made)
+            shelf.order.append(image)
+            shelf.bytes += made.byteCount
+        }
+        wholes.wakeWaiters()
+        return made
     }
 
     /// Stores tiles decoded outside any band claim, counted as decoded: through an entropy index (counted as one

@@ -156,14 +156,7 @@ extension TiledImage {
         for renderer: FrameRenderer, level: Int, streaming: Bool = false, _ use: (LevelPixels) -> Void
     ) throws(TileViewError) -> PixelRect? {
         if let rect = renderer.sourceRect, streamsFrames || (streaming && orientation == .up) {
-            let rows: LevelReader
-            do throws(CodecError) {
-                rows = try LevelReader(
-                    source, format: header.format, scale: .pyramidLevel(level, format: header.format),
-                    rect: rect, options: options)
-            } catch {
-                throw TileViewError(error, path: path)
-            }
+            let rows = try levelReader(rect, level: level)
             use(.rows(rows))
             rows.finish()
             noteStreamedPass(bytes: rect.pixelCount * 4, warnings: rows.lenientWarnings)

@@ -220,14 +220,7 @@ extension TiledImage {
     private func streamBands(
         _ span: PixelRect, grid: TileGrid, claimed: Set<Int>, publish: (Int, [TileID: ImageBuffer]) -> Void
     ) throws(TileViewError) {
-        let reader: LevelReader
-        do throws(CodecError) {
-            reader = try LevelReader(
-                source, format: header.format, scale: .pyramidLevel(grid.level, format: header.format),
-                rect: span, options: options)
-        } catch {
-            throw TileViewError(error, path: path)
-        }
+        let reader = try levelReader(span, level: grid.level)
         let size = grid.tileSize
         for row in (span.y / size)..<((span.maxY + size - 1) / size) where claimed.contains(row) {
             let rects = (0..<grid.columns).map { grid.pixelRect(of: TileID(level: grid.level, column: $0, row: row)) }

@@ -16,9 +16,12 @@ import TileViewTiling
 /// - PNG rows are streamed: rows above the band are decoded and dropped, level L > 0 is
 ///   box-reduced 2^L rows at a time, so only one band of source rows is held. An Adam7 PNG must
 ///   be decoded whole first (width * height * 4 bytes while the pass runs).
+/// - TIFF rows come from the strips or tiles that hold them; WebP, HEIF, AVIF and GIF (and unusual TIFF layouts)
+///   decode only whole: that decode is kept (`WholeImage`, counted by `ImageHeader.decodeWorkingBytes`) and every
+///   level is read from it as from a file.
 /// - Rotated images (EXIF 5 to 8) and mirrored ones decode the stored rect the tiles show and
 ///   turn it upright.
-/// The file is read as it is decoded (never held whole in memory). Not thread-safe: one image
+/// The file is read as it is decoded (never held whole in memory, the decoded whole images above aside). Not thread-safe: one image
 /// is used from one task at a time.
 public final class TiledImage {
     /// The name errors and warnings give the file: its path, or (`init(source:name:)`) the caller's name for it.
@@ -38,6 +41,8 @@ public final class TiledImage {
     /// The cache shared with other images and threads, when the image is opened over one (the server's);
     /// then the image's own cache is not used.
     public let sharedTiles: SharedTiles?
+    /// The image decoded whole, where its format decodes only whole (`levelReader`); held while this image lives.
+    private var wholeImage: WholeImage?
 
     /// A shared tile cache and the name of this version of the file in it.
     public struct SharedTiles: Sendable {
@@ -118,7 +123,11 @@ public final class TiledImage {
     /// Why an image whose decoding needs `working` bytes at once is refused under `options`' memory limit.
     package static func memoryRefusal(_ header: ImageHeader, _ working: Int, _ options: DecodeOptions) -> String {
         let kind =
-            header.format == .png ? "an interlaced PNG is decoded whole" : "a progressive JPEG keeps every coefficient"
+            switch header.format {
+            case .png: "an interlaced PNG is decoded whole"
+            case .jpeg: "a progressive JPEG keeps every coefficient"
+            default: header.decodesWhole ? "a \(header.format) image is decoded whole" : "a strip or a row of tiles"
+            }
         var text = "decoding it needs \(MemoryEstimate.mebibytes(working)) at once (\(kind)), over the "
         if options.memoryLimitBytes == .max || options.memoryLimitBytes == options.maxMemoryBytes {
             text += "memory limit of \(MemoryEstimate.mebibytes(options.maxMemoryBytes))"
@@ -144,8 +153,8 @@ public final class TiledImage {
     /// The image size in image space (after orientation).
     public var imageSize: PixelSize { pyramid.imageSize }
 
-    /// Bytes of decoded pixels held now.
-    public var residentBytes: Int { cache.currentBytes }
+    /// Bytes of decoded pixels held now: tiles, and the image decoded whole where its format needs that.
+    public var residentBytes: Int { cache.currentBytes + (wholeImage?.byteCount ?? 0) }
 
     /// Cache and decode counters.
     public var statistics: TileCacheStatistics { cache.statistics }
@@ -166,7 +175,10 @@ public final class TiledImage {
     public var bytesDecoded: Int { cache.statistics.bytesDecoded + streamedBytes }
 
     /// Frees every decoded byte (the header stays).
-    public func releaseAll() { cache.removeAll() }
+    public func releaseAll() {
+        cache.removeAll()
+        wholeImage = nil
+    }
 
     /// Level pixels covering `rect` (clipped to the level) at `level`, and the level pixel at the
     /// buffer's top left; nil when the rect misses the level. The buffer holds at least the rect:
@@ -228,13 +240,39 @@ extension TiledImage {
 
     /// The stored (un-oriented) pixels of `rect` at `level`.
     package func decodeStored(_ rect: PixelRect, level: Int) throws(TileViewError) -> ImageBuffer {
+        let reader = try levelReader(rect, level: level)
         do throws(CodecError) {
-            let reader = try LevelReader(
-                source, format: header.format, scale: .pyramidLevel(level, format: header.format),
-                rect: rect, options: options)
             let (image, failure) = try reader.readAll()
             warnings += reader.warnings + (failure.map { [$0] } ?? [])
             return image
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+    }
+
+    /// The one way this image's level pixels are read: a reader of the stored `rect` of `level`, opened on the
+    /// file, or on the image decoded whole once where its format decodes only whole (`ImageHeader.decodesWhole`):
+    /// kept by this image, or by the shared cache for every image opened over it.
+    package func levelReader(_ rect: PixelRect, level: Int) throws(TileViewError) -> LevelReader {
+        let scale = LevelScale.pyramidLevel(level, format: header.format)
+        do throws(CodecError) {
+            guard header.decodesWhole else {
+                return try LevelReader(source, format: header.format, scale: scale, rect: rect, options: options)
+            }
+            let whole: WholeImage
+            if let kept = wholeImage {
+                whole = kept
+            } else if let sharedTiles {
+                let (source, format, options) = (source, header.format, options)
+                whole = try sharedTiles.cache.wholeImage(image: sharedTiles.image) { () throws(CodecError) in
+                    try WholeImage(source, format: format, options: options)
+                }
+            } else {
+                whole = try WholeImage(source, format: header.format, options: options)
+                decodePasses += 1
+            }
+            wholeImage = whole
+            return try LevelReader(whole: whole, scale: scale, rect: rect)
         } catch {
             throw TileViewError(error, path: path)
         }

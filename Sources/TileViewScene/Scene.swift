@@ -44,7 +44,7 @@ public struct Scene: Hashable, Sendable {
     }
 
     /// True when `prefix` (the first bytes of a file) can start a scene: a JSON object, after an optional byte
-    /// order mark and whitespace. PNG and JPEG files never start so.
+    /// order mark and whitespace. No image format tileview reads starts so.
     public static func sniff(_ prefix: some Collection<UInt8>) -> Bool {
         var bytes = prefix[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }

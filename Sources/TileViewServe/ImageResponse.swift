@@ -3,7 +3,7 @@ import TileView
 /// How a served image is turned after it is rendered, and how it is written (IIIF `rotation`, `quality`,
 /// `format`; Deep Zoom tiles are plain JPEG).
 public struct ImageOutput: Hashable, Sendable {
-    public enum Format: String, Sendable { case jpg, png }
+    public enum Format: String, Sendable { case jpg, png, webp }
 
     /// Clockwise quarter turns, 0 to 3, applied after `mirrored`.
     public var quarterTurns: Int = 0
@@ -20,7 +20,13 @@ public struct ImageOutput: Hashable, Sendable {
     }
 
     /// The media type IIIF names for the format.
-    public var mediaType: String { format == .jpg ? "image/jpeg" : "image/png" }
+    public var mediaType: String {
+        switch format {
+        case .jpg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        }
+    }
 }
 
 /// Renders a region of an image file at a size and encodes it: the whole answer to an image request, done
@@ -66,6 +72,8 @@ public enum ImageResponse {
             case .jpg:
                 return try JPEGEncoder.encode(
                     pixels, options: JPEGEncodeOptions(quality: jpegQuality, grayscale: output.gray))
+            case .webp:
+                return try WebPEncoder.encode(pixels, quality: jpegQuality)
             }
         } catch {
             throw TileViewError(.write, path: identifier, reason: "cannot encode the image: \(error.message)")
@@ -139,8 +147,15 @@ struct ImageRequestPlan: @unchecked Sendable {
         self.plan = plan
     }
 
-    /// The largest side each format writes: libjpeg's 65,500, libpng's 1,000,000 (our writer keeps it too).
-    static func maxSide(_ format: ImageOutput.Format) -> Int { format == .jpg ? 65_500 : 1_000_000 }
+    /// The largest side each format writes: libjpeg's 65,500, libpng's 1,000,000 (our writer keeps it too),
+    /// libwebp's 16,383.
+    static func maxSide(_ format: ImageOutput.Format) -> Int {
+        switch format {
+        case .jpg: 65_500
+        case .png: 1_000_000
+        case .webp: WebPEncoder.maxSide
+        }
+    }
 
     /// 400 for an answer its format cannot hold, before anything is rendered.
     static func checkEncodable(_ wanted: Wanted) throws(ServeError) {

@@ -52,7 +52,7 @@ public enum ServeBanner {
         let base = site.publicURL.map { $0.base + "/" } ?? url
         let example =
             firstImage(in: root).map { "IIIF: \(base)iiif/3/\(ServeRoot.percentEncoded($0.identifier))/info.json" }
-            ?? "no PNG or JPEG files under it yet"
+            ?? "no image files under it yet"
         var text = "tileview: serving \(root.path) at \(url) (\(example))\n"
         if everyAddress {
             text += "tileview: listening on every address of this machine (--host \(host)), port \(port)\n"

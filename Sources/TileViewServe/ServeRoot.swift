@@ -5,7 +5,7 @@ import TileView
 /// An identifier is a file's path relative to the root, percent-encoded as one path segment
 /// (`albums%2Fbeach.jpg`, docs/design.md section 10). It is decoded exactly once, then refused unless every component
 /// is an ordinary name (no empty, `.` or `..` component, no leading `/`, no dotfile, no NUL) and the file's
-/// name is a PNG or JPEG name. Then it is resolved and opened in one step beneath the root, which was opened
+/// name is an image file name. Then it is resolved and opened in one step beneath the root, which was opened
 /// once at the start (`OpenDescriptor.open(_:beneath:)`: `openat2` with `RESOLVE_BENEATH`, or a walk with
 /// `O_NOFOLLOW` where the kernel has none): a symbolic link is followed only while it stays beneath the root, and
 /// what was checked (a regular file: a FIFO or device is opened without blocking and refused by `fstat`) is the
@@ -76,7 +76,7 @@ public struct ServeRoot: Sendable {
         return (folders, images)
     }
 
-    /// Whether a decoded relative path is one the server may look at: a PNG or JPEG name, or (`image` false) any
+    /// Whether a decoded relative path is one the server may look at: an image file name, or (`image` false) any
     /// ordinary name.
     static func isAcceptable(_ relative: String, image: Bool = true) -> Bool {
         guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.utf8.contains(0) else { return false }

@@ -315,7 +315,7 @@ public struct TileServer: Sendable {
             }
             let output = ImageOutput(
                 quarterTurns: resolved.rotationDegrees / 90, mirrored: resolved.mirrored,
-                gray: resolved.quality == .gray, format: resolved.format == .png ? .png : .jpg)
+                gray: resolved.quality == .gray, format: ImageOutput.Format(rawValue: resolved.format.rawValue) ?? .jpg)
             return ImageRequestPlan.Wanted(region: resolved.region, size: resolved.scaledSize, output: output)
         }
     }

@@ -22,7 +22,7 @@ struct MemoryBenchCommand: ParsableCommand {
         abstract: "Page through a folder rendering every frame and report memory per step and its peaks.",
         usage: "tileview bench memory --dir <DIR> --steps <N> [--viewport <WxH>] [--budget-mb <M>] [<options>]",
         discussion: """
-            Pages forward through DIR's PNG and JPEG files (natural name order, wrapping around) for --steps \
+            Pages forward through DIR's image files (natural name order, wrapping around) for --steps \
             moves, rendering each frame as tileview gallery does without writing it. Each step reports the \
             resident pages, the decoded bytes they hold right after the frame is rendered, and the process's \
             resident set size (VmRSS); the summary reports the peaks, the RSS peak being the kernel's high-water \

@@ -12,7 +12,7 @@ struct DecodeCommand: ParsableCommand {
         discussion: "The output is written atomically: on any failure no output file is left behind."
     )
 
-    @Argument(help: "A PNG or JPEG file.")
+    @Argument(help: "An image file: PNG, JPEG, WebP, HEIC or AVIF, TIFF, GIF (the format comes from the content).")
     var file: String
 
     @Option(name: .shortAndLong, help: "The PNG file to write.")

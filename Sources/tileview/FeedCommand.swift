@@ -14,7 +14,7 @@ struct FeedCommand: ParsableCommand {
         abstract: "Scroll a vertical feed of headers, thumbnail grids and images and write one frame per offset.",
         discussion: """
             Sections stack top to bottom in one scrolling container, each as wide as the viewport: \
-            image:PATH (the image scaled to the viewport width), grid:DIR:COLUMNS (the folder's PNG and JPEG \
+            image:PATH (the image scaled to the viewport width), grid:DIR:COLUMNS (the folder's image \
             files in natural name order as square thumbnails, aspect fill, COLUMNS per row) and \
             header:HEIGHT[:RRGGBB] (a band of one colour, grey by default). --offsets FROM:TO:STEP gives \
             the container offsets, one frame each (FROM above TO scrolls up); offsets past the ends are \

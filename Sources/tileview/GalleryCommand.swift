@@ -28,10 +28,10 @@ struct GalleryCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "PNG or JPEG files, one page each, in page order.")
+    @Argument(help: "Image files, one page each, in page order.")
     var files: [String] = []
 
-    @Option(help: ArgumentHelp("A folder of pages: its PNG and JPEG files in natural order.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("A folder of pages: its image files in natural order.", valueName: "DIR"))
     var dir: String?
 
     @Option(help: ArgumentHelp("A page map file: a grid of page paths, '.' for a hole.", valueName: "FILE"))

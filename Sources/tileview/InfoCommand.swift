@@ -21,7 +21,7 @@ struct InfoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "PNG or JPEG files, or scenes (the format comes from the content, not the name).")
+    @Argument(help: "Image files, or scenes (the format comes from the content, not the name).")
     var files: [String]
 
     @Flag(help: "Print JSON instead of one line per file.")

@@ -24,7 +24,7 @@ struct ZoomCommand: ParsableCommand {
             coloured rects and images, sniffed from the content; see docs/commands.md) zooms like an image of its \
             size in points; each of its images is decoded only in the part and at the level a frame needs.
 
-            Batches: several FILEs or --dir DIR (its PNG and JPEG files in natural order) with -o OUTDIR apply \
+            Batches: several FILEs or --dir DIR (its image files in natural order) with -o OUTDIR apply \
             the same gestures to every file and write OUTDIR/NAME.png each (NAME: the file's name without its \
             extension; two files with one NAME are a usage error). A file that cannot be decoded is reported and \
             the batch goes on (exit 1 at the end). --shard K/N (or auto) does the files whose index i has i mod N = K; \
@@ -35,10 +35,11 @@ struct ZoomCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A PNG or JPEG file, or a scene (several, or --dir, for a batch).")
+    @Argument(
+        help: "An image file (PNG, JPEG, WebP, HEIC, AVIF, TIFF, GIF), or a scene (several, or --dir, for a batch).")
     var files: [String] = []
 
-    @Option(help: ArgumentHelp("A batch of the folder's PNG and JPEG files, in natural order.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("A batch of the folder's image files, in natural order.", valueName: "DIR"))
     var dir: String?
 
     @OptionGroup var sharding: ShardOptions

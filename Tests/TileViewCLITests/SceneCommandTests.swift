@@ -88,7 +88,7 @@ struct SceneCommandTests {
         ),
         (
             "not-an-image", #"{"width": 10, "height": 10, "layers": [{"image": "notes.txt", "center": [5,5]}]}"#,
-            ["layers[0]", "notes.txt", "not a PNG or JPEG"]
+            ["layers[0]", "notes.txt", "not an image file tileview reads"]
         ),
         ("broken-json", "{\"width\": 10,\n\"height\": 10, \"layers\": [}", ["not valid JSON", "line 2"]),
     ]
@@ -122,7 +122,7 @@ struct SceneCommandTests {
             try Data("[1, 2, 3]".utf8).write(to: file)
             let result = try CommandRunner.run(["zoom", file.path, "-o", dir.appendingPathComponent("x.png").path])
             #expect(result.status == 1)
-            #expect(result.stderr.contains("not a PNG or JPEG file"), "\(result.stderr)")
+            #expect(result.stderr.contains("not an image file tileview reads"), "\(result.stderr)")
         }
     }
 }

@@ -11,7 +11,23 @@ struct FormatAndHeaderTests {
         #expect(ImageFormat.sniff(Array(PNGChunks.signature.prefix(7))) == nil)
         #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
         #expect(ImageFormat.sniff([0xFF, 0xD8]) == nil)
-        #expect(ImageFormat.sniff(Array("GIF89a".utf8)) == nil)
+        #expect(ImageFormat.sniff(Array("GIF89a".utf8)) == .gif)
+        #expect(ImageFormat.sniff(Array("GIF87a".utf8)) == .gif)
+        #expect(ImageFormat.sniff(Array("GIF8".utf8)) == nil)
+        #expect(ImageFormat.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
+        #expect(ImageFormat.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)) == nil)
+        #expect(ImageFormat.sniff([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]) == .tiff)
+        #expect(ImageFormat.sniff([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]) == .tiff)
+        #expect(ImageFormat.sniff([0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0]) == .tiff)  // BigTIFF
+        func isoMedia(_ brands: [String], size: UInt8 = 24) -> [UInt8] {
+            [0, 0, 0, size] + Array("ftyp".utf8) + Array(brands[0].utf8) + [0, 0, 0, 0]
+                + brands.dropFirst().flatMap { Array($0.utf8) }
+        }
+        #expect(ImageFormat.sniff(isoMedia(["heic", "mif1", "heic"])) == .heif)
+        #expect(ImageFormat.sniff(isoMedia(["avif", "mif1", "avif"])) == .avif)
+        // A major brand of mif1 with AVIF among the compatible ones is AVIF; a video file is neither.
+        #expect(ImageFormat.sniff(isoMedia(["mif1", "mif1", "avif", "miaf"], size: 28)) == .avif)
+        #expect(ImageFormat.sniff(isoMedia(["mp42", "isom", "mp42"])) == nil)
         // A PNG stored under a .jpg name decodes as a PNG.
         let misnamed = try ImageDecoder.decode(.file(path: TestImages.corpus("bad/mozilla-jpg-size-6x6-is-png.jpg")))
         #expect(misnamed.header.format == .png)
@@ -20,10 +36,13 @@ struct FormatAndHeaderTests {
     @Test("empty, unknown and unreadable inputs fail with their own kinds")
     func inputFailures() {
         #expect(kind { try ImageDecoder.decode(.bytes([])) } == .empty)
-        #expect(kind { try ImageDecoder.decode(.bytes(Array("GIF89a....".utf8))) } == .unknownFormat)
+        #expect(kind { try ImageDecoder.decode(.bytes(Array("BM\u{0}\u{0}....".utf8))) } == .unknownFormat)
+        let bmp = message { try ImageDecoder.decode(.bytes(Array("BM\u{0}\u{0}....".utf8))) }
+        #expect(bmp.contains("BMP") && bmp.contains("WebP, HEIF, AVIF, TIFF and GIF are supported"), "\(bmp)")
         #expect(kind { try ImageHeader.read(from: .file(path: "/nonexistent/photo.jpg")) } == .io)
+        // A GIF cut off inside its screen descriptor: an error naming GIF.
         let gif = message { try ImageDecoder.decode(.bytes(Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8))) }
-        #expect(gif.contains("GIF"))
+        #expect(gif.contains("GIF"), "\(gif)")
     }
 
     @Test("headers describe the stored sample layout")

@@ -411,7 +411,7 @@ struct CrossSiteTests {
             try fm.createDirectory(at: root.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
             let empty = try ServeRoot(path: root.path)
             #expect(ServeBanner.firstImage(in: empty) == nil)
-            #expect(ServeBanner.text(root: empty, host: "127.0.0.1", port: 1).contains("no PNG or JPEG files"))
+            #expect(ServeBanner.text(root: empty, host: "127.0.0.1", port: 1).contains("no image files under it yet"))
             // Refused first entries: a dotfile, a name that is not an image, a link out of the root.
             try fm.copyItem(at: rocket, to: root.appendingPathComponent(".first.jpg"))
             try fm.copyItem(at: rocket, to: root.appendingPathComponent("0-notes.txt"))

@@ -49,7 +49,7 @@ struct CellThumbnailTests {
         return Fixtures.packageRoot.appendingPathComponent(file).path
     }
 
-    /// The whole image decoded at the thumbnail's scale (JPEG M/8, PNG box factor f), turned upright, then
+    /// The whole image decoded at the thumbnail's scale (JPEG M/8, the other formats box factor f), turned upright, then
     /// resampled into the cell with the fill geometry.
     static func reference(_ path: String, cell: PixelSize, background: RGBA8) throws -> ImageBuffer {
         let header = try ImageHeader.read(from: .file(path: path))
@@ -59,9 +59,10 @@ struct CellThumbnailTests {
         case .jpeg:
             let m = CellThumbnail.jpegScaleNumerator(imageSize: size, cellSize: cell)
             level = try JPEGDecoder.decode(.file(path: path), scaleNumerator: m).image
-        case .png:
+        default:
             let f = CellThumbnail.boxFactor(imageSize: size, cellSize: cell)
-            let stored = try PNGDecoder.decode(.file(path: path), options: DecodeOptions(applyOrientation: false)).image
+            let stored = try ImageDecoder.decode(.file(path: path), options: DecodeOptions(applyOrientation: false))
+                .image
             level = BoxReducer.reduce(stored, factor: f).applying(header.orientation)
         }
         let geometry = CellThumbnail.geometry(imageSize: size, levelSize: level.size, cellSize: cell)

@@ -40,18 +40,25 @@ struct ImageFolderTests {
         }
     }
 
-    @Test("a folder lists its .png, .jpg and .jpeg files (any case) in natural order, skipping the rest")
+    @Test("a folder lists its image files by extension (any case) in natural order, skipping the rest")
     func listing() throws {
         try TemporaryFolder.with("feed-folder") { dir in
-            for name in ["img10.png", "img2.JPG", "img1.jpeg", "notes.txt", ".hidden.png", "img3.gif", "img20.PNG"] {
-                try Data([1]).write(to: dir.appendingPathComponent(name))
-            }
+            let names = [
+                "img10.png", "img2.JPG", "img1.jpeg", "notes.txt", ".hidden.png", "img3.gif", "img20.PNG", "img4.webp",
+                "img6.HEIC", "img7.heif", "img8.avif", "img9.tif", "img11.TIFF", "img12.bmp", "img13.jxl",
+                "photo.png.txt",
+            ]
+            for name in names { try Data([1]).write(to: dir.appendingPathComponent(name)) }
             try FileManager.default.createDirectory(
                 at: dir.appendingPathComponent("img5.png"), withIntermediateDirectories: false)
             let folder = try ImageFolder(path: dir.path)
-            #expect(folder.names == ["img1.jpeg", "img2.JPG", "img10.png", "img20.PNG"])
-            #expect(folder.count == 4)
-            #expect(folder.filePath(ofItem: 2) == dir.path + "/img10.png")
+            #expect(
+                folder.names == [
+                    "img1.jpeg", "img2.JPG", "img3.gif", "img4.webp", "img6.HEIC", "img7.heif", "img8.avif", "img9.tif",
+                    "img10.png", "img11.TIFF", "img20.PNG",
+                ])
+            #expect(folder.count == 11)
+            #expect(folder.filePath(ofItem: 8) == dir.path + "/img10.png")
         }
     }
 

@@ -11,7 +11,7 @@ import TileViewTiling
 @Suite("Tiled image")
 struct TiledImageTests {
     /// The reference pixels of a whole level: the decoder's own scaling where it has one (JPEG
-    /// 1/2 to 1/8), box reduction beyond it (and for every PNG level), then orientation.
+    /// 1/2 to 1/8), box reduction beyond it (and for every level of the other formats), then orientation.
     static func referenceLevel(_ path: String, level: Int) throws -> ImageBuffer {
         let stored = DecodeOptions(applyOrientation: false)
         let header = try ImageHeader.read(from: .file(path: path))
@@ -21,9 +21,9 @@ struct TiledImageTests {
             let direct = min(level, 3)
             let scaled = try JPEGDecoder.decode(.file(path: path), scaleNumerator: 8 >> direct, options: stored).image
             buffer = BoxReducer.reduce(scaled, factor: 1 << (level - direct))
-        case .png:
+        default:
             buffer = BoxReducer.reduce(
-                try PNGDecoder.decode(.file(path: path), options: stored).image, factor: 1 << level)
+                try ImageDecoder.decode(.file(path: path), options: stored).image, factor: 1 << level)
         }
         return buffer.applying(header.orientation)
     }

@@ -56,6 +56,10 @@ int tv_warning_log_times(const tv_warning_log *log, int index);
    `err` set, as for any failure to open. */
 FILE *tv_fopen_regular(const char *path, tv_error *err);
 
+/* The descriptor (close-on-exec) of a regular file opened for reading, checked as tv_fopen_regular checks it, or -1
+   with `err` set: what a caller opens once and hands to every reader (ImageSource.descriptor). */
+int tv_open_file(const char *path, tv_error *err);
+
 /* Reads up to `capacity` bytes from the start of a file (format sniffing); a regular file only. */
 tv_status tv_file_read_prefix(const char *path, uint8_t *buffer, size_t capacity, size_t *count, tv_error *err);
 
@@ -363,6 +367,97 @@ void tv_jpeg_index_free(tv_jpeg_index *index);
 tv_status tv_jpeg_index_crop(const tv_jpeg_index *index, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
                              const uint8_t *icc, size_t icc_length, uint8_t **jpeg, size_t *jpeg_length,
                              tv_error *err);
+
+/* ---------- WebP, HEIF/AVIF, TIFF and GIF (libwebp, libheif, libtiff, giflib): one row decoder ---------- */
+
+/* The formats that share this decoder; PNG and JPEG have their own above. The caller sniffs the format. */
+typedef enum {
+    TV_IMAGE_WEBP = 1,
+    TV_IMAGE_HEIF = 2, /* HEIC and AVIF: libheif with the codecs it was built with */
+    TV_IMAGE_TIFF = 3,
+    TV_IMAGE_GIF = 4
+} tv_image_format;
+
+typedef enum {
+    TV_IMAGE_COLOR_GRAY = 1,
+    TV_IMAGE_COLOR_RGB = 2,
+    TV_IMAGE_COLOR_PALETTE = 3,
+    TV_IMAGE_COLOR_CMYK = 4,   /* ink, 0 = none (TIFF's SEPARATED with four inks) */
+    TV_IMAGE_COLOR_YCBCR = 5,
+    TV_IMAGE_COLOR_OTHER = 6   /* decoded through a library's generic RGBA path (TIFF: LAB, 1-bit, planar...) */
+} tv_image_color;
+
+typedef struct {
+    uint32_t width, height;   /* as the rows come (before `orientation`; HEIF: with irot/imir applied) */
+    int bit_depth;            /* bits per sample as stored */
+    int samples;              /* samples per stored pixel */
+    int has_alpha;
+    tv_image_color color;
+    int orientation;          /* TIFF's Orientation tag 1...8; 0 when the format records none here (EXIF: see
+                                 tv_image_exif) */
+    uint32_t frames;          /* pages (TIFF), frames (GIF, animated WebP), top-level images (HEIF); the first
+                                 is shown */
+    int animated;             /* WebP's animation flag; GIF with more than one frame */
+    int lossless;             /* WebP VP8L */
+    int tiled;                /* TIFF tiles (tile_width x tile_height); else strips of rows_per_strip */
+    uint32_t tile_width, tile_height, rows_per_strip;
+    size_t working_bytes;     /* memory a decode holds beyond the caller's rows: the whole image where the format
+                                 is decoded whole (WebP, HEIF, GIF, TIFF's generic path), one strip or one row
+                                 of tiles (TIFF), plus the file where it is read into memory (WebP) */
+    int streams_rows;         /* 1: rows are decoded as they are read (TIFF strips and tiles); 0: the whole
+                                 image is decoded at the first read */
+    char compression[24];     /* "VP8", "VP8L", "HEVC", "AV1", "LZW", "JPEG", "deflate", "PackBits", "none"... */
+    /* HEIF's nclx colour box (0 when there is none): ISO/IEC 23091-2 codes, and the primaries they name. */
+    int nclx_primaries, nclx_transfer;
+    double nclx_xy[8];        /* red x y, green x y, blue x y, white x y */
+} tv_image_header;
+
+typedef struct tv_image_decoder tv_image_decoder;
+
+/* Opens an image held in memory (`data` must outlive the decoder), a file, or an open descriptor of a regular
+ * file (read with pread on a duplicate; `fd` stays the caller's) and reads its header: no pixel memory is
+ * allocated. `strict`: a library warning about damaged data fails the read (TIFF) and HEIF decodes strictly. */
+tv_status tv_image_open_memory(tv_image_format format, const uint8_t *data, size_t length, int strict,
+                               tv_image_decoder **decoder, tv_image_header *header, tv_error *err);
+tv_status tv_image_open_file(tv_image_format format, const char *path, int strict, tv_image_decoder **decoder,
+                             tv_image_header *header, tv_error *err);
+tv_status tv_image_open_descriptor(tv_image_format format, int fd, int strict, tv_image_decoder **decoder,
+                                   tv_image_header *header, tv_error *err);
+
+/* The ICC profile (WebP ICCP, HEIF prof/rICC, TIFF tag 34675) and the EXIF TIFF structure (WebP EXIF, a
+ * leading "Exif\0\0" removed; HEIF's Exif item), or NULL. */
+const uint8_t *tv_image_icc(const tv_image_decoder *decoder, size_t *length);
+const uint8_t *tv_image_exif(const tv_image_decoder *decoder, size_t *length);
+
+/* Converts every row read from now on with `transform` (RGB or gray layout; CMYK for a CMYK TIFF, whose rows then
+ * reach it as ink). NULL: none. The transform must outlive the reads. */
+void tv_image_set_color(tv_image_decoder *decoder, const tv_color_transform *transform);
+
+/* The next `rows` rows, RGBA8 (straight alpha; gray to R = G = B; 16 bits rounded, v * 255 / 65535), `stride`
+ * bytes apart, into `dst`; `dst` NULL decodes and drops them. `*done` counts the rows delivered, also on
+ * failure. A format decoded whole holds the image from the first read to tv_image_finish, except when that first
+ * read asks for every row into rows laid end to end (stride width * 4): then it decodes straight into `dst`. */
+tv_status tv_image_read_rows(tv_image_decoder *decoder, uint8_t *dst, size_t stride, uint32_t rows,
+                             uint32_t *done, tv_error *err);
+/* Narrows the rows read from now on to columns [x, x + width), widened to the tiles that hold them where the file
+ * is tiled (a tiled TIFF then reads only those tiles); every other layout keeps every column. `*window_x` and
+ * `*window_width` say which columns each row then holds. Before the first read. */
+void tv_image_crop_columns(tv_image_decoder *decoder, uint32_t x, uint32_t width, uint32_t *window_x,
+                           uint32_t *window_width);
+
+/* Nothing is left to check after the rows for these formats: releases the decoded image early. */
+tv_status tv_image_finish(tv_image_decoder *decoder, tv_error *err);
+
+const tv_warning_log *tv_image_warnings(const tv_image_decoder *decoder);
+void tv_image_close(tv_image_decoder *decoder);
+
+/* Encodes RGBA8 rows (`stride` bytes apart) as a lossy WebP at `quality` 0 ... 100 (libwebp's scale), with its
+ * alpha when `keep_alpha`, else opaque. On success `*out` holds `*out_length` bytes to release with tv_free. */
+tv_status tv_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int quality,
+                         int keep_alpha, uint8_t **out, size_t *out_length, tv_error *err);
+
+/* Versions of the libraries, for `tileview version`. */
+const char *tv_image_library_versions(void);
 
 /* ---------- SHA-256 in hardware ---------- */
 

@@ -68,7 +68,7 @@ public enum CellThumbnail {
             let scale: LevelScale =
                 switch header.format {
                 case .jpeg: LevelScale(numerator: jpegScaleNumerator(imageSize: imageSize, cellSize: cellSize))
-                case .png: LevelScale(boxFactor: boxFactor(imageSize: imageSize, cellSize: cellSize))
+                default: LevelScale(boxFactor: boxFactor(imageSize: imageSize, cellSize: cellSize))
                 }
             let storedLevel = scale.levelSize(ofStored: header.storedSize)
             let renderer = FrameRenderer(

@@ -3,7 +3,7 @@ import TileViewGallery
 import TileViewPaging
 
 extension GalleryPages {
-    /// The PNG and JPEG files of folder `path` in natural name order (`img2` before `img10`), as a linear or
+    /// The image files of folder `path` in natural name order (`img2` before `img10`), as a linear or
     /// circular list (`ImageFolder` picks the files). Pages are decoded by content, so a damaged `.jpg` is an
     /// error when it is shown, not a silently skipped page. A page's name is its file name.
     public static func reading(folder path: String, circular: Bool = false) throws(TileViewError) -> GalleryPages {

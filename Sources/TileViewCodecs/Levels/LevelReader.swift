@@ -9,6 +9,8 @@ import TileViewCore
 ///   `JPEGDecoder.cropMargin`), the rows above it are skipped, and decoding stops after its last row.
 /// - PNG: rows are streamed; the rows above the rect are decoded and dropped. An Adam7 PNG is decoded whole
 ///   first (`PNGRowReader`).
+/// - TIFF (`ImageRowReader`): only the strips, or the tiles, that hold the rect's rows (and columns) are decoded.
+///   WebP, HEIF, AVIF and GIF are decoded whole: once per reader here, once per image through `WholeImage`.
 /// - A box factor f > 1 reduces f decoder rows at a time into one level row (`BoxReducer.reduceBand`), so only
 ///   one band of f decoder rows is held.
 ///
@@ -23,11 +25,17 @@ public final class LevelReader {
     private enum Reader {
         case jpeg(JPEGScanlineReader)
         case png(PNGRowReader)
+        /// WebP, HEIF, AVIF, TIFF, GIF.
+        case rows(ImageRowReader)
+        /// An image decoded whole once (`WholeImage`).
+        case whole(WholeImageRows)
 
         var streaming: any RowStreamingReader {
             switch self {
             case .jpeg(let reader): reader
             case .png(let reader): reader
+            case .rows(let reader): reader
+            case .whole(let reader): reader
             }
         }
     }
@@ -74,7 +82,19 @@ public final class LevelReader {
             let png = try PNGRowReader(source, options: stored)
             header = png.header
             reader = .png(png)
+        default:
+            let rows = try ImageRowReader(source, format: detected, options: stored)
+            header = rows.header
+            reader = .rows(rows)
         }
+    }
+
+    /// Reads the levels of an image decoded whole once, as from its file (the same rows, the same reduction).
+    public init(whole: WholeImage, scale: LevelScale, rect: PixelRect) throws(CodecError) {
+        header = whole.header
+        lenient = whole.lenient
+        reader = .whole(WholeImageRows(whole))
+        try start(scale: scale, rect: rect)
     }
 
     /// Opens `source` and positions the decoder at the first row of `rect` of the level `scale` makes.
@@ -108,6 +128,15 @@ public final class LevelReader {
             precondition(scale.numerator == 8, "PNG levels are box-reduced only")
             bandColumns = 0..<header.storedSize.width
             try png.skipRows(rect.y * factor)
+        case .rows(let rows):
+            precondition(scale.numerator == 8, "\(header.format) levels are box-reduced only")
+            // A tiled TIFF decodes only the tiles that hold the columns wanted.
+            bandColumns = rows.cropColumns(wantedColumns)
+            try rows.skipRows(rect.y * factor)
+        case .whole(let rows):
+            precondition(scale.numerator == 8, "\(header.format) levels are box-reduced only")
+            bandColumns = 0..<header.storedSize.width
+            rows.skipRows(rect.y * factor)
         }
         bandRowBytes = bandColumns.count * 4
         nextDecoderRow = rect.y * factor
@@ -124,6 +153,8 @@ public final class LevelReader {
         switch reader {
         case .jpeg(let jpeg): jpeg.warnings
         case .png(let png): png.warnings
+        case .rows(let rows): rows.warnings
+        case .whole(let rows): rows.whole.warnings
         }
     }
 

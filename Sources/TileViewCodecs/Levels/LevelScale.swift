@@ -1,11 +1,11 @@
 import TileViewCore
 
 /// How a level of detail is made from an image file: libjpeg's DCT scaling by `numerator`/8 (JPEG only; 8 for
-/// PNG), then a box reduction by the whole `boxFactor` (`BoxReducer`).
+/// every other format), then a box reduction by the whole `boxFactor` (`BoxReducer`).
 ///
 /// Pyramid level L (docs/design.md section 6) of a JPEG is 8/8, 4/8, 2/8 or 1/8 straight from the decoder for L <= 3
-/// and box-reduced from the 1/8 decode beyond; every PNG level is box-reduced from full size. A feed thumbnail picks
-/// any M/8 (JPEG) or any whole factor (PNG) instead.
+/// and box-reduced from the 1/8 decode beyond; every level of the other formats is box-reduced from full size. A feed
+/// thumbnail picks any M/8 (JPEG) or any whole factor (the others) instead.
 public struct LevelScale: Hashable, Sendable, CustomStringConvertible {
     /// libjpeg's scale numerator, 1...16 (eighths; 8 is full size); 8 for PNG.
     public var numerator: Int
@@ -26,7 +26,7 @@ public struct LevelScale: Hashable, Sendable, CustomStringConvertible {
         case .jpeg:
             let direct = min(level, 3)
             return LevelScale(numerator: 8 >> direct, boxFactor: 1 << (level - direct))
-        case .png:
+        default:
             return LevelScale(numerator: 8, boxFactor: 1 << level)
         }
     }

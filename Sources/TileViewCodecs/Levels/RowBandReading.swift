@@ -1,6 +1,6 @@
 import TileViewCore
 
-/// A reader that delivers rows top to bottom into caller memory (the PNG and JPEG streaming readers).
+/// A reader that delivers rows top to bottom into caller memory (the PNG, JPEG and other formats' streaming readers).
 protocol RowStreamingReader: AnyObject {
     var nextRow: Int { get }
     func readRows(_ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes: Int) throws(CodecError)

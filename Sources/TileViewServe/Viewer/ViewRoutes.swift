@@ -370,7 +370,7 @@ extension TileServer {
         throws(ViewError) -> LiveView.Content
     {
         let images = settings.root.contents(of: folder).images
-        guard !images.isEmpty else { throw .notFound("the folder \(folder.identifier) has no PNG or JPEG files") }
+        guard !images.isEmpty else { throw .notFound("the folder \(folder.identifier) has no image files") }
         let names = images.map { ViewAnswer.name(of: $0.identifier) }
         let pages = GalleryPages(
             layout: circular ? .circular(images.count) : .linear(images.count), names: names,

@@ -87,7 +87,7 @@ extension TileServer {
             }
             html += "</ul>\n"
         }
-        if folders.isEmpty && images.isEmpty { html += "<p>No PNG or JPEG files here.</p>\n" }
+        if folders.isEmpty && images.isEmpty { html += "<p>No image files here.</p>\n" }
         html += "</main>"
         return Self.page(title: folder.identifier.isEmpty ? "tileview" : folder.identifier, body: html)
     }

@@ -1,0 +1,64 @@
+import TileViewCodecs
+import TileViewCore
+
+extension DecodeExercise {
+    /// WebP, HEIF, AVIF, TIFF and GIF: `ImageRowReader` with reads and skips of derived sizes, and a region through
+    /// `LevelReader`, each checked against the whole stored image when the strict decode vouches for it.
+    mutating func exerciseRows(header: ImageHeader, fullStored: ImageBuffer?, strictSucceeded: Bool) {
+        let stored = header.storedSize
+        var delivered: [Int] = []
+        var image = [UInt8](repeating: 0, count: stored.pixelCount * 4)
+        let rowBytes = stored.width * 4
+        var succeeded = false
+        do throws(CodecError) {
+            let reader = try ImageRowReader(.bytes(bytes), format: header.format, options: Self.storedOptions)
+            law(reader.header == header, "the row reader's header \(reader.header) differs from \(header)")
+            while reader.remainingRows > 0 {
+                let chunk = choices.rowChunk()
+                let before = reader.nextRow
+                if choices.next() % 3 == 0 {
+                    try reader.skipRows(chunk)
+                } else {
+                    let result = image.withUnsafeMutableBytes { raw in
+                        Result { () throws(CodecError) -> Int in
+                            try reader.readRows(
+                                chunk, into: UnsafeMutableRawBufferPointer(rebasing: raw[(before * rowBytes)...]),
+                                rowBytes: rowBytes)
+                        }
+                    }
+                    let got = try result.get()
+                    law(
+                        got <= chunk && reader.nextRow == before + got,
+                        "asked for \(chunk) rows at \(before), got \(got)")
+                    delivered.append(contentsOf: before..<(before + got))
+                }
+                if reader.nextRow == before { break }
+            }
+            try reader.finish()
+            succeeded = true
+        } catch {
+            // A strict streaming read may fail where the whole decode fails too; checked below.
+        }
+        if strictSucceeded {
+            law(succeeded || delivered.count < stored.height, "strict row streaming fails where the decode succeeds")
+        }
+        if succeeded, let fullStored {
+            for row in delivered {
+                let range = (row * rowBytes)..<((row + 1) * rowBytes)
+                law(image[range] == fullStored.pixels[range], "streamed row \(row) differs from the whole decode's")
+            }
+        }
+
+        let asked = choices.region(in: stored)
+        if let reader = try? LevelReader(
+            source, format: header.format, scale: LevelScale(), rect: asked, options: Self.storedOptions),
+            let (region, _) = try? reader.readAll()
+        {
+            let clipped = asked.intersection(PixelRect(size: stored)) ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            law(reader.rect == clipped, "region \(asked) gave \(reader.rect), not \(clipped)")
+            if let fullStored, !clipped.isEmpty {
+                law(fullStored.cropped(to: clipped) == region, "region \(clipped) differs from the whole image")
+            }
+        }
+    }
+}

@@ -1,0 +1,215 @@
+/* HEIF (HEIC) and AVIF through libheif: the primary image, its transformations (irot, imir, clap) applied by
+ * libheif, alpha, the ICC profile (prof/rICC) or the nclx colour box, the Exif item. The file is read through a
+ * reader over the input (pread), not into memory. libheif 1.15 decodes a grid image (phones store 512 px tiles)
+ * whole: it has no call that decodes one tile of a grid, so the image is decoded whole at the first row. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libheif/heif.h>
+
+#include "shim_internal.h"
+
+struct tv_heif_state {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    uint64_t position;
+    struct tv_image_decoder *decoder;
+};
+
+static int64_t tv_heif_get_position(void *userdata) {
+    struct tv_heif_state *s = userdata;
+    return (int64_t)s->position;
+}
+
+static int tv_heif_read(void *data, size_t size, void *userdata) {
+    struct tv_heif_state *s = userdata;
+    long long got = tv_input_read(s->decoder, s->position, data, size);
+    if (got < 0 || (size_t)got != size) return 1;
+    s->position += size;
+    return 0;
+}
+
+static int tv_heif_seek(int64_t position, void *userdata) {
+    struct tv_heif_state *s = userdata;
+    if (position < 0 || (uint64_t)position > s->decoder->length) return 1;
+    s->position = (uint64_t)position;
+    return 0;
+}
+
+static enum heif_reader_grow_status tv_heif_wait_for_file_size(int64_t target_size, void *userdata) {
+    struct tv_heif_state *s = userdata;
+    return target_size >= 0 && (uint64_t)target_size <= s->decoder->length ? heif_reader_grow_status_size_reached
+                                                                             : heif_reader_grow_status_size_beyond_eof;
+}
+
+static const struct heif_reader tv_heif_reader = {
+    .reader_api_version = 1,
+    .get_position = tv_heif_get_position,
+    .read = tv_heif_read,
+    .seek = tv_heif_seek,
+    .wait_for_file_size = tv_heif_wait_for_file_size,
+};
+
+static tv_status tv_heif_error(struct tv_image_decoder *d, tv_error *err, struct heif_error error) {
+    tv_status status;
+    switch (error.code) {
+    case heif_error_Unsupported_filetype:
+    case heif_error_Unsupported_feature:
+    case heif_error_Decoder_plugin_error: status = TV_ERR_UNSUPPORTED; break;
+    case heif_error_Memory_allocation_error: status = TV_ERR_NOMEM; break;
+    case heif_error_Invalid_input:
+        status = error.subcode == heif_suberror_End_of_data ? TV_ERR_TRUNCATED : TV_ERR_CORRUPT;
+        break;
+    default: status = TV_ERR_CORRUPT; break;
+    }
+    if (error.subcode == heif_suberror_Security_limit_exceeded) status = TV_ERR_LIMIT;
+    if (error.subcode == heif_suberror_Unsupported_codec) status = TV_ERR_UNSUPPORTED;
+    char message[TV_MESSAGE_LEN];
+    snprintf(message, sizeof message, "%s", error.message != NULL && error.message[0] ? error.message : "error");
+    return tv_image_fail(d, err, status, message);
+}
+
+static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
+    struct tv_heif_state *s = calloc(1, sizeof *s);
+    if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    d->state = s;
+    s->decoder = d;
+    s->context = heif_context_alloc();
+    if (s->context == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    struct heif_error error;
+    if (d->data != NULL) {
+        error = heif_context_read_from_memory_without_copy(s->context, d->data, d->length, NULL);
+    } else {
+        error = heif_context_read_from_reader(s->context, &tv_heif_reader, s, NULL);
+    }
+    if (error.code != heif_error_Ok) return tv_heif_error(d, err, error);
+    error = heif_context_get_primary_image_handle(s->context, &s->handle);
+    if (error.code != heif_error_Ok) return tv_heif_error(d, err, error);
+    struct heif_image_handle *handle = s->handle;
+
+    tv_image_header *h = &d->header;
+    int width = heif_image_handle_get_width(handle), height = heif_image_handle_get_height(handle);
+    if (width <= 0 || height <= 0) return tv_image_fail(d, err, TV_ERR_CORRUPT, "the image has no size");
+    h->width = (uint32_t)width;
+    h->height = (uint32_t)height;
+    int bits = heif_image_handle_get_luma_bits_per_pixel(handle);
+    h->bit_depth = bits > 0 ? bits : 8;
+    h->has_alpha = heif_image_handle_has_alpha_channel(handle);
+    h->samples = h->has_alpha ? 4 : 3;
+    h->color = TV_IMAGE_COLOR_YCBCR;
+    int images = heif_context_get_number_of_top_level_images(s->context);
+    h->frames = images > 0 ? (uint32_t)images : 1;
+
+    /* The codec: the brand says AVIF or HEIC; HEIC otherwise (libheif decodes only these two here). */
+    uint8_t prefix[12];
+    const char *codec = "HEVC";
+    if (tv_input_read(d, 0, prefix, sizeof prefix) == (long long)sizeof prefix) {
+        heif_brand2 brand = heif_read_main_brand(prefix, (int)sizeof prefix);
+        if (brand == heif_fourcc_to_brand("avif") || brand == heif_fourcc_to_brand("avis")) codec = "AV1";
+    }
+    snprintf(h->compression, sizeof h->compression, "%s", codec);
+    if (!heif_have_decoder_for_format(strcmp(codec, "AV1") == 0 ? heif_compression_AV1 : heif_compression_HEVC)) {
+        char message[TV_MESSAGE_LEN];
+        snprintf(message, sizeof message, "unsupported codec (no %s decoder in this libheif)", codec);
+        return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, message);
+    }
+
+    size_t profile_size = heif_image_handle_get_raw_color_profile_size(handle);
+    if (profile_size > 0 && profile_size <= TV_ICC_MAX_BYTES) {
+        uint8_t *profile = malloc(profile_size);
+        if (profile != NULL) {
+            if (heif_image_handle_get_raw_color_profile(handle, profile).code == heif_error_Ok) {
+                tv_image_keep_icc(d, profile, profile_size);
+            }
+            free(profile);
+        }
+    } else if (profile_size > TV_ICC_MAX_BYTES) {
+        tv_warning_log_add(&d->warnings, "the ICC profile is larger than 4 MiB and is ignored");
+    }
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok && nclx != NULL) {
+        h->nclx_primaries = (int)nclx->color_primaries;
+        h->nclx_transfer = (int)nclx->transfer_characteristics;
+        double xy[8] = {nclx->color_primary_red_x,   nclx->color_primary_red_y,   nclx->color_primary_green_x,
+                        nclx->color_primary_green_y, nclx->color_primary_blue_x,  nclx->color_primary_blue_y,
+                        nclx->color_primary_white_x, nclx->color_primary_white_y};
+        memcpy(h->nclx_xy, xy, sizeof xy);
+        heif_nclx_color_profile_free(nclx);
+    }
+    heif_item_id exif_id;
+    if (heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &exif_id, 1) == 1) {
+        size_t size = heif_image_handle_get_metadata_size(handle, exif_id);
+        if (size > 4 && size <= (1u << 20)) {
+            uint8_t *block = malloc(size);
+            if (block != NULL && heif_image_handle_get_metadata(handle, exif_id, block).code == heif_error_Ok) {
+                /* HEIF's Exif item starts with a 4-byte offset to the TIFF header. */
+                uint32_t skip = ((uint32_t)block[0] << 24) | ((uint32_t)block[1] << 16) | ((uint32_t)block[2] << 8) |
+                                block[3];
+                if (skip <= size - 4) tv_image_keep_exif(d, block + 4 + skip, size - 4 - skip);
+            }
+            free(block);
+        }
+    }
+    /* Ours, libheif's interleaved RGB(A) image, and the decoded planes (up to 16 bits, 4:4:4, plus alpha). */
+    size_t pixels = (size_t)h->width * h->height;
+    h->working_bytes = pixels * 4 + pixels * 4 + pixels * (h->bit_depth > 8 ? 2 : 1) * 4;
+    return TV_OK;
+}
+
+static tv_status tv_heif_decode_whole(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err) {
+    struct tv_heif_state *s = d->state;
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (options == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    options->convert_hdr_to_8bit = 1;
+    options->strict_decoding = d->strict ? 1 : 0;
+    int alpha = d->header.has_alpha;
+    struct heif_image *image = NULL;
+    struct heif_error error = heif_decode_image(s->handle, &image, heif_colorspace_RGB,
+                                                alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                                options);
+    heif_decoding_options_free(options);
+    if (error.code != heif_error_Ok) return tv_heif_error(d, err, error);
+    uint32_t width = d->header.width, height = d->header.height;
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    if (plane == NULL || heif_image_get_width(image, heif_channel_interleaved) != (int)width ||
+        heif_image_get_height(image, heif_channel_interleaved) != (int)height ||
+        heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) != 8) {
+        heif_image_release(image);
+        return tv_image_fail(d, err, TV_ERR_CORRUPT, "the decoded image is not the size or depth its header gives");
+    }
+    int premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(s->handle);
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *in = plane + (size_t)y * (size_t)stride;
+        uint8_t *out = pixels + (size_t)y * width * 4;
+        if (alpha) {
+            memcpy(out, in, (size_t)width * 4);
+            if (premultiplied) {
+                for (uint32_t x = 0; x < width; x++) tv_unpremultiply(out + (size_t)x * 4);
+            }
+        } else {
+            for (uint32_t x = 0; x < width; x++, in += 3, out += 4) {
+                out[0] = in[0];
+                out[1] = in[1];
+                out[2] = in[2];
+                out[3] = 255;
+            }
+        }
+    }
+    heif_image_release(image);
+    return TV_OK;
+}
+
+static void tv_heif_close(struct tv_image_decoder *d) {
+    struct tv_heif_state *s = d->state;
+    if (s == NULL) return;
+    if (s->handle != NULL) heif_image_handle_release(s->handle);
+    if (s->context != NULL) heif_context_free(s->context);
+    free(s);
+    d->state = NULL;
+}
+
+const struct tv_image_ops tv_heif_ops = {
+    .open = tv_heif_open, .read_rows = NULL, .decode_whole = tv_heif_decode_whole, .close = tv_heif_close};

@@ -1,0 +1,484 @@
+/* TIFF through libtiff, read through client procedures over the input (pread; no memory map), with libtiff's
+ * errors and warnings kept per handle and its largest single allocation bounded.
+ *
+ * The first page is shown. Its rows are streamed for the common layouts (samples interleaved; gray or palette of
+ * 1, 2, 4, 8 or 16 bits, RGB or CMYK of 8 or 16 bits, with or without alpha; JPEG-compressed YCbCr delivered as RGB
+ * by libtiff): one strip, or one row of tiles, is held at a time. Anything else libtiff's RGBA interface reads
+ * (separate planes, YCbCr without JPEG, CIE Lab, ...) is decoded whole through it. */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tiffio.h>
+
+#include "shim_internal.h"
+
+/* libtiff's largest single allocation (a strip's or tile's buffers). */
+#define TV_TIFF_MAX_ALLOCATION ((tmsize_t)1 << 30)
+
+struct tv_tiff_state {
+    struct tv_image_decoder *decoder;
+    TIFF *tif;
+    uint64_t position;
+    char message[TV_MESSAGE_LEN]; /* libtiff's first error */
+    int has_message;
+    int streaming;                /* rows read from strips or tiles; else the RGBA interface, whole */
+    uint16_t bps, spp, photometric, compression;
+    int alpha_sample;             /* the sample holding alpha, or -1 */
+    int associated_alpha;         /* alpha premultiplied into the colour samples */
+    int color_samples;            /* 1 gray/palette, 3 RGB, 4 CMYK */
+    uint16_t *map[3];             /* palette: libtiff's colour map (16-bit entries, or 8-bit ones held in 16) */
+    int map_is_8bit;
+    size_t pixel_bytes;           /* bytes of a stored pixel (bps >= 8) */
+    tmsize_t row_bytes;           /* bytes of a stored row */
+    uint8_t *buffer;              /* a decoded strip, or a row of tiles (one tile after another) */
+    tmsize_t unit_bytes;          /* of a strip or of a tile */
+    uint32_t buffer_first, buffer_rows; /* rows the buffer holds */
+    uint8_t *row;                 /* a stored row assembled from tiles */
+    uint32_t first_tile, tiles;   /* the tile columns read (tv_image_crop_columns), or all */
+};
+
+static int tv_tiff_on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
+    (void)tif;
+    (void)module;
+    struct tv_tiff_state *s = user;
+    if (!s->has_message) {
+        vsnprintf(s->message, sizeof s->message, format, args);
+        s->has_message = 1;
+    }
+    return 1;
+}
+
+static int tv_tiff_on_warning(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
+    (void)tif;
+    (void)module;
+    struct tv_tiff_state *s = user;
+    char text[TV_MESSAGE_LEN];
+    vsnprintf(text, sizeof text, format, args);
+    tv_warning_log_add(&s->decoder->warnings, text);
+    return 1;
+}
+
+static tmsize_t tv_tiff_read(thandle_t handle, void *buffer, tmsize_t size) {
+    struct tv_tiff_state *s = (struct tv_tiff_state *)handle;
+    if (size <= 0) return 0;
+    long long got = tv_input_read(s->decoder, s->position, buffer, (size_t)size);
+    if (got < 0) return -1;
+    s->position += (uint64_t)got;
+    return (tmsize_t)got;
+}
+
+static tmsize_t tv_tiff_write(thandle_t handle, void *buffer, tmsize_t size) {
+    (void)handle;
+    (void)buffer;
+    (void)size;
+    return -1;
+}
+
+static toff_t tv_tiff_seek(thandle_t handle, toff_t offset, int whence) {
+    struct tv_tiff_state *s = (struct tv_tiff_state *)handle;
+    uint64_t base = whence == SEEK_CUR ? s->position : whence == SEEK_END ? s->decoder->length : 0;
+    s->position = base + offset;
+    return (toff_t)s->position;
+}
+
+static int tv_tiff_close_proc(thandle_t handle) {
+    (void)handle;
+    return 0;
+}
+
+static toff_t tv_tiff_size(thandle_t handle) {
+    struct tv_tiff_state *s = (struct tv_tiff_state *)handle;
+    return (toff_t)s->decoder->length;
+}
+
+static int tv_tiff_map(thandle_t handle, void **base, toff_t *size) {
+    (void)handle;
+    (void)base;
+    (void)size;
+    return 0;
+}
+
+static void tv_tiff_unmap(thandle_t handle, void *base, toff_t size) {
+    (void)handle;
+    (void)base;
+    (void)size;
+}
+
+/* libtiff's error, or `fallback`, as the decoder's error. */
+static tv_status tv_tiff_error(struct tv_image_decoder *d, tv_error *err, tv_status status, const char *fallback) {
+    struct tv_tiff_state *s = d->state;
+    const char *text = s != NULL && s->has_message ? s->message : fallback;
+    if (status == TV_ERR_CORRUPT && (strstr(text, "end of file") != NULL || strstr(text, "Read error") != NULL ||
+                                     strstr(text, "Cannot read") != NULL || strstr(text, "past end") != NULL)) {
+        status = TV_ERR_TRUNCATED;
+    }
+    if (strstr(text, "Maximum single memory allocation") != NULL || strstr(text, "exceeds limit") != NULL) {
+        status = TV_ERR_LIMIT;
+    }
+    return tv_image_fail(d, err, status, text);
+}
+
+static const char *tv_tiff_compression_name(uint16_t compression) {
+    switch (compression) {
+    case COMPRESSION_NONE: return "none";
+    case COMPRESSION_LZW: return "LZW";
+    case COMPRESSION_ADOBE_DEFLATE:
+    case COMPRESSION_DEFLATE: return "deflate";
+    case COMPRESSION_PACKBITS: return "PackBits";
+    case COMPRESSION_JPEG: return "JPEG";
+    case COMPRESSION_OJPEG: return "old JPEG";
+    case COMPRESSION_CCITTRLE:
+    case COMPRESSION_CCITTFAX3:
+    case COMPRESSION_CCITTFAX4: return "CCITT";
+    case COMPRESSION_LZMA: return "LZMA";
+    case COMPRESSION_ZSTD: return "ZSTD";
+    case COMPRESSION_WEBP: return "WebP";
+    default: return "other";
+    }
+}
+
+static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
+    struct tv_tiff_state *s = calloc(1, sizeof *s);
+    if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    d->state = s;
+    s->decoder = d;
+    s->alpha_sample = -1;
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (options == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, TV_TIFF_MAX_ALLOCATION);
+    TIFFOpenOptionsSetErrorHandlerExtR(options, tv_tiff_on_error, s);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, tv_tiff_on_warning, s);
+    s->tif = TIFFClientOpenExt("image", "rm", (thandle_t)s, tv_tiff_read, tv_tiff_write, tv_tiff_seek,
+                               tv_tiff_close_proc, tv_tiff_size, tv_tiff_map, tv_tiff_unmap, options);
+    TIFFOpenOptionsFree(options);
+    if (s->tif == NULL) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the file cannot be opened");
+    TIFF *tif = s->tif;
+
+    uint32_t width = 0, height = 0;
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height) ||
+        width == 0 || height == 0) {
+        return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the first page has no size");
+    }
+    uint16_t bps = 1, spp = 1, planar = PLANARCONFIG_CONTIG, photometric = 0, compression = COMPRESSION_NONE;
+    uint16_t sample_format = SAMPLEFORMAT_UINT, orientation = ORIENTATION_TOPLEFT, inkset = INKSET_CMYK;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bps);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &sample_format);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &orientation);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &inkset);
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric)) {
+        photometric = spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+        tv_warning_log_add(&d->warnings, "the first page has no PhotometricInterpretation; taken from its samples");
+    }
+    uint16_t extra_count = 0;
+    uint16_t *extra_types = NULL;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra_types);
+    uint32_t icc_length = 0;
+    void *icc = NULL;
+    if (TIFFGetField(tif, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc != NULL) {
+        tv_image_keep_icc(d, icc, icc_length);
+    }
+
+    s->bps = bps;
+    s->spp = spp;
+    s->photometric = photometric;
+    s->compression = compression;
+    tv_image_header *h = &d->header;
+    h->width = width;
+    h->height = height;
+    h->bit_depth = bps;
+    h->samples = spp;
+    h->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
+    h->frames = TIFFNumberOfDirectories(tif);
+    if (h->frames == 0) h->frames = 1;
+    h->tiled = TIFFIsTiled(tif);
+    if (h->tiled) {
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &h->tile_width);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &h->tile_height);
+    } else {
+        uint32_t rps = height;
+        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rps);
+        h->rows_per_strip = rps == 0 || rps > height ? height : rps;
+    }
+    snprintf(h->compression, sizeof h->compression, "%s", tv_tiff_compression_name(compression));
+
+    switch (photometric) {
+    case PHOTOMETRIC_MINISBLACK:
+    case PHOTOMETRIC_MINISWHITE: s->color_samples = 1; h->color = TV_IMAGE_COLOR_GRAY; break;
+    case PHOTOMETRIC_PALETTE: s->color_samples = 1; h->color = TV_IMAGE_COLOR_PALETTE; break;
+    case PHOTOMETRIC_RGB: s->color_samples = 3; h->color = TV_IMAGE_COLOR_RGB; break;
+    case PHOTOMETRIC_YCBCR: s->color_samples = 3; h->color = TV_IMAGE_COLOR_YCBCR; break;
+    case PHOTOMETRIC_SEPARATED:
+        s->color_samples = 4;
+        h->color = inkset == INKSET_CMYK ? TV_IMAGE_COLOR_CMYK : TV_IMAGE_COLOR_OTHER;
+        break;
+    default: s->color_samples = 3; h->color = TV_IMAGE_COLOR_OTHER; break;
+    }
+    if (spp > s->color_samples) {
+        /* The first extra sample is alpha when it says so, or when it is not said (as most readers take it). */
+        int type = extra_count > 0 && extra_types != NULL ? extra_types[0] : EXTRASAMPLE_UNSPECIFIED;
+        s->alpha_sample = s->color_samples;
+        s->associated_alpha = type == EXTRASAMPLE_ASSOCALPHA;
+    }
+    h->has_alpha = s->alpha_sample >= 0;
+
+    /* JPEG-compressed YCbCr: libtiff's JPEG codec converts to RGB, so the rows read are RGB. */
+    int ycbcr_jpeg = photometric == PHOTOMETRIC_YCBCR && compression == COMPRESSION_JPEG;
+    if (ycbcr_jpeg) TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    int rgb_like = photometric == PHOTOMETRIC_RGB || ycbcr_jpeg;
+    int cmyk = photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && spp >= 4;
+    int gray_or_palette = photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE ||
+                          photometric == PHOTOMETRIC_PALETTE;
+    int depth_ok = (bps == 8 || bps == 16) || (gray_or_palette && spp == 1 && (bps == 1 || bps == 2 || bps == 4));
+    s->streaming = sample_format == SAMPLEFORMAT_UINT && (planar == PLANARCONFIG_CONTIG || spp == 1) && depth_ok &&
+                   (rgb_like || cmyk || gray_or_palette) && !(h->tiled && bps < 8) &&
+                   !(photometric == PHOTOMETRIC_PALETTE && bps == 16);
+    if (photometric == PHOTOMETRIC_PALETTE) {
+        if (!TIFFGetField(tif, TIFFTAG_COLORMAP, &s->map[0], &s->map[1], &s->map[2])) {
+            return tv_tiff_error(d, err, TV_ERR_CORRUPT, "a palette image without a colour map");
+        }
+        /* Some writers store 8-bit values in the 16-bit map (as libtiff's RGBA reader checks too). */
+        s->map_is_8bit = 1;
+        for (uint32_t i = 0; i < (1u << bps) && s->map_is_8bit; i++) {
+            if (s->map[0][i] >= 256 || s->map[1][i] >= 256 || s->map[2][i] >= 256) s->map_is_8bit = 0;
+        }
+    }
+    if (s->streaming) {
+        s->row_bytes = TIFFScanlineSize(tif);
+        s->pixel_bytes = bps >= 8 ? (size_t)spp * (bps / 8) : 0;
+        if (s->row_bytes <= 0) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the rows have no size");
+        if (h->tiled) {
+            if (h->tile_width == 0 || h->tile_height == 0) {
+                return tv_tiff_error(d, err, TV_ERR_CORRUPT, "tiles without a size");
+            }
+            s->unit_bytes = TIFFTileSize(tif);
+            uint64_t across = (width + h->tile_width - 1) / h->tile_width;
+            s->first_tile = 0;
+            s->tiles = (uint32_t)across;
+            h->working_bytes = (size_t)(across * (uint64_t)s->unit_bytes * 2 + (uint64_t)s->row_bytes);
+        } else {
+            s->unit_bytes = TIFFStripSize(tif);
+            h->working_bytes = (size_t)s->unit_bytes * 2;
+        }
+        if (s->unit_bytes <= 0) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "strips or tiles have no size");
+        h->streams_rows = 1;
+    } else {
+        char message[1024] = "";
+        if (!TIFFRGBAImageOK(tif, message)) {
+            char text[TV_MESSAGE_LEN];
+            snprintf(text, sizeof text, "unsupported: %s", message[0] ? message : "a layout libtiff cannot read");
+            return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, text);
+        }
+        h->working_bytes = (size_t)width * height * 4;
+        h->streams_rows = 0;
+        /* The RGBA interface delivers RGB (CMYK converted naively): a profile then applies as to RGB. */
+        if (h->color != TV_IMAGE_COLOR_GRAY) h->color = TV_IMAGE_COLOR_OTHER;
+    }
+    return TV_OK;
+}
+
+/* The value of sample `index` of a row of samples of `bits` bits (1, 2, 4, 8 or 16; 16 in native order). */
+static inline unsigned tv_tiff_sample(const uint8_t *row, size_t index, unsigned bits) {
+    switch (bits) {
+    case 8: return row[index];
+    case 16: return ((const uint16_t *)(const void *)row)[index];
+    default: {
+        size_t bit = index * bits;
+        unsigned byte = row[bit / 8];
+        return (byte >> (8 - bits - bit % 8)) & ((1u << bits) - 1);
+    }
+    }
+}
+
+/* A sample as 8 bits. */
+static inline uint8_t tv_tiff_to8(unsigned value, unsigned bits) {
+    switch (bits) {
+    case 8: return (uint8_t)value;
+    case 16: return tv_sample16_to8((uint16_t)value);
+    default: return (uint8_t)(value * 255u / ((1u << bits) - 1));
+    }
+}
+
+/* One stored row to RGBA8 (or, for CMYK with a colour transform, to ink the transform reads). */
+static void tv_tiff_convert_row(const struct tv_image_decoder *d, const uint8_t *in, uint8_t *out) {
+    const struct tv_tiff_state *s = d->state;
+    uint32_t width = d->window_width;
+    unsigned bits = s->bps, spp = s->spp;
+    int ink = s->color_samples == 4 && d->color != NULL;
+    for (uint32_t x = 0; x < width; x++, out += 4) {
+        size_t first = (size_t)x * spp;
+        uint8_t a = s->alpha_sample >= 0 ? tv_tiff_to8(tv_tiff_sample(in, first + (size_t)s->alpha_sample, bits), bits)
+                                         : 255;
+        uint8_t r, g, b;
+        switch (s->photometric) {
+        case PHOTOMETRIC_PALETTE: {
+            unsigned i = tv_tiff_sample(in, first, bits);
+            r = s->map_is_8bit ? (uint8_t)s->map[0][i] : (uint8_t)(s->map[0][i] >> 8);
+            g = s->map_is_8bit ? (uint8_t)s->map[1][i] : (uint8_t)(s->map[1][i] >> 8);
+            b = s->map_is_8bit ? (uint8_t)s->map[2][i] : (uint8_t)(s->map[2][i] >> 8);
+            break;
+        }
+        case PHOTOMETRIC_MINISBLACK:
+        case PHOTOMETRIC_MINISWHITE: {
+            uint8_t v = tv_tiff_to8(tv_tiff_sample(in, first, bits), bits);
+            if (s->photometric == PHOTOMETRIC_MINISWHITE) v = (uint8_t)(255 - v);
+            r = g = b = v;
+            break;
+        }
+        case PHOTOMETRIC_SEPARATED: {
+            uint8_t c = tv_tiff_to8(tv_tiff_sample(in, first, bits), bits);
+            uint8_t m = tv_tiff_to8(tv_tiff_sample(in, first + 1, bits), bits);
+            uint8_t y = tv_tiff_to8(tv_tiff_sample(in, first + 2, bits), bits);
+            uint8_t k = tv_tiff_to8(tv_tiff_sample(in, first + 3, bits), bits);
+            if (ink) {
+                out[0] = c;
+                out[1] = m;
+                out[2] = y;
+                out[3] = k;
+                continue;
+            }
+            /* No profile: the naive conversion libtiff's RGBA reader makes. */
+            r = (uint8_t)(((255u - c) * (255u - k) + 127u) / 255u);
+            g = (uint8_t)(((255u - m) * (255u - k) + 127u) / 255u);
+            b = (uint8_t)(((255u - y) * (255u - k) + 127u) / 255u);
+            break;
+        }
+        default:
+            r = tv_tiff_to8(tv_tiff_sample(in, first, bits), bits);
+            g = tv_tiff_to8(tv_tiff_sample(in, first + 1, bits), bits);
+            b = tv_tiff_to8(tv_tiff_sample(in, first + 2, bits), bits);
+            break;
+        }
+        out[0] = r;
+        out[1] = g;
+        out[2] = b;
+        out[3] = a;
+        if (s->associated_alpha) tv_unpremultiply(out);
+    }
+}
+
+/* Makes the buffer hold the strip, or the row of tiles, that has `row`. */
+static tv_status tv_tiff_fill(struct tv_image_decoder *d, uint32_t row, tv_error *err) {
+    struct tv_tiff_state *s = d->state;
+    if (s->buffer != NULL && row >= s->buffer_first && row < s->buffer_first + s->buffer_rows) return TV_OK;
+    tv_image_header *h = &d->header;
+    uint32_t unit_rows = h->tiled ? h->tile_height : h->rows_per_strip;
+    uint32_t first = row / unit_rows * unit_rows;
+    uint32_t rows = h->height - first < unit_rows ? h->height - first : unit_rows;
+    uint32_t across = h->tiled ? s->tiles : 1;
+    if (s->buffer == NULL) {
+        s->buffer = malloc((size_t)s->unit_bytes * across);
+        if (h->tiled) s->row = malloc((size_t)s->row_bytes);
+        if (s->buffer == NULL || (h->tiled && s->row == NULL)) {
+            return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory for a strip or a row of tiles");
+        }
+    }
+    s->buffer_rows = 0;
+    if (h->tiled) {
+        for (uint32_t t = 0; t < across; t++) {
+            uint32_t tile = TIFFComputeTile(s->tif, (s->first_tile + t) * h->tile_width, first, 0, 0);
+            if (TIFFReadEncodedTile(s->tif, tile, s->buffer + (size_t)t * (size_t)s->unit_bytes, s->unit_bytes) < 0) {
+                return tv_tiff_error(d, err, TV_ERR_CORRUPT, "a tile cannot be decoded");
+            }
+        }
+    } else {
+        tmsize_t want = (tmsize_t)rows * s->row_bytes;
+        tmsize_t got = TIFFReadEncodedStrip(s->tif, TIFFComputeStrip(s->tif, first, 0), s->buffer, want);
+        if (got < 0) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "a strip cannot be decoded");
+        if (got < want) return tv_tiff_error(d, err, TV_ERR_TRUNCATED, "a strip ends before its last row");
+    }
+    s->buffer_first = first;
+    s->buffer_rows = rows;
+    return TV_OK;
+}
+
+/* The stored row `row` (the buffer holds it). */
+static const uint8_t *tv_tiff_stored_row(struct tv_image_decoder *d, uint32_t row) {
+    struct tv_tiff_state *s = d->state;
+    tv_image_header *h = &d->header;
+    uint32_t within = row - s->buffer_first;
+    if (!h->tiled) return s->buffer + (size_t)within * (size_t)s->row_bytes;
+    size_t tile_row_bytes = (size_t)h->tile_width * s->pixel_bytes;
+    for (uint32_t t = 0; t < s->tiles; t++) {
+        uint32_t left = (s->first_tile + t) * h->tile_width;
+        uint32_t columns = h->width - left < h->tile_width ? h->width - left : h->tile_width;
+        memcpy(s->row + (size_t)t * tile_row_bytes,
+               s->buffer + (size_t)t * (size_t)s->unit_bytes + (size_t)within * tile_row_bytes,
+               (size_t)columns * s->pixel_bytes);
+    }
+    return s->row;
+}
+
+static tv_status tv_tiff_read_rows(struct tv_image_decoder *d, uint8_t *dst, size_t stride, uint32_t rows,
+                                   uint32_t *done, tv_error *err) {
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t row = d->next_row + r;
+        /* Skipped rows need no decoding: strips and tiles are read at random, the one holding a wanted row then. */
+        if (dst != NULL) {
+            tv_status status = tv_tiff_fill(d, row, err);
+            if (status != TV_OK) return status;
+            tv_tiff_convert_row(d, tv_tiff_stored_row(d, row), dst + (size_t)r * stride);
+        }
+        (*done)++;
+    }
+    return TV_OK;
+}
+
+/* A tiled file reads only the tile columns that hold [x, x + width). */
+static void tv_tiff_crop_columns(struct tv_image_decoder *d, uint32_t x, uint32_t width) {
+    struct tv_tiff_state *s = d->state;
+    tv_image_header *h = &d->header;
+    if (!h->tiled || width == 0) return;
+    uint32_t first = x / h->tile_width, last = (x + width - 1) / h->tile_width;
+    s->first_tile = first;
+    s->tiles = last - first + 1;
+    d->window_x = first * h->tile_width;
+    uint32_t right = (last + 1) * h->tile_width;
+    d->window_width = (right < h->width ? right : h->width) - d->window_x;
+}
+
+static tv_status tv_tiff_decode_whole(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err) {
+    struct tv_tiff_state *s = d->state;
+    TIFFRGBAImage image;
+    char message[1024] = "";
+    if (!TIFFRGBAImageBegin(&image, s->tif, 1, message)) {
+        return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, message[0] ? message : "libtiff cannot read this layout");
+    }
+    /* Rows as stored: the orientation is the caller's to apply. */
+    image.req_orientation = image.orientation;
+    int ok = TIFFRGBAImageGet(&image, (uint32_t *)(void *)pixels, d->header.width, d->header.height);
+    TIFFRGBAImageEnd(&image);
+    if (!ok) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the image cannot be decoded");
+    /* The raster is ABGR words: R, G, B, A bytes on a little-endian machine; alpha premultiplied. */
+    size_t count = (size_t)d->header.width * d->header.height;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t word = ((uint32_t *)(void *)pixels)[i];
+        uint8_t *out = pixels + i * 4;
+        uint8_t r = (uint8_t)TIFFGetR(word), g = (uint8_t)TIFFGetG(word), b = (uint8_t)TIFFGetB(word);
+        out[0] = r;
+        out[1] = g;
+        out[2] = b;
+        out[3] = d->header.has_alpha ? (uint8_t)TIFFGetA(word) : 255;
+        tv_unpremultiply(out);
+    }
+    return TV_OK;
+}
+
+static void tv_tiff_close(struct tv_image_decoder *d) {
+    struct tv_tiff_state *s = d->state;
+    if (s == NULL) return;
+    if (s->tif != NULL) TIFFClose(s->tif);
+    free(s->buffer);
+    free(s->row);
+    free(s);
+    d->state = NULL;
+}
+
+const struct tv_image_ops tv_tiff_ops = {
+    .open = tv_tiff_open, .read_rows = tv_tiff_read_rows, .decode_whole = tv_tiff_decode_whole,
+    .crop_columns = tv_tiff_crop_columns, .close = tv_tiff_close};

@@ -1,0 +1,212 @@
+import CImageCodecs
+import TileViewCore
+
+/// Streams the rows of a WebP, HEIF/HEIC, AVIF, TIFF or GIF file, top to bottom, as RGBA8 in stored orientation
+/// (docs/design.md section 15): one reader over the shim's row decoder, which each format fills in with its
+/// library (libwebp, libheif, libtiff, giflib).
+///
+/// A TIFF's rows come from one strip, or one row of tiles, at a time; the other formats (and TIFF layouts outside
+/// the common ones) are decoded whole at the first read, into memory the decoder holds
+/// (`header.decoderWorkingBytes` says how much, and the memory plan counts it). Opening reads the header and
+/// checks the pixel limit; nothing else is decoded until rows are asked for. Not thread-safe.
+public final class ImageRowReader {
+    public let header: ImageHeader
+    /// The next row `readRows` delivers; `header.storedSize.height` at the end.
+    public private(set) var nextRow = 0
+
+    private let decoder: OpaquePointer
+    private let owner: AnyObject?
+    /// The conversion to sRGB the decoder applies to rows (nil: stored values); kept alive for the decoder.
+    private let colorTransform: ColorTransform?
+
+    /// Opens a file or bytes (copied once) of `format` (one of the formats this reader handles).
+    public convenience init(_ source: ImageSource, format: ImageFormat, options: DecodeOptions = DecodeOptions())
+        throws(CodecError)
+    {
+        let retained = source.retainedShimInput()
+        try self.init(input: retained.input, format: format, owner: retained.owner, options: options)
+    }
+
+    /// Opens input whose bytes the caller keeps alive for the reader's lifetime.
+    init(input: ShimInput, format: ImageFormat, owner: AnyObject?, options: DecodeOptions) throws(CodecError) {
+        guard let shimFormat = format.rowDecoderFormat else {
+            preconditionFailure("\(format) has a reader of its own")
+        }
+        var handle: OpaquePointer?
+        var info = tv_image_header()
+        var error = tv_error()
+        let strict: Int32 = options.lenient ? 0 : 1
+        let status: tv_status
+        switch input {
+        case .memory(let raw):
+            status = tv_image_open_memory(
+                shimFormat, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, strict, &handle, &info,
+                &error)
+        case .file(let path):
+            status = tv_image_open_file(shimFormat, path, strict, &handle, &info, &error)
+        case .descriptor(let fd):
+            status = tv_image_open_descriptor(shimFormat, fd, strict, &handle, &info, &error)
+        }
+        guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: format) }
+        let storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        guard storedSize.pixelCount <= options.maxPixels else {
+            tv_image_close(handle)
+            throw CodecError.overPixelLimit(storedSize, limit: options.maxPixels)
+        }
+        var length = 0
+        let icc = tv_image_icc(handle, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        let exif = tv_image_exif(handle, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        let layout: ColorLayout =
+            switch info.color {
+            case TV_IMAGE_COLOR_GRAY: .gray
+            case TV_IMAGE_COLOR_CMYK: .cmyk
+            default: .rgb
+            }
+        var facts = ColorFacts(icc: icc, exif: exif, layout: layout)
+        if icc == nil, info.nclx_primaries != 0 { Self.addNCLX(info, to: &facts) }
+        let (color, transform) = ColorDescription.read(facts)
+        colorTransform = options.color == .srgb ? transform : nil
+        if let colorTransform { tv_image_set_color(handle, colorTransform.shimHandle) }
+        let orientation: ImageOrientation
+        switch format {
+        case .tiff: orientation = ImageOrientation(exifValue: Int(info.orientation))
+        case .webp: orientation = exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up
+        // libheif applies irot and imir (the HEIF rule: an Exif orientation there is not applied again).
+        default: orientation = .up
+        }
+        self.decoder = handle
+        self.owner = owner
+        self.columns = 0..<storedSize.width
+        self.header = ImageHeader(
+            format: format, storedSize: storedSize, orientation: orientation, bitDepth: Int(info.bit_depth),
+            colorType: Self.colorType(info), components: Int(info.samples), color: color,
+            frames: Int(info.frames), compression: Self.text(of: info.compression),
+            decoderWorkingBytes: info.working_bytes > UInt(Int.max) ? .max : Int(info.working_bytes),
+            decodesWhole: info.streams_rows == 0)
+    }
+
+    deinit { tv_image_close(decoder) }
+
+    /// The columns each row holds: all of them, unless `cropColumns` narrowed them.
+    public private(set) var columns: Range<Int>
+
+    /// Bytes in one output row: the columns' count * 4.
+    public var rowBytes: Int { columns.count * 4 }
+
+    /// Narrows the rows to hold `wanted` (clipped to the image), widened to the tiles that hold them where the file
+    /// is tiled (a tiled TIFF then decodes only those tiles); any other file keeps every column. Returns the columns
+    /// each row now holds. Before the first read.
+    @discardableResult
+    public func cropColumns(_ wanted: Range<Int>) -> Range<Int> {
+        precondition(nextRow == 0, "columns are chosen before the first read")
+        let lower = min(max(wanted.lowerBound, 0), header.storedSize.width)
+        let upper = min(max(wanted.upperBound, lower), header.storedSize.width)
+        var x: UInt32 = 0
+        var width: UInt32 = 0
+        tv_image_crop_columns(decoder, UInt32(lower), UInt32(upper - lower), &x, &width)
+        columns = Int(x)..<Int(x + width)
+        return columns
+    }
+
+    /// Rows not yet delivered or skipped.
+    public var remainingRows: Int { header.storedSize.height - nextRow }
+
+    /// The library's warnings so far, after the colour description's.
+    public var warnings: [String] {
+        (header.color.warning.map { [$0] } ?? []) + warningTexts(tv_image_warnings(decoder))
+    }
+
+    /// Decodes the next `count` rows (fewer at the bottom) into `destination`, one row every `rowBytes` bytes, and
+    /// returns how many it wrote.
+    public func readRows(
+        _ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes stride: Int
+    ) throws(CodecError) -> Int {
+        let rows = min(max(count, 0), remainingRows)
+        guard rows > 0 else { return 0 }
+        precondition(stride >= rowBytes, "rows must be at least columns * 4 bytes apart")
+        precondition(destination.count >= (rows - 1) * stride + rowBytes, "the destination is too small")
+        return try read(rows, into: destination.baseAddress?.assumingMemoryBound(to: UInt8.self), stride: stride)
+    }
+
+    /// Decodes and drops the next `count` rows (a TIFF reads no strip or tile for them); returns how many.
+    @discardableResult
+    public func skipRows(_ count: Int) throws(CodecError) -> Int {
+        let rows = min(max(count, 0), remainingRows)
+        guard rows > 0 else { return 0 }
+        return try read(rows, into: nil, stride: 0)
+    }
+
+    /// Releases what the decoder holds; nothing is left to check after the rows in these formats.
+    public func finish() throws(CodecError) {
+        var error = tv_error()
+        let status = tv_image_finish(decoder, &error)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: header.format) }
+    }
+
+    private func read(_ rows: Int, into destination: UnsafeMutablePointer<UInt8>?, stride: Int) throws(CodecError)
+        -> Int
+    {
+        var done: UInt32 = 0
+        var error = tv_error()
+        let status = tv_image_read_rows(decoder, destination, stride, UInt32(rows), &done, &error)
+        nextRow += Int(done)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: header.format) }
+        return Int(done)
+    }
+
+    /// The whole image (`ImageDecoder.decode` for these formats): rows decoded straight into the result, turned
+    /// upright unless `options.applyOrientation` is false.
+    static func decode(
+        _ source: ImageSource, format: ImageFormat, options: DecodeOptions,
+        accepting: (ImageHeader) throws(CodecError) -> Void
+    ) throws(CodecError) -> DecodedImage {
+        try source.withShimInput { (input) throws(CodecError) -> DecodedImage in
+            let reader = try ImageRowReader(input: input, format: format, owner: nil, options: options)
+            try accepting(reader.header)
+            let size = reader.header.storedSize
+            let decoded = try readBand(
+                from: reader, rows: size.height, rowWidth: size.width, columns: 0..<size.width,
+                lenient: options.lenient)
+            let image = options.applyOrientation ? decoded.image.applying(reader.header.orientation) : decoded.image
+            return DecodedImage(
+                image: image, header: reader.header, warnings: reader.warnings + (decoded.failure.map { [$0] } ?? []))
+        }
+    }
+
+    private static func text<T>(of tuple: T) -> String? {
+        let text = withUnsafeBytes(of: tuple) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        return text.isEmpty ? nil : text
+    }
+
+    private static func colorType(_ info: tv_image_header) -> String {
+        let alpha = info.has_alpha != 0
+        switch info.color {
+        case TV_IMAGE_COLOR_GRAY: return alpha ? "gray+alpha" : "gray"
+        case TV_IMAGE_COLOR_PALETTE: return alpha ? "palette+alpha" : "palette"
+        case TV_IMAGE_COLOR_CMYK: return alpha ? "cmyk+alpha" : "cmyk"
+        case TV_IMAGE_COLOR_YCBCR: return alpha ? "ycbcr+alpha" : "ycbcr"
+        case TV_IMAGE_COLOR_RGB: return alpha ? "rgba" : "rgb"
+        default: return alpha ? "other+alpha" : "other"
+        }
+    }
+
+    /// A HEIF nclx colour box without an ICC profile: primaries other than BT.709's (or unspecified) become a
+    /// made profile, with the sRGB transfer approximated by gamma 2.2; the PQ and HLG transfers (HDR) are not
+    /// converted, and say so.
+    private static func addNCLX(_ info: tv_image_header, to facts: inout ColorFacts) {
+        let primaries = Int(info.nclx_primaries)
+        let transfer = Int(info.nclx_transfer)
+        if transfer == 16 || transfer == 18 {
+            facts.iccProblem = "an HDR transfer (nclx \(transfer)) is shown as if it were sRGB's"
+            return
+        }
+        guard primaries != 1 && primaries != 2 else { return }
+        let xy = info.nclx_xy
+        facts.chromaticities = (
+            (xy.6, xy.7), (xy.0, xy.1), (xy.2, xy.3), (xy.4, xy.5), 2.2
+        )
+        facts.chromaticitiesName = "nclx primaries \(primaries)"
+    }
+}
+
+extension ImageRowReader: RowStreamingReader {}

@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TileView
+import TileViewServe
+import TileViewTestSupport
+
+/// WebP, HEIC, AVIF, TIFF and GIF files served (docs/design.md section 15): info.json, rendered regions equal to
+/// the library's, `webp` answers, and damaged files refused.
+@Suite("Server routes: every format")
+struct FormatRouteTests {
+    /// One file of each kind from the formats corpus, and two damaged ones.
+    static let files = [
+        "webp/lossy-alpha.webp", "webp/exif-orientation-6.webp", "heif/irot-6.heic", "avif/alpha.avif",
+        "tiff/rgb8-tile-jpeg.tif", "tiff/orientation-6.tif", "tiff/cmyk8-strip-lzw.tif", "tiff/pyramid-jpeg.tif",
+        "gif/transparent.gif", "gif/animated-3frames.gif",
+    ]
+    static let damaged = ["bad/heic-truncated.heic", "bad/tiff-flipped.tif", "bad/gif-truncated.gif"]
+
+    static let root: URL = {
+        let root = try! TemporaryFolder.untilExit("serve-formats")
+        for file in files + damaged {
+            let name = file.replacingOccurrences(of: "/", with: "-")
+            try! FileManager.default.copyItem(
+                at: FormatCorpus.root.appendingPathComponent(file), to: root.appendingPathComponent(name))
+        }
+        return root
+    }()
+
+    static func identifier(_ file: String) -> String { file.replacingOccurrences(of: "/", with: "-") }
+
+    static func withClient(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: root.path), cacheBytes: 64 << 20))
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    @Test("info.json gives the upright size and offers webp; a region is the library's render of it", arguments: files)
+    func served(_ file: String) async throws {
+        let path = Self.root.appendingPathComponent(Self.identifier(file)).path
+        let image = try TiledImage(path: path, cacheBudgetBytes: 0)
+        let size = image.imageSize
+        let record = FormatCorpus.record(file)
+        #expect(size == PixelSize(width: record.oriented_width!, height: record.oriented_height!), "\(file)")
+        let region = PixelRect(x: size.width / 4, y: size.height / 5, width: size.width / 2, height: size.height / 2)
+        let out = PixelSize(width: region.width / 2 + 1, height: region.height / 2 + 1)
+        let expected = try PNGEncoder.encode(image.render(region: region, size: out).image)
+        let id = Self.identifier(file)
+        try await Self.withClient { client in
+            try await client.execute(uri: "/iiif/3/\(id)/info.json", method: .get) { response in
+                #expect(response.status == .ok, "\(file)")
+                let json = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                #expect(json["width"] as? Int == size.width && json["height"] as? Int == size.height, "\(file)")
+                #expect(json["extraFormats"] as? [String] == ["webp"])
+            }
+            let request = "\(region.x),\(region.y),\(region.width),\(region.height)/\(out.width),\(out.height)/0"
+            try await client.execute(uri: "/iiif/3/\(id)/\(request)/default.png", method: .get) { response in
+                #expect(response.status == .ok, "\(file)")
+                #expect(Array(buffer: response.body) == expected, "\(file): the served PNG differs from the render")
+            }
+            try await client.execute(uri: "/iiif/3/\(id)/\(request)/default.webp", method: .get) { response in
+                #expect(response.status == .ok, "\(file)")
+                #expect(response.headers[.contentType] == "image/webp")
+                let bytes = Array(buffer: response.body)
+                let decoded = try ImageDecoder.decode(.bytes(bytes))
+                #expect(decoded.header.format == .webp && decoded.image.size == out, "\(file): \(decoded.image.size)")
+            }
+            try await client.execute(uri: "/dzi/\(id)_files/0/0_0.jpg", method: .get) { response in
+                #expect(response.status == .ok, "\(file)")
+            }
+        }
+    }
+
+    @Test("a webp answer is the render encoded by libwebp: within lossy bounds of the PNG answer")
+    func webpAnswer() async throws {
+        try await Self.withClient { client in
+            var png: ImageBuffer?
+            var webp: ImageBuffer?
+            let id = Self.identifier("webp/lossy-alpha.webp")
+            try await client.execute(uri: "/iiif/3/\(id)/full/max/0/default.png", method: .get) { response in
+                png = try PNGDecoder.decode(.bytes(Array(buffer: response.body))).image
+            }
+            try await client.execute(uri: "/iiif/3/\(id)/full/max/0/default.webp", method: .get) { response in
+                webp = try ImageDecoder.decode(.bytes(Array(buffer: response.body))).image
+            }
+            let a = try #require(png)
+            let b = try #require(webp)
+            #expect(a.size == b.size)
+            #expect(a.isOpaque == b.isOpaque, "alpha as the render has it")
+            let total = zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+            let mean = Double(total) / Double(a.pixels.count)
+            #expect(mean < 4, "mean difference \(mean)")
+        }
+    }
+
+    @Test("a damaged file is 422 naming what is wrong, and the server goes on serving", arguments: damaged)
+    func damagedFile(_ file: String) async throws {
+        let id = Self.identifier(file)
+        try await Self.withClient { client in
+            try await client.execute(uri: "/iiif/3/\(id)/full/64,/0/default.jpg", method: .get) { response in
+                #expect(response.status == .unprocessableContent, "\(file): \(response.status)")
+            }
+            try await client.execute(
+                uri: "/iiif/3/\(Self.identifier(Self.files[0]))/full/64,/0/default.jpg", method: .get
+            ) {
+                response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// One file of the formats corpus (`Tests/Corpus/formats/manifest.json`, made by `scripts/make-format-corpus.sh`):
+/// WebP, HEIF, AVIF, TIFF and GIF files with what libvips decodes them to.
+public struct FormatRecord: Decodable, Sendable, CustomStringConvertible {
+    public let file: String
+    /// "webp", "heif", "avif", "tiff" or "gif".
+    public let format: String
+    /// "ok", "error" (must fail cleanly) or "ok-lossy" (damaged: any picture of the size, or an error).
+    public let expected: String
+    public let category: String?
+    /// Stored size (the claimed size for an error file).
+    public let width: Int?
+    public let height: Int?
+    /// 1...8 (TIFF Orientation, WebP Exif); HEIF's irot/imir are applied by the decoder, so 1.
+    public let orientation: Int?
+    public let oriented_width: Int?
+    public let oriented_height: Int?
+    public let bit_depth: Int?
+    /// "rgb", "rgba", "gray", "palette", "cmyk", ... (CMYK references are converted to sRGB through the profile).
+    public let color: String?
+    public let has_alpha: Bool?
+    /// Pages, frames or top-level images.
+    public let frames: Int?
+    /// SHA-256 of the stored values as RGBA8, and after conversion to sRGB through the file's profile.
+    public let sha256_rgba8: String?
+    public let sha256_rgba8_srgb: String?
+    /// RGBA8 PNGs of the same pixels (small files only), for comparisons within `tolerance`.
+    public let reference_png: String?
+    public let reference_png_srgb: String?
+    /// The largest per-channel difference a correct decoder may show.
+    public let tolerance: Int?
+    public let tolerance_srgb: Int?
+    /// A pyramid's reduced copies, [width, height] each.
+    public let levels: [[Int]]?
+
+    public var url: URL { FormatCorpus.root.appendingPathComponent(file) }
+    public var description: String { file }
+}
+
+public enum FormatCorpus {
+    public static let root = Fixtures.corpusRoot.appendingPathComponent("formats")
+
+    private struct Manifest: Decodable { let files: [FormatRecord] }
+
+    /// Every record, in manifest order.
+    public static let records: [FormatRecord] = {
+        let url = root.appendingPathComponent("manifest.json")
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url)).files
+        } catch {
+            fatalError("cannot read the formats corpus manifest at \(url.path): \(error)")
+        }
+    }()
+
+    public static func record(_ file: String) -> FormatRecord {
+        guard let found = records.first(where: { $0.file == file }) else { fatalError("\(file) is not in the corpus") }
+        return found
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TileView
+import TileViewTestSupport
+
+/// Every format zooms as a PNG of its decoded pixels does (docs/design.md section 15): the frames at fit and after
+/// gestures are byte for byte those of the same pixels stored as a PNG, so the render-quality bounds checked for
+/// PNG and JPEG hold for every format.
+@Suite("Zooming every format")
+struct FormatZoomTests {
+    static let files = [
+        "webp/lossy-q80.webp", "webp/lossless-alpha.webp", "webp/exif-orientation-6.webp", "webp/animated-3frames.webp",
+        "heif/plain.heic", "heif/irot-imir-5.heic", "avif/10bit-422.avif", "tiff/rgb8-tile-jpeg.tif",
+        "tiff/orientation-6.tif", "tiff/rgba16-tile-none.tif", "tiff/cmyk8-strip-lzw.tif", "tiff/pyramid-jpeg.tif",
+        "gif/interlaced.gif", "gif/transparent.gif",
+    ]
+
+    @Test("frames equal those of the decoded pixels saved as PNG, at fit and after seeded gestures", arguments: files)
+    func framesEqualThePNGs(_ file: String) throws {
+        let path = FormatCorpus.root.appendingPathComponent(file).path
+        try TemporaryFolder.with("format-zoom") { dir in
+            // The upright pixels a colour-managed screen shows, as a plain PNG.
+            let decoded = try ImageDecoder.decode(.file(path: path), options: DecodeOptions(color: .srgb))
+            let png = dir.appendingPathComponent("decoded.png").path
+            try Data(PNGEncoder.encode(decoded.image)).write(to: URL(fileURLWithPath: png))
+            var rng = SplitMix64(seed: UInt64(file.utf8.count))
+            for trial in 0..<3 {
+                let viewport = PixelSize(width: 60 + rng.int(below: 200), height: 60 + rng.int(below: 200))
+                let view = ViewSettings(viewport: viewport, maximumScale: 4, background: RGBA8(r: 30, g: 40, b: 50))
+                let original = ZoomSession(image: try TiledImage(path: path), view: view)
+                let copy = ZoomSession(image: try TiledImage(path: png), view: view)
+                #expect(try original.render().image == copy.render().image, "\(file) at fit, trial \(trial)")
+                for gesture in SceneRenderTests.gestures(&rng, viewport: viewport.asSize) + [
+                    .doubleTap(viewportPoint: Point(x: 20, y: 20))
+                ] {
+                    try original.apply(gesture)
+                    try copy.apply(gesture)
+                    #expect(try original.render().image == copy.render().image, "\(file) after \(gesture)")
+                }
+            }
+        }
+    }
+
+    @Test("a format decoded whole is decoded once however many frames and regions are drawn")
+    func decodedOnce() throws {
+        let path = FormatCorpus.root.appendingPathComponent("heif/plain.heic").path
+        let image = try TiledImage(path: path, cacheBudgetBytes: 1 << 20)
+        let session = ZoomSession(
+            image: image, view: ViewSettings(viewport: PixelSize(width: 100, height: 80), maximumScale: 4))
+        _ = try session.render()
+        for x in stride(from: 5.0, to: 95, by: 15) {
+            try session.apply(.doubleTap(viewportPoint: Point(x: x, y: 40)))
+            _ = try session.render()
+        }
+        #expect(image.decodePasses >= 2, "several regions were drawn")
+        #expect(image.residentBytes >= 128 * 96 * 4, "the whole decode is kept while the image is open")
+        image.releaseAll()
+        #expect(image.residentBytes == 0)
+    }
+}
