@@ -251,6 +251,45 @@ tv_status tv_image_read_rows(tv_image_decoder *d, uint8_t *dst, size_t stride, u
     return TV_OK;
 }
 
+void tv_image_level_size(const tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height) {
+    *width = *height = 0;
+    if (level == 0) {
+        *width = d->header.width;
+        *height = d->header.height;
+    } else if (d->format == TV_IMAGE_TIFF) {
+        tv_tiff_level_size(d, level, width, height);
+    }
+}
+
+tv_status tv_image_select_level(tv_image_decoder *d, uint32_t level, tv_image_header *header, tv_error *err) {
+    if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder failed earlier");
+    if (d->next_row != 0 || d->whole != NULL || level > d->header.levels || d->ops->select_level == NULL) {
+        return tv_fail(err, TV_ERR_ARG, "no such level, or rows were read already");
+    }
+    tv_status status = d->ops->select_level(d, (int)level, err);
+    if (status != TV_OK) {
+        d->broken = 1;
+        return status;
+    }
+    d->window_x = 0;
+    d->window_width = d->header.width;
+    *header = d->header;
+    return TV_OK;
+}
+
+tv_status tv_image_stored_jpeg_tile(tv_image_decoder *d, uint32_t level, uint32_t column, uint32_t row,
+                                    uint32_t tile_size, uint8_t **out, size_t *out_length, tv_error *err) {
+    *out = NULL;
+    *out_length = 0;
+    if (d->format != TV_IMAGE_TIFF || !d->header.streams_rows) {
+        return tv_fail(err, TV_ERR_UNSUPPORTED, "only a TIFF stores JPEG tiles");
+    }
+    tv_image_header header;
+    tv_status status = tv_image_select_level(d, level, &header, err);
+    if (status != TV_OK) return status;
+    return tv_tiff_stored_jpeg_tile(d, column, row, tile_size, out, out_length, err);
+}
+
 tv_status tv_image_finish(tv_image_decoder *d, tv_error *err) {
     (void)err;
     free(d->whole);

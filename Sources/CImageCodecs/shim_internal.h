@@ -58,6 +58,9 @@ struct tv_image_ops {
     tv_status (*decode_whole)(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err);
     /* Optional: sets `window_x` and `window_width` for columns [x, x + width) (tv_image_crop_columns). */
     void (*crop_columns)(struct tv_image_decoder *d, uint32_t x, uint32_t width);
+    /* Optional: makes the rows those of stored level `level` (tv_image_select_level), updating the header's layout
+     * fields (size, strips or tiles, working bytes). */
+    tv_status (*select_level)(struct tv_image_decoder *d, int level, tv_error *err);
     void (*close)(struct tv_image_decoder *d);
 };
 
@@ -111,5 +114,12 @@ static inline void tv_unpremultiply(uint8_t *pixel) {
 static inline uint8_t tv_sample16_to8(uint16_t v) { return (uint8_t)(((uint32_t)v * 255u + 32767u) / 65535u); }
 
 extern const struct tv_image_ops tv_webp_ops, tv_heif_ops, tv_tiff_ops, tv_gif_ops;
+
+/* tv_image_stored_jpeg_tile's work, at the level selected. */
+tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, uint32_t row, uint32_t tile_size,
+                                   uint8_t **out, size_t *out_length, tv_error *err);
+
+/* The size of a TIFF's stored level (1 ... header.levels). */
+void tv_tiff_level_size(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height);
 
 #endif

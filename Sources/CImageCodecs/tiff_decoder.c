@@ -18,6 +18,16 @@
 /* libtiff's largest single allocation (a strip's or tile's buffers). */
 #define TV_TIFF_MAX_ALLOCATION ((tmsize_t)1 << 30)
 
+/* The most reduced copies of a pyramid taken (a 2^24-pixel side halved down to one tile is fewer). */
+#define TV_TIFF_MAX_LEVELS 24
+
+/* A reduced copy of the first page: a later page (`directory`), or a SubIFD at file offset `subifd`. */
+struct tv_tiff_level {
+    uint32_t width, height;
+    tdir_t directory;
+    uint64_t subifd;
+};
+
 struct tv_tiff_state {
     struct tv_image_decoder *decoder;
     TIFF *tif;
@@ -38,6 +48,8 @@ struct tv_tiff_state {
     uint32_t buffer_first, buffer_rows; /* rows the buffer holds */
     uint8_t *row;                 /* a stored row assembled from tiles */
     uint32_t first_tile, tiles;   /* the tile columns read (tv_image_crop_columns), or all */
+    struct tv_tiff_level levels[TV_TIFF_MAX_LEVELS]; /* the first page's reduced copies, largest first */
+    int level_count;
 };
 
 static int tv_tiff_on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
@@ -140,49 +152,31 @@ static const char *tv_tiff_compression_name(uint16_t compression) {
     }
 }
 
-static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
-    struct tv_tiff_state *s = calloc(1, sizeof *s);
-    if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
-    d->state = s;
-    s->decoder = d;
-    s->alpha_sample = -1;
-    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
-    if (options == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
-    TIFFOpenOptionsSetMaxSingleMemAlloc(options, TV_TIFF_MAX_ALLOCATION);
-    TIFFOpenOptionsSetErrorHandlerExtR(options, tv_tiff_on_error, s);
-    TIFFOpenOptionsSetWarningHandlerExtR(options, tv_tiff_on_warning, s);
-    s->tif = TIFFClientOpenExt("image", "rm", (thandle_t)s, tv_tiff_read, tv_tiff_write, tv_tiff_seek,
-                               tv_tiff_close_proc, tv_tiff_size, tv_tiff_map, tv_tiff_unmap, options);
-    TIFFOpenOptionsFree(options);
-    if (s->tif == NULL) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the file cannot be opened");
+/* Reads the layout of the current directory (the first page, or a reduced copy of it) into the state and the
+ * header: size, samples, colour, strips or tiles, and whether its rows stream. */
+static tv_status tv_tiff_layout(struct tv_image_decoder *d, tv_error *err) {
+    struct tv_tiff_state *s = d->state;
     TIFF *tif = s->tif;
-
     uint32_t width = 0, height = 0;
     if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height) ||
         width == 0 || height == 0) {
-        return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the first page has no size");
+        return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the page has no size");
     }
     uint16_t bps = 1, spp = 1, planar = PLANARCONFIG_CONTIG, photometric = 0, compression = COMPRESSION_NONE;
-    uint16_t sample_format = SAMPLEFORMAT_UINT, orientation = ORIENTATION_TOPLEFT, inkset = INKSET_CMYK;
+    uint16_t sample_format = SAMPLEFORMAT_UINT, inkset = INKSET_CMYK;
     TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bps);
     TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
     TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
     TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
     TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &sample_format);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &orientation);
     TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &inkset);
     if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric)) {
         photometric = spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
-        tv_warning_log_add(&d->warnings, "the first page has no PhotometricInterpretation; taken from its samples");
+        tv_warning_log_add(&d->warnings, "a page has no PhotometricInterpretation; taken from its samples");
     }
     uint16_t extra_count = 0;
     uint16_t *extra_types = NULL;
     TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra_types);
-    uint32_t icc_length = 0;
-    void *icc = NULL;
-    if (TIFFGetField(tif, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc != NULL) {
-        tv_image_keep_icc(d, icc, icc_length);
-    }
 
     s->bps = bps;
     s->spp = spp;
@@ -193,14 +187,13 @@ static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
     h->height = height;
     h->bit_depth = bps;
     h->samples = spp;
-    h->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
-    h->frames = TIFFNumberOfDirectories(tif);
-    if (h->frames == 0) h->frames = 1;
     h->tiled = TIFFIsTiled(tif);
     if (h->tiled) {
         TIFFGetField(tif, TIFFTAG_TILEWIDTH, &h->tile_width);
         TIFFGetField(tif, TIFFTAG_TILELENGTH, &h->tile_height);
+        h->rows_per_strip = 0;
     } else {
+        h->tile_width = h->tile_height = 0;
         uint32_t rps = height;
         TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rps);
         h->rows_per_strip = rps == 0 || rps > height ? height : rps;
@@ -219,6 +212,8 @@ static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
         break;
     default: s->color_samples = 3; h->color = TV_IMAGE_COLOR_OTHER; break;
     }
+    s->alpha_sample = -1;
+    s->associated_alpha = 0;
     if (spp > s->color_samples) {
         /* The first extra sample is alpha when it says so, or when it is not said (as most readers take it). */
         int type = extra_count > 0 && extra_types != NULL ? extra_types[0] : EXTRASAMPLE_UNSPECIFIED;
@@ -278,6 +273,86 @@ static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
         h->streams_rows = 0;
         /* The RGBA interface delivers RGB (CMYK converted naively): a profile then applies as to RGB. */
         if (h->color != TV_IMAGE_COLOR_GRAY) h->color = TV_IMAGE_COLOR_OTHER;
+    }
+    return TV_OK;
+}
+
+
+/* The reduced copies of the first page (a pyramid): its SubIFDs, or else the pages after it marked as reduced
+ * images (NewSubfileType bit 0), each smaller than the one before; the first page that is neither ends them. Leaves
+ * the first page current. */
+static tv_status tv_tiff_find_levels(struct tv_image_decoder *d, tv_error *err) {
+    struct tv_tiff_state *s = d->state;
+    TIFF *tif = s->tif;
+    uint32_t last_width = d->header.width, last_height = d->header.height;
+    tv_image_color color = d->header.color;
+    uint16_t count = 0;
+    toff_t *offsets = NULL;
+    toff_t subifds[TV_TIFF_MAX_LEVELS];
+    int subifd_count = 0;
+    if (TIFFGetField(tif, TIFFTAG_SUBIFD, &count, &offsets) && offsets != NULL) {
+        for (int i = 0; i < count && subifd_count < TV_TIFF_MAX_LEVELS; i++) subifds[subifd_count++] = offsets[i];
+    }
+    int candidates = subifd_count > 0 ? subifd_count : (int)d->header.frames - 1;
+    for (int i = 0; i < candidates && s->level_count < TV_TIFF_MAX_LEVELS; i++) {
+        int read = subifd_count > 0 ? TIFFSetSubDirectory(tif, subifds[i]) : TIFFSetDirectory(tif, (tdir_t)(i + 1));
+        if (!read) break;
+        uint32_t width = 0, height = 0, kind = 0;
+        TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
+        TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height);
+        TIFFGetFieldDefaulted(tif, TIFFTAG_SUBFILETYPE, &kind);
+        if (subifd_count == 0 && !(kind & FILETYPE_REDUCEDIMAGE)) break;
+        if (width == 0 || height == 0 || width >= last_width || height >= last_height) break;
+        /* Only copies whose rows stream, stored as the first page is. */
+        if (tv_tiff_layout(d, NULL) != TV_OK || !d->header.streams_rows || d->header.color != color) break;
+        struct tv_tiff_level *level = &s->levels[s->level_count++];
+        level->width = width;
+        level->height = height;
+        level->directory = subifd_count > 0 ? 0 : (tdir_t)(i + 1);
+        level->subifd = subifd_count > 0 ? subifds[i] : 0;
+        last_width = width;
+        last_height = height;
+    }
+    /* Back to the first page; what libtiff said while probing is not an error of the file's. */
+    s->has_message = 0;
+    if (!TIFFSetDirectory(tif, 0)) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the first page cannot be read again");
+    d->header.levels = (uint32_t)s->level_count;
+    return tv_tiff_layout(d, err);
+}
+
+static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
+    struct tv_tiff_state *s = calloc(1, sizeof *s);
+    if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    d->state = s;
+    s->decoder = d;
+    s->alpha_sample = -1;
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (options == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, TV_TIFF_MAX_ALLOCATION);
+    TIFFOpenOptionsSetErrorHandlerExtR(options, tv_tiff_on_error, s);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, tv_tiff_on_warning, s);
+    s->tif = TIFFClientOpenExt("image", "rm", (thandle_t)s, tv_tiff_read, tv_tiff_write, tv_tiff_seek,
+                               tv_tiff_close_proc, tv_tiff_size, tv_tiff_map, tv_tiff_unmap, options);
+    TIFFOpenOptionsFree(options);
+    if (s->tif == NULL) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the file cannot be opened");
+    TIFF *tif = s->tif;
+
+    tv_status status = tv_tiff_layout(d, err);
+    if (status != TV_OK) return status;
+    uint16_t orientation = ORIENTATION_TOPLEFT;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &orientation);
+    tv_image_header *h = &d->header;
+    h->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
+    uint32_t icc_length = 0;
+    void *icc = NULL;
+    if (TIFFGetField(tif, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc != NULL) {
+        tv_image_keep_icc(d, icc, icc_length);
+    }
+    h->frames = TIFFNumberOfDirectories(tif);
+    if (h->frames == 0) h->frames = 1;
+    if (h->streams_rows) {
+        status = tv_tiff_find_levels(d, err);
+        if (status != TV_OK) return status;
     }
     return TV_OK;
 }
@@ -469,6 +544,85 @@ static tv_status tv_tiff_decode_whole(struct tv_image_decoder *d, uint8_t *pixel
     return TV_OK;
 }
 
+void tv_tiff_level_size(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height) {
+    const struct tv_tiff_state *s = d->state;
+    if (level < 1 || (int)level > s->level_count) return;
+    *width = s->levels[level - 1].width;
+    *height = s->levels[level - 1].height;
+}
+
+/* Makes the rows read from now on those of `level` (0: the first page; k: its k-th reduced copy). */
+static tv_status tv_tiff_select_level(struct tv_image_decoder *d, int level, tv_error *err) {
+    struct tv_tiff_state *s = d->state;
+    tv_image_color color = d->header.color;
+    int read = level == 0 ? TIFFSetDirectory(s->tif, 0)
+               : s->levels[level - 1].directory != 0 ? TIFFSetDirectory(s->tif, s->levels[level - 1].directory)
+                                                     : TIFFSetSubDirectory(s->tif, s->levels[level - 1].subifd);
+    if (!read) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "a reduced copy cannot be read");
+    free(s->buffer);
+    free(s->row);
+    s->buffer = s->row = NULL;
+    s->buffer_rows = 0;
+    tv_status status = tv_tiff_layout(d, err);
+    if (status != TV_OK) return status;
+    if (!d->header.streams_rows || d->header.color != color) {
+        return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, "a reduced copy is stored unlike the first page");
+    }
+    if (level > 0 && (d->header.width != s->levels[level - 1].width || d->header.height != s->levels[level - 1].height)) {
+        return tv_image_fail(d, err, TV_ERR_CORRUPT, "a reduced copy changed size");
+    }
+    return TV_OK;
+}
+
+tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, uint32_t row, uint32_t tile_size,
+                                   uint8_t **out, size_t *out_length, tv_error *err) {
+    struct tv_tiff_state *s = d->state;
+    tv_image_header *h = &d->header;
+    int stored_as_jpeg = s->compression == COMPRESSION_JPEG &&
+                         (s->photometric == PHOTOMETRIC_YCBCR || s->photometric == PHOTOMETRIC_MINISBLACK) &&
+                         s->alpha_sample < 0 && h->tiled && h->tile_width == tile_size && h->tile_height == tile_size;
+    if (!stored_as_jpeg || (uint64_t)(column + 1) * tile_size > h->width || (uint64_t)(row + 1) * tile_size > h->height) {
+        return tv_fail(err, TV_ERR_UNSUPPORTED, "not a whole stored JPEG tile");
+    }
+    uint32_t count = 0;
+    const uint8_t *tables = NULL;
+    if (!TIFFGetField(s->tif, TIFFTAG_JPEGTABLES, &count, &tables)) {
+        tables = NULL;
+        count = 0;
+    }
+    /* The tables are a JPEG stream of their own: SOI, tables, EOI; the tile's stream starts with SOI. */
+    size_t tables_length = 0;
+    if (tables != NULL && count >= 4) {
+        if (tables[0] != 0xFF || tables[1] != 0xD8 || tables[count - 2] != 0xFF || tables[count - 1] != 0xD9) {
+            return tv_fail(err, TV_ERR_UNSUPPORTED, "JPEG tables not stored as a stream");
+        }
+        tables_length = count - 2;
+    }
+    uint32_t tile = TIFFComputeTile(s->tif, column * tile_size, row * tile_size, 0, 0);
+    uint64_t raw = TIFFGetStrileByteCount(s->tif, tile);
+    if (raw < 4 || raw > (64u << 20)) return tv_fail(err, TV_ERR_UNSUPPORTED, "a stored tile of no usable size");
+    uint8_t *data = malloc((size_t)raw + tables_length);
+    if (data == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    if (tables_length > 0) memcpy(data, tables, tables_length);
+    uint8_t *tile_data = data + tables_length;
+    tmsize_t got = TIFFReadRawTile(s->tif, tile, tile_data, (tmsize_t)raw);
+    if (got < 4 || tile_data[0] != 0xFF || tile_data[1] != 0xD8) {
+        free(data);
+        return tv_tiff_error(d, err, TV_ERR_CORRUPT, "a stored tile is not a JPEG stream");
+    }
+    size_t length;
+    if (tables_length > 0) {
+        /* SOI, the tables, then the tile's stream after its own SOI. */
+        memmove(tile_data, tile_data + 2, (size_t)got - 2);
+        length = tables_length + (size_t)got - 2;
+    } else {
+        length = (size_t)got;
+    }
+    *out = data;
+    *out_length = length;
+    return TV_OK;
+}
+
 static void tv_tiff_close(struct tv_image_decoder *d) {
     struct tv_tiff_state *s = d->state;
     if (s == NULL) return;
@@ -481,4 +635,4 @@ static void tv_tiff_close(struct tv_image_decoder *d) {
 
 const struct tv_image_ops tv_tiff_ops = {
     .open = tv_tiff_open, .read_rows = tv_tiff_read_rows, .decode_whole = tv_tiff_decode_whole,
-    .crop_columns = tv_tiff_crop_columns, .close = tv_tiff_close};
+    .crop_columns = tv_tiff_crop_columns, .select_level = tv_tiff_select_level, .close = tv_tiff_close};

@@ -34,14 +34,19 @@ public struct ImageHeader: Sendable, Equatable {
     /// The decoder delivers rows only after decoding the whole image (WebP, HEIF, AVIF, GIF, TIFF outside the
     /// common layouts): a tiled image keeps that decode (`WholeImage`) instead of decoding again per region.
     public var decodesWhole: Bool
+    /// Reduced copies of the image stored in the file, largest first (a TIFF pyramid's later pages or SubIFDs); a
+    /// level of detail whose size one of them has exactly is read from it (`LevelScale.pyramidLevel(_:header:)`).
+    public var storedLevels: [PixelSize]
 
     public init(
         format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up, bitDepth: Int,
         colorType: String, components: Int, isProgressive: Bool = false, isInterlaced: Bool = false,
         chromaSubsampling: String? = nil, color: ColorDescription = .assumedSRGB, frames: Int = 1,
-        compression: String? = nil, decoderWorkingBytes: Int = 0, decodesWhole: Bool = false
+        compression: String? = nil, decoderWorkingBytes: Int = 0, decodesWhole: Bool = false,
+        storedLevels: [PixelSize] = []
     ) {
         self.decodesWhole = decodesWhole
+        self.storedLevels = storedLevels
         self.color = color
         self.frames = frames
         self.compression = compression

@@ -82,16 +82,45 @@ public final class ImageRowReader {
             colorType: Self.colorType(info), components: Int(info.samples), color: color,
             frames: Int(info.frames), compression: Self.text(of: info.compression),
             decoderWorkingBytes: info.working_bytes > UInt(Int.max) ? .max : Int(info.working_bytes),
-            decodesWhole: info.streams_rows == 0)
+            decodesWhole: info.streams_rows == 0,
+            storedLevels: (0..<Int(info.levels)).map { level in
+                var width: UInt32 = 0
+                var height: UInt32 = 0
+                tv_image_level_size(handle, UInt32(level + 1), &width, &height)
+                return PixelSize(width: Int(width), height: Int(height))
+            })
+        size = storedSize
     }
 
     deinit { tv_image_close(decoder) }
 
+    /// The size of what the rows come from: the image, or the stored level `selectLevel` chose.
+    public private(set) var size: PixelSize
     /// The columns each row holds: all of them, unless `cropColumns` narrowed them.
     public private(set) var columns: Range<Int>
 
     /// Bytes in one output row: the columns' count * 4.
     public var rowBytes: Int { columns.count * 4 }
+
+    /// A TIFF's stored JPEG tile at (`column`, `row`) of stored level `level` as a JPEG file of its own, its tables
+    /// merged in, without decoding (as iipsrv answers); nil when the file does not store that tile so (not tiled in
+    /// `tileSize` squares, not JPEG-compressed YCbCr or gray, with alpha, or an edge tile the level cuts). Before
+    /// any row is read.
+    public func storedJPEGTile(level: Int, column: Int, row: Int, tileSize: Int) throws(CodecError) -> [UInt8]? {
+        precondition(nextRow == 0, "a stored tile is read before any row")
+        guard header.format == .tiff, (0...header.storedLevels.count).contains(level), column >= 0, row >= 0 else {
+            return nil
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var error = tv_error()
+        let status = tv_image_stored_jpeg_tile(
+            decoder, UInt32(level), UInt32(column), UInt32(row), UInt32(tileSize), &output, &length, &error)
+        if status == TV_ERR_UNSUPPORTED { return nil }
+        guard status == TV_OK, let output else { throw CodecError(status: status, error: error, format: .tiff) }
+        defer { tv_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: length))
+    }
 
     /// Narrows the rows to hold `wanted` (clipped to the image), widened to the tiles that hold them where the file
     /// is tiled (a tiled TIFF then decodes only those tiles); any other file keeps every column. Returns the columns
@@ -99,8 +128,8 @@ public final class ImageRowReader {
     @discardableResult
     public func cropColumns(_ wanted: Range<Int>) -> Range<Int> {
         precondition(nextRow == 0, "columns are chosen before the first read")
-        let lower = min(max(wanted.lowerBound, 0), header.storedSize.width)
-        let upper = min(max(wanted.upperBound, lower), header.storedSize.width)
+        let lower = min(max(wanted.lowerBound, 0), size.width)
+        let upper = min(max(wanted.upperBound, lower), size.width)
         var x: UInt32 = 0
         var width: UInt32 = 0
         tv_image_crop_columns(decoder, UInt32(lower), UInt32(upper - lower), &x, &width)
@@ -109,7 +138,20 @@ public final class ImageRowReader {
     }
 
     /// Rows not yet delivered or skipped.
-    public var remainingRows: Int { header.storedSize.height - nextRow }
+    public var remainingRows: Int { size.height - nextRow }
+
+    /// Reads the rows of stored level `level` from now on (0: the image; k: `header.storedLevels[k - 1]`), from
+    /// its first row and every column. Before the first read.
+    public func selectLevel(_ level: Int) throws(CodecError) {
+        precondition(nextRow == 0, "a level is chosen before the first read")
+        precondition((0...header.storedLevels.count).contains(level), "no stored level \(level)")
+        var info = tv_image_header()
+        var error = tv_error()
+        let status = tv_image_select_level(decoder, UInt32(level), &info, &error)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: header.format) }
+        size = PixelSize(width: Int(info.width), height: Int(info.height))
+        columns = 0..<size.width
+    }
 
     /// The library's warnings so far, after the colour description's.
     public var warnings: [String] {

@@ -26,6 +26,9 @@ public struct ImageInfo: Codable, Equatable, Sendable {
     public var compression: String?
     /// Pages, frames or top-level images in the file; the first is shown (docs/design.md section 15).
     public var frames: Int
+    /// Reduced copies the file stores (a TIFF pyramid), [width, height] each, largest first; levels of that size
+    /// are read from them.
+    public var storedLevels: [[Int]]
     /// The colour space (docs/design.md section 14): the profile's name ("Adobe RGB (1998)"), "sRGB", "sRGB (assumed)".
     public var color: String
     /// Why a profile the file carries is not used, when it is not.
@@ -53,6 +56,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         chromaSubsampling = header.chromaSubsampling
         compression = header.compression
         frames = header.frames
+        storedLevels = header.storedLevels.map { [$0.width, $0.height] }
         color = header.color.name
         colorProblem = header.color.problem
         levels = pyramid.levelCount
@@ -81,7 +85,11 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         parts.append(colorProblem == nil ? color : "\(color) (profile ignored: \(colorProblem!))")
         if progressive { parts.append("progressive") }
         if interlaced { parts.append("interlaced") }
-        if frames > 1 { parts.append("\(frames) \(format == "tiff" ? "pages" : "frames") (the first shown)") }
+        let copies = storedLevels.count
+        if copies > 0 { parts.append("a pyramid of \(copies) reduced \(copies == 1 ? "copy" : "copies")") }
+        if frames - (frames > copies ? copies : 0) > 1 {
+            parts.append("\(frames) \(format == "tiff" ? "pages" : "frames") (the first shown)")
+        }
         parts.append("\(levels) levels, \(tiles) tiles of \(tileSize)")
         return "\(file): " + parts.joined(separator: ", ")
     }

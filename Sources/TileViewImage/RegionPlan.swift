@@ -59,7 +59,7 @@ extension TiledImage {
         if let source = frame.sourceRect {
             let grid = pyramid.grid(ofLevel: level)
             let sourceBytes = FramePlan.product(source.pixelCount, 4)
-            let scale = LevelScale.pyramidLevel(level, format: header.format)
+            let scale = LevelScale.pyramidLevel(level, header: header)
             let decoderWidth = scale.decoderSize(ofStored: header.storedSize).width
             // The decoder's own rows (libpng's at 16 bits, libjpeg's per component) and a band of `boxFactor` of them.
             let decoderRows = FramePlan.product(max(decoderWidth, 1), 8, scale.boxFactor + 4)

@@ -51,6 +51,7 @@ public final class SharedTileCache: Sendable {
         var bandsDecoded = 0
         var indexedDecodes = 0
         var losslessCrops = 0
+        var storedTiles = 0
 
         /// Inserts freshly decoded tiles of `image`, counting their bytes as decoded.
         mutating func insertDecoded(_ decoded: [TileID: ImageBuffer], image: String) {
@@ -119,6 +120,11 @@ public final class SharedTileCache: Sendable {
     public var losslessCrops: Int { state.withLock { $0.losslessCrops } }
 
     package func countLosslessCrop() { state.withLock { $0.losslessCrops += 1 } }
+
+    /// JPEG answers that were a TIFF's stored tile so far (`TiledImage.storedJPEGTile`).
+    public var storedTiles: Int { state.withLock { $0.storedTiles } }
+
+    package func countStoredTile() { state.withLock { $0.storedTiles += 1 } }
 
     /// The entropy index of `image` (the JPEG `source` reads): built on first use by the calling thread while the
     /// others that need it wait, then kept (`indexesKept` of them, the least recently used dropped first). Nil

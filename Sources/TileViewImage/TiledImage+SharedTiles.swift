@@ -94,6 +94,36 @@ extension TiledImage {
         }
     }
 
+    /// The file's own JPEG bytes for an answer that is exactly one of its stored tiles (docs/design.md section 15):
+    /// a TIFF pyramid level, or its first page, tiled in squares of this image's tile size with JPEG-compressed
+    /// YCbCr or gray, `region` exactly a whole tile of level L scaled to `size` (the tile's size), upright, in
+    /// colours that need no conversion. Nil otherwise (the answer is rendered).
+    public func storedJPEGTile(region: PixelRect, size: PixelSize) throws(TileViewError) -> [UInt8]? {
+        let tile = pyramid.tileSize
+        guard header.format == .tiff, orientation == .up, header.color.transform == nil,
+            size == PixelSize(width: tile, height: tile), region.width == region.height, region.width >= tile,
+            region.width % tile == 0
+        else { return nil }
+        let factor = region.width / tile
+        guard factor & (factor - 1) == 0 else { return nil }
+        let level = factor.trailingZeroBitCount
+        let scale = LevelScale.pyramidLevel(level, header: header)
+        guard level <= pyramid.maxLevel, scale.boxFactor == 1, scale.storedLevel == level,
+            region.x % region.width == 0, region.y % region.width == 0
+        else { return nil }
+        do throws(CodecError) {
+            let reader = try ImageRowReader(source, format: .tiff, options: options)
+            guard
+                let jpeg = try reader.storedJPEGTile(
+                    level: level, column: region.x / region.width, row: region.y / region.width, tileSize: tile)
+            else { return nil }
+            sharedTiles?.cache.countStoredTile()
+            return jpeg
+        } catch {
+            throw TileViewError(error, path: path)
+        }
+    }
+
     /// The entropy index through which the tiles of `grid`'s level are decoded, when that is the way (see
     /// `sharedRegion`): levels 0 to 3 of an upright JPEG the index takes, larger than half the cache.
     private func entropyIndex(for grid: TileGrid, shared: SharedTiles) -> JPEGEntropyIndex? {

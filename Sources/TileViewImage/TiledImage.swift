@@ -21,8 +21,8 @@ import TileViewTiling
 ///   level is read from it as from a file.
 /// - Rotated images (EXIF 5 to 8) and mirrored ones decode the stored rect the tiles show and
 ///   turn it upright.
-/// The file is read as it is decoded (never held whole in memory, the decoded whole images above aside). Not thread-safe: one image
-/// is used from one task at a time.
+/// The file is read as it is decoded (never held whole in memory, the decoded whole images above aside). Not
+/// thread-safe: one image is used from one task at a time.
 public final class TiledImage {
     /// The name errors and warnings give the file: its path, or (`init(source:name:)`) the caller's name for it.
     public let path: String
@@ -254,7 +254,7 @@ extension TiledImage {
     /// file, or on the image decoded whole once where its format decodes only whole (`ImageHeader.decodesWhole`):
     /// kept by this image, or by the shared cache for every image opened over it.
     package func levelReader(_ rect: PixelRect, level: Int) throws(TileViewError) -> LevelReader {
-        let scale = LevelScale.pyramidLevel(level, format: header.format)
+        let scale = LevelScale.pyramidLevel(level, header: header)
         do throws(CodecError) {
             guard header.decodesWhole else {
                 return try LevelReader(source, format: header.format, scale: scale, rect: rect, options: options)

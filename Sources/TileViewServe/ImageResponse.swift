@@ -42,7 +42,9 @@ public enum ImageResponse {
     /// A plain JPEG answer of a region at its own size whose edges lie on the MCU grid of an upright baseline
     /// JPEG (every level-0 tile of one, and `full/max` of a small one) is the file's own coefficients, cut
     /// without decoding (`TiledImage.losslessJPEGCrop`): no second generation of loss, and about a third of
-    /// the work of a decode and an encode.
+    /// the work of a decode and an encode. A plain JPEG answer that is exactly one whole stored tile of a TIFF
+    /// (a pyramid level's or its first page's, JPEG-compressed) is that tile's own bytes (`TiledImage
+    /// .storedJPEGTile`), as iipsrv answers it.
     public static func render(
         _ image: TiledImage, identifier: String, region: PixelRect, size: PixelSize, output: ImageOutput
     ) throws(TileViewError) -> [UInt8] {
@@ -55,6 +57,11 @@ public enum ImageResponse {
     ) throws(TileViewError) -> [UInt8] {
         if isLosslessCandidate(plan.region, plan.size, output), let crop = try image.losslessJPEGCrop(plan.region) {
             return crop
+        }
+        if output == ImageOutput(format: .jpg),
+            let tile = try image.storedJPEGTile(region: plan.region, size: plan.size)
+        {
+            return tile
         }
         var pixels = try image.render(plan).image
         if output.mirrored { pixels = pixels.applying(.upMirrored) }

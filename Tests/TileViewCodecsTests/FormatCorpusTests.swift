@@ -183,6 +183,39 @@ struct FormatCorpusTests {
         }
     }
 
+    @Test("a pyramid TIFF's levels come from its reduced copies where a copy is exactly the level, and libvips agrees")
+    func pyramids() throws {
+        let pyramids = FormatCorpus.records.filter { $0.levels != nil }
+        #expect(pyramids.count == 2, "pages and SubIFDs")
+        for record in pyramids {
+            let source = ImageSource.file(path: record.url.path)
+            let header = try ImageHeader.read(from: source)
+            #expect(header.storedLevels == record.levels!.map { PixelSize(width: $0[0], height: $0[1]) }, "\(record)")
+            let hashes = try #require(record.levels_sha256_rgba8)
+            for level in 0...4 {
+                let scale = LevelScale.pyramidLevel(level, header: header)
+                let size = scale.levelSize(ofStored: header.storedSize)
+                #expect(size == BoxReducer.reducedSize(of: header.storedSize, factor: 1 << level), "\(record) \(level)")
+                // 150x112 is not level 3 (150x113): level 3 is made from the 300x225 copy.
+                let expectedStored = [0, 1, 2, 2, 2][level]
+                #expect(scale.storedLevel == expectedStored, "\(record) level \(level): \(scale)")
+                let rect = PixelRect(size: size)
+                let pixels = try LevelReader(source, scale: scale, rect: rect, options: Self.stored).readAll().image
+                if scale.storedLevel > 0 && scale.boxFactor == 1 {
+                    #expect(SHA256.hex(pixels.pixels) == hashes[scale.storedLevel - 1], "\(record) level \(level)")
+                }
+                // A region of the level equals that rect of the whole level, through the tiles it reads.
+                let part = PixelRect(
+                    x: size.width / 3, y: size.height / 4, width: size.width / 2, height: size.height / 3)
+                let region = try LevelReader(source, scale: scale, rect: part, options: Self.stored).readAll().image
+                #expect(region == pixels.cropped(to: part), "\(record) level \(level) \(part)")
+            }
+            // The stored copy is used: it is not the first page box-reduced.
+            let reduced = BoxReducer.reduce(try ImageDecoder.decode(source, options: Self.stored).image, factor: 2)
+            #expect(SHA256.hex(reduced.pixels) != hashes[0])
+        }
+    }
+
     @Test("bytes in memory decode as the file does")
     func fromMemory() throws {
         for file in Self.valid {

@@ -73,6 +73,47 @@ struct FormatRouteTests {
         }
     }
 
+    @Test("a JPEG answer that is exactly one stored tile of a pyramid TIFF is that tile's JPEG, undecoded")
+    func storedTiles() async throws {
+        let file = "tiff/pyramid-jpeg.tif"
+        let id = Self.identifier(file)
+        let path = Self.root.appendingPathComponent(id).path
+        let server = TileServer(
+            settings: ServeSettings(root: try ServeRoot(path: Self.root.path), cacheBytes: 64 << 20))
+        let app = Application(router: server.router())
+        // (region, level, column, row): whole tiles of the first page and of the 600x450 copy; then an edge tile
+        // (cut by the image) and a tile scaled to another size, which are rendered.
+        let whole = [("256,256,256,256", 0, 1, 1), ("512,0,512,512", 1, 1, 0), ("0,0,512,512", 1, 0, 0)]
+        try await app.test(.router) { client in
+            for (region, level, column, row) in whole {
+                let reader = try ImageRowReader(.file(path: path), format: .tiff, options: DecodeOptions())
+                let expected = try #require(
+                    try reader.storedJPEGTile(level: level, column: column, row: row, tileSize: 256))
+                try await client.execute(uri: "/iiif/3/\(id)/\(region)/256,256/0/default.jpg", method: .get) {
+                    response in
+                    #expect(response.status == .ok)
+                    let bytes = Array(buffer: response.body)
+                    #expect(bytes == expected, "\(region): the stored tile's bytes")
+                    // The stored stream decodes, with libjpeg, to what libtiff decodes of that tile.
+                    let decoded = try ImageDecoder.decode(.bytes(bytes), options: DecodeOptions(color: .keep)).image
+                    let scale = LevelScale.pyramidLevel(level, header: reader.header)
+                    let rect = PixelRect(x: column * 256, y: row * 256, width: 256, height: 256)
+                    let fromTIFF = try LevelReader(
+                        .file(path: path), scale: scale, rect: rect, options: DecodeOptions(color: .keep)
+                    ).readAll().image
+                    #expect(decoded == fromTIFF, "\(region)")
+                }
+            }
+            #expect(server.tiles.storedTiles == whole.count)
+            for rendered in ["1024,768,176,132/176,132", "0,0,256,256/128,128"] {
+                try await client.execute(uri: "/iiif/3/\(id)/\(rendered)/0/default.jpg", method: .get) { response in
+                    #expect(response.status == .ok)
+                }
+            }
+            #expect(server.tiles.storedTiles == whole.count, "edge and scaled tiles are rendered")
+        }
+    }
+
     @Test("a webp answer is the render encoded by libwebp: within lossy bounds of the PNG answer")
     func webpAnswer() async throws {
         try await Self.withClient { client in

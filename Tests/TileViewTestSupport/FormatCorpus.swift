@@ -33,6 +33,8 @@ public struct FormatRecord: Decodable, Sendable, CustomStringConvertible {
     public let tolerance_srgb: Int?
     /// A pyramid's reduced copies, [width, height] each.
     public let levels: [[Int]]?
+    /// The SHA-256 of each reduced copy's pixels, as libvips decodes it.
+    public let levels_sha256_rgba8: [String]?
 
     public var url: URL { FormatCorpus.root.appendingPathComponent(file) }
     public var description: String { file }

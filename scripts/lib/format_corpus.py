@@ -1211,6 +1211,14 @@ class Corpus:
         subs = p0["_sub"]
         if reduced or subs:
             rec["levels"] = [[pg[256][0], pg[257][0]] for pg in (reduced or subs)]
+            # Each reduced copy's pixels as libvips decodes it (a further page, or a SubIFD of page 0).
+            hashes = []
+            for k in range(1, len(rec["levels"]) + 1):
+                option = f"[page={k}]" if reduced else f"[subifd={k - 1}]"
+                out = self.ctx.t("level.v")
+                self.ctx.run(["vips", "copy", self.ctx.o(rel) + option, out], log=False)
+                hashes.append(sha256(to_rgba8(read_v(out), bits)))
+            rec["levels_sha256_rgba8"] = hashes
         if cross and not cmyk and orient == 1:
             d = self.cross_tiff2rgba(rel, ref["_rgba"], has_alpha)
             lim = 0 if bits <= 8 else 1
@@ -1823,6 +1831,8 @@ def write_readme(out, corpus, versions):
                                                                    "page count, codec, colour model, the embedded "
                                                                    "profile's description"),
         ("levels", "pyramids: [width, height] of each reduced copy (further pages, or SubIFDs)"),
+        ("levels_sha256_rgba8", "pyramids: the SHA-256 of each reduced copy's pixels as libvips decodes it (`FILE[page=K]`, "
+                                "or `FILE[subifd=K-1]`), by the rules above"),
         ("sha256_rgba8", "SHA-256 of the reference pixels (rules); for CMYK the sRGB conversion"),
         ("sha256_rgba8_srgb, reference_png_srgb, tolerance_srgb", "ICC-tagged RGB files: the reference converted to "
                                                                   "sRGB by the embedded profile"),

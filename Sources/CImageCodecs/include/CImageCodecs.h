@@ -406,6 +406,8 @@ typedef struct {
                                  of tiles (TIFF), plus the file where it is read into memory (WebP) */
     int streams_rows;         /* 1: rows are decoded as they are read (TIFF strips and tiles); 0: the whole
                                  image is decoded at the first read */
+    uint32_t levels;          /* TIFF: reduced copies of the first page stored in the file (a pyramid, as later
+                                 pages or SubIFDs), each smaller than the one before; 0 elsewhere */
     char compression[24];     /* "VP8", "VP8L", "HEVC", "AV1", "LZW", "JPEG", "deflate", "PackBits", "none"... */
     /* HEIF's nclx colour box (0 when there is none): ISO/IEC 23091-2 codes, and the primaries they name. */
     int nclx_primaries, nclx_transfer;
@@ -444,6 +446,21 @@ tv_status tv_image_read_rows(tv_image_decoder *decoder, uint8_t *dst, size_t str
  * `*window_width` say which columns each row then holds. Before the first read. */
 void tv_image_crop_columns(tv_image_decoder *decoder, uint32_t x, uint32_t width, uint32_t *window_x,
                            uint32_t *window_width);
+
+/* The size of stored level `level` (1...levels: the reduced copies, largest first; 0: the image). */
+void tv_image_level_size(const tv_image_decoder *decoder, uint32_t level, uint32_t *width, uint32_t *height);
+
+/* Makes the rows read from now on those of stored level `level` (0 ... header.levels), from its first row and every
+ * column; `header` receives the level's layout (its width and height among it). Before the first read. */
+tv_status tv_image_select_level(tv_image_decoder *decoder, uint32_t level, tv_image_header *header, tv_error *err);
+
+/* A TIFF's stored JPEG tile as a JPEG file of its own, without decoding (iipsrv's pass-through): the tile at
+ * (`column`, `row`) of stored level `level`, when that level is tiled in `tile_size` squares, JPEG-compressed
+ * YCbCr or gray, and the tile lies wholly inside the level. Its tables (tag 347) are merged in before the tile's
+ * data. TV_ERR_UNSUPPORTED when the file is not stored so. `*out` is released with tv_free. Before any rows are
+ * read; the decoder then stays at that level. */
+tv_status tv_image_stored_jpeg_tile(tv_image_decoder *decoder, uint32_t level, uint32_t column, uint32_t row,
+                                    uint32_t tile_size, uint8_t **out, size_t *out_length, tv_error *err);
 
 /* Nothing is left to check after the rows for these formats: releases the decoded image early. */
 tv_status tv_image_finish(tv_image_decoder *decoder, tv_error *err);

@@ -130,7 +130,9 @@ public final class LevelReader {
             try png.skipRows(rect.y * factor)
         case .rows(let rows):
             precondition(scale.numerator == 8, "\(header.format) levels are box-reduced only")
-            // A tiled TIFF decodes only the tiles that hold the columns wanted.
+            // A pyramid TIFF's level comes from its stored copy; a tiled TIFF decodes only the tiles that hold the
+            // columns wanted.
+            if scale.storedLevel > 0 { try rows.selectLevel(scale.storedLevel) }
             bandColumns = rows.cropColumns(wantedColumns)
             try rows.skipRows(rect.y * factor)
         case .whole(let rows):

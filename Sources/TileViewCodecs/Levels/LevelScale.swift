@@ -11,12 +11,33 @@ public struct LevelScale: Hashable, Sendable, CustomStringConvertible {
     public var numerator: Int
     /// The whole box factor applied to the decoder's output, at least 1.
     public var boxFactor: Int
+    /// The stored level the decoder reads: 0, the image; k, the file's reduced copy of level k (a TIFF pyramid's,
+    /// `ImageHeader.storedLevels[k - 1]`, exactly ceil(W / 2^k) x ceil(H / 2^k)).
+    public var storedLevel: Int
 
-    public init(numerator: Int = 8, boxFactor: Int = 1) {
+    public init(numerator: Int = 8, boxFactor: Int = 1, storedLevel: Int = 0) {
         precondition((1...16).contains(numerator), "the scale numerator must be 1...16 (eighths)")
         precondition(boxFactor >= 1, "the box factor must be at least 1")
+        precondition(storedLevel >= 0 && (storedLevel == 0 || numerator == 8), "a stored level is read at 8/8")
         self.numerator = numerator
         self.boxFactor = boxFactor
+        self.storedLevel = storedLevel
+    }
+
+    /// Level `level` of the pyramid of the image `header` describes: from the deepest reduced copy the file
+    /// stores that is exactly a level at or above it (box-reduced the rest of the way), else as
+    /// `pyramidLevel(_:format:)` makes it. A copy one pixel off the level's size (a writer that rounds down) is not
+    /// used: the level is then made from the copy above it.
+    public static func pyramidLevel(_ level: Int, header: ImageHeader) -> LevelScale {
+        precondition(level >= 0, "levels count from 0")
+        let stored = header.storedLevels
+        if !stored.isEmpty, level > 0 {
+            for k in stride(from: min(level, stored.count), through: 1, by: -1)
+            where stored[k - 1] == BoxReducer.reducedSize(of: header.storedSize, factor: 1 << k) {
+                return LevelScale(numerator: 8, boxFactor: 1 << (level - k), storedLevel: k)
+            }
+        }
+        return pyramidLevel(level, format: header.format)
     }
 
     /// Level `level` of the pyramid of an image in `format`.
@@ -33,7 +54,8 @@ public struct LevelScale: Hashable, Sendable, CustomStringConvertible {
 
     /// The size of the decoder's output for a stored image of `storedSize`: ceil(W * M / 8) x ceil(H * M / 8).
     public func decoderSize(ofStored storedSize: PixelSize) -> PixelSize {
-        JPEGDecoder.scaledSize(of: storedSize, scaleNumerator: numerator)
+        guard storedLevel == 0 else { return BoxReducer.reducedSize(of: storedSize, factor: 1 << storedLevel) }
+        return JPEGDecoder.scaledSize(of: storedSize, scaleNumerator: numerator)
     }
 
     /// The size of the level for a stored image of `storedSize`.
@@ -41,5 +63,7 @@ public struct LevelScale: Hashable, Sendable, CustomStringConvertible {
         BoxReducer.reducedSize(of: decoderSize(ofStored: storedSize), factor: boxFactor)
     }
 
-    public var description: String { "\(numerator)/8 then 1/\(boxFactor)" }
+    public var description: String {
+        storedLevel == 0 ? "\(numerator)/8 then 1/\(boxFactor)" : "stored level \(storedLevel) then 1/\(boxFactor)"
+    }
 }
