@@ -1,7 +1,8 @@
 /* HEIF (HEIC) and AVIF through libheif: the primary image, its transformations (irot, imir, clap) applied by
  * libheif, alpha, the ICC profile (prof/rICC) or the nclx colour box, the Exif item. The file is read through a
  * reader over the input (pread), not into memory. libheif 1.15 decodes a grid image (phones store 512 px tiles)
- * whole: it has no call that decodes one tile of a grid, so the image is decoded whole at the first row. */
+ * whole: it has no call that decodes one tile of a grid, so the image is decoded whole at the first row, into
+ * libheif's own RGBA image, whose rows are then the decoder's. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 struct tv_heif_state {
     struct heif_context *context;
     struct heif_image_handle *handle;
+    struct heif_image *image; /* the decoded image, kept (tv_heif_decode_held) */
     uint64_t position;
     struct tv_image_decoder *decoder;
 };
@@ -152,59 +154,62 @@ static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
             free(block);
         }
     }
-    /* Ours, libheif's interleaved RGB(A) image, and the decoded planes (up to 16 bits, 4:4:4, plus alpha). */
+    /* libheif's interleaved RGBA image (kept), and the decoded planes while it is made (up to 16 bits, 4:4:4, and
+     * alpha). */
     size_t pixels = (size_t)h->width * h->height;
-    h->working_bytes = pixels * 4 + pixels * 4 + pixels * (h->bit_depth > 8 ? 2 : 1) * 4;
+    h->working_bytes = pixels * 4 + pixels * (h->bit_depth > 8 ? 2 : 1) * 4;
     return TV_OK;
 }
 
-static tv_status tv_heif_decode_whole(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err) {
+/* Decodes the primary image into libheif's own interleaved RGBA8 image (alpha 255 where the file has none), kept in
+ * the state: its rows are the decoder's (no copy). A premultiplied alpha is made straight. */
+static tv_status tv_heif_decode_held(struct tv_image_decoder *d, tv_error *err) {
     struct tv_heif_state *s = d->state;
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (options == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     options->convert_hdr_to_8bit = 1;
     options->strict_decoding = d->strict ? 1 : 0;
-    int alpha = d->header.has_alpha;
     struct heif_image *image = NULL;
-    struct heif_error error = heif_decode_image(s->handle, &image, heif_colorspace_RGB,
-                                                alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-                                                options);
+    struct heif_error error =
+        heif_decode_image(s->handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
     heif_decoding_options_free(options);
     if (error.code != heif_error_Ok) return tv_heif_error(d, err, error);
     uint32_t width = d->header.width, height = d->header.height;
     int stride = 0;
-    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
-    if (plane == NULL || heif_image_get_width(image, heif_channel_interleaved) != (int)width ||
+    uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &stride);
+    if (plane == NULL || stride < (int)width * 4 || heif_image_get_width(image, heif_channel_interleaved) != (int)width ||
         heif_image_get_height(image, heif_channel_interleaved) != (int)height ||
         heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) != 8) {
         heif_image_release(image);
         return tv_image_fail(d, err, TV_ERR_CORRUPT, "the decoded image is not the size or depth its header gives");
     }
-    int premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(s->handle);
-    for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *in = plane + (size_t)y * (size_t)stride;
-        uint8_t *out = pixels + (size_t)y * width * 4;
-        if (alpha) {
-            memcpy(out, in, (size_t)width * 4);
-            if (premultiplied) {
-                for (uint32_t x = 0; x < width; x++) tv_unpremultiply(out + (size_t)x * 4);
-            }
-        } else {
-            for (uint32_t x = 0; x < width; x++, in += 3, out += 4) {
-                out[0] = in[0];
-                out[1] = in[1];
-                out[2] = in[2];
-                out[3] = 255;
-            }
+    if (d->header.has_alpha && heif_image_handle_is_premultiplied_alpha(s->handle)) {
+        for (uint32_t y = 0; y < height; y++) {
+            uint8_t *row = plane + (size_t)y * (size_t)stride;
+            for (uint32_t x = 0; x < width; x++) tv_unpremultiply(row + (size_t)x * 4);
         }
     }
-    heif_image_release(image);
+    s->image = image;
+    d->whole_base = plane;
+    d->whole_stride = (size_t)stride;
+    return TV_OK;
+}
+
+/* The image copied into `pixels` (rows of width * 4 bytes). */
+static tv_status tv_heif_decode_whole(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err) {
+    tv_status status = tv_heif_decode_held(d, err);
+    if (status != TV_OK) return status;
+    for (uint32_t y = 0; y < d->header.height; y++) {
+        memcpy(pixels + (size_t)y * d->header.width * 4, d->whole_base + (size_t)y * d->whole_stride,
+               (size_t)d->header.width * 4);
+    }
     return TV_OK;
 }
 
 static void tv_heif_close(struct tv_image_decoder *d) {
     struct tv_heif_state *s = d->state;
     if (s == NULL) return;
+    if (s->image != NULL) heif_image_release(s->image);
     if (s->handle != NULL) heif_image_handle_release(s->handle);
     if (s->context != NULL) heif_context_free(s->context);
     free(s);
@@ -212,4 +217,5 @@ static void tv_heif_close(struct tv_image_decoder *d) {
 }
 
 const struct tv_image_ops tv_heif_ops = {
-    .open = tv_heif_open, .read_rows = NULL, .decode_whole = tv_heif_decode_whole, .close = tv_heif_close};
+    .open = tv_heif_open, .read_rows = NULL, .decode_whole = tv_heif_decode_whole,
+    .decode_held = tv_heif_decode_held, .close = tv_heif_close};

@@ -213,7 +213,8 @@ tv_status tv_image_read_rows(tv_image_decoder *d, uint8_t *dst, size_t stride, u
         return status;
     }
     if (dst != NULL && stride < (size_t)width * 4) return tv_fail(err, TV_ERR_ARG, "rows overlap");
-    if (d->whole == NULL && d->next_row == 0 && rows == height && dst != NULL && stride == (size_t)width * 4) {
+    if (!d->whole_ready && d->ops->decode_held == NULL && d->next_row == 0 && rows == height && dst != NULL &&
+        stride == (size_t)width * 4) {
         /* Every row at once into rows laid end to end: decoded straight there, with no copy held here. */
         tv_status status = d->ops->decode_whole(d, dst, err);
         if (status != TV_OK) {
@@ -225,25 +226,12 @@ tv_status tv_image_read_rows(tv_image_decoder *d, uint8_t *dst, size_t stride, u
         *done = height;
         return TV_OK;
     }
-    if (d->whole == NULL) {
-        size_t bytes = (size_t)width * height * 4;
-        d->whole = calloc(bytes > 0 ? bytes : 1, 1);
-        if (d->whole == NULL) {
-            d->broken = 1;
-            return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory for the decoded image");
-        }
-        tv_status status = d->ops->decode_whole(d, d->whole, err);
-        if (status != TV_OK) {
-            d->broken = 1;
-            free(d->whole);
-            d->whole = NULL;
-            return status;
-        }
-        if (d->color != NULL) tv_color_apply(d->color, d->whole, (size_t)width * 4, width, height);
-    }
+    tv_status status = tv_image_decode_whole(d, err);
+    if (status != TV_OK) return status;
     if (dst != NULL) {
         for (uint32_t r = 0; r < rows; r++) {
-            memcpy(dst + (size_t)r * stride, d->whole + ((size_t)d->next_row + r) * width * 4, (size_t)width * 4);
+            memcpy(dst + (size_t)r * stride, d->whole_base + ((size_t)d->next_row + r) * d->whole_stride,
+                   (size_t)width * 4);
         }
     }
     d->next_row += rows;
@@ -251,19 +239,55 @@ tv_status tv_image_read_rows(tv_image_decoder *d, uint8_t *dst, size_t stride, u
     return TV_OK;
 }
 
+tv_status tv_image_decode_whole(tv_image_decoder *d, tv_error *err) {
+    if (d->whole_ready) return TV_OK;
+    if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder failed earlier");
+    if (d->header.streams_rows) return tv_fail(err, TV_ERR_ARG, "this file's rows are streamed, not kept");
+    uint32_t width = d->header.width, height = d->header.height;
+    tv_status status;
+    if (d->ops->decode_held != NULL) {
+        status = d->ops->decode_held(d, err);
+    } else {
+        size_t bytes = (size_t)width * height * 4;
+        d->whole = calloc(bytes > 0 ? bytes : 1, 1);
+        if (d->whole == NULL) {
+            d->broken = 1;
+            return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory for the decoded image");
+        }
+        status = d->ops->decode_whole(d, d->whole, err);
+        d->whole_base = d->whole;
+        d->whole_stride = (size_t)width * 4;
+    }
+    if (status != TV_OK) {
+        d->broken = 1;
+        free(d->whole);
+        d->whole = NULL;
+        d->whole_base = NULL;
+        return status;
+    }
+    if (d->color != NULL) tv_color_apply(d->color, d->whole_base, d->whole_stride, width, height);
+    d->whole_ready = 1;
+    return TV_OK;
+}
+
+const uint8_t *tv_image_whole_row(const tv_image_decoder *d, uint32_t row) {
+    if (!d->whole_ready || row >= d->header.height) return NULL;
+    return d->whole_base + (size_t)row * d->whole_stride;
+}
+
 void tv_image_level_size(const tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height) {
     *width = *height = 0;
     if (level == 0) {
         *width = d->header.width;
         *height = d->header.height;
-    } else if (d->format == TV_IMAGE_TIFF) {
-        tv_tiff_level_size(d, level, width, height);
+    } else if (level <= d->header.levels && d->ops->level_size != NULL) {
+        d->ops->level_size(d, level, width, height);
     }
 }
 
 tv_status tv_image_select_level(tv_image_decoder *d, uint32_t level, tv_image_header *header, tv_error *err) {
     if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder failed earlier");
-    if (d->next_row != 0 || d->whole != NULL || level > d->header.levels || d->ops->select_level == NULL) {
+    if (d->next_row != 0 || d->whole_ready || level > d->header.levels || d->ops->select_level == NULL) {
         return tv_fail(err, TV_ERR_ARG, "no such level, or rows were read already");
     }
     tv_status status = d->ops->select_level(d, (int)level, err);
@@ -292,8 +316,14 @@ tv_status tv_image_stored_jpeg_tile(tv_image_decoder *d, uint32_t level, uint32_
 
 tv_status tv_image_finish(tv_image_decoder *d, tv_error *err) {
     (void)err;
-    free(d->whole);
-    d->whole = NULL;
+    /* A kept image stays for tv_image_whole_row (its holder releases it by closing); our own copy of rows that
+     * were read goes. */
+    if (d->whole != NULL && d->whole_base == d->whole && d->next_row >= d->header.height) {
+        free(d->whole);
+        d->whole = NULL;
+        d->whole_base = NULL;
+        d->whole_ready = 0;
+    }
     return TV_OK;
 }
 

@@ -56,11 +56,16 @@ struct tv_image_ops {
     tv_status (*read_rows)(struct tv_image_decoder *d, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,
                            tv_error *err);
     tv_status (*decode_whole)(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err);
+    /* Optional, instead of decode_whole when the whole image is kept: decodes into memory the library holds and
+     * sets `whole_base` and `whole_stride` to its RGBA8 rows (HEIF: libheif's image, no copy). */
+    tv_status (*decode_held)(struct tv_image_decoder *d, tv_error *err);
     /* Optional: sets `window_x` and `window_width` for columns [x, x + width) (tv_image_crop_columns). */
     void (*crop_columns)(struct tv_image_decoder *d, uint32_t x, uint32_t width);
     /* Optional: makes the rows those of stored level `level` (tv_image_select_level), updating the header's layout
      * fields (size, strips or tiles, working bytes). */
     tv_status (*select_level)(struct tv_image_decoder *d, int level, tv_error *err);
+    /* Optional, with select_level: the size of stored level `level` (1 ... header.levels). */
+    void (*level_size)(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height);
     void (*close)(struct tv_image_decoder *d);
 };
 
@@ -81,6 +86,9 @@ struct tv_image_decoder {
     uint32_t next_row;
     uint32_t window_x, window_width; /* the columns each delivered row holds (all, unless cropped) */
     uint8_t *whole;                 /* decode_whole formats: the image, after the first read */
+    uint8_t *whole_base;            /* the kept image's rows: `whole`, or the library's (decode_held) */
+    size_t whole_stride;
+    int whole_ready;
 };
 
 /* Reads `count` bytes at `offset` of the input; returns the bytes read (fewer at the end), or -1 on an I/O
@@ -119,7 +127,6 @@ extern const struct tv_image_ops tv_webp_ops, tv_heif_ops, tv_tiff_ops, tv_gif_o
 tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, uint32_t row, uint32_t tile_size,
                                    uint8_t **out, size_t *out_length, tv_error *err);
 
-/* The size of a TIFF's stored level (1 ... header.levels). */
-void tv_tiff_level_size(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height);
+
 
 #endif

@@ -544,7 +544,7 @@ static tv_status tv_tiff_decode_whole(struct tv_image_decoder *d, uint8_t *pixel
     return TV_OK;
 }
 
-void tv_tiff_level_size(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height) {
+static void tv_tiff_level_size(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height) {
     const struct tv_tiff_state *s = d->state;
     if (level < 1 || (int)level > s->level_count) return;
     *width = s->levels[level - 1].width;
@@ -635,4 +635,5 @@ static void tv_tiff_close(struct tv_image_decoder *d) {
 
 const struct tv_image_ops tv_tiff_ops = {
     .open = tv_tiff_open, .read_rows = tv_tiff_read_rows, .decode_whole = tv_tiff_decode_whole,
-    .crop_columns = tv_tiff_crop_columns, .select_level = tv_tiff_select_level, .close = tv_tiff_close};
+    .crop_columns = tv_tiff_crop_columns, .select_level = tv_tiff_select_level, .level_size = tv_tiff_level_size,
+    .close = tv_tiff_close};

@@ -20,7 +20,17 @@
 struct tv_webp_state {
     const uint8_t *bytes;
     uint8_t *owned;
+    uint32_t full_width, full_height; /* the image's; the header has the selected level's */
+    uint32_t level;
 };
+
+/* The size of level `level`: the image halved `level` times, rounded up. */
+static void tv_webp_level_size(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height) {
+    const struct tv_webp_state *s = d->state;
+    uint64_t scale = (uint64_t)1 << level;
+    *width = (uint32_t)((s->full_width + scale - 1) / scale);
+    *height = (uint32_t)((s->full_height + scale - 1) / scale);
+}
 
 static const char *tv_webp_status_text(VP8StatusCode code, tv_status *status) {
     switch (code) {
@@ -77,6 +87,12 @@ static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
     tv_image_header *h = &d->header;
     h->width = width;
     h->height = height;
+    s->full_width = width;
+    s->full_height = height;
+    /* Scaled decodes (not of an animation): a level per halving while both sides stay at least 1. */
+    if (!features.has_animation) {
+        while (h->levels < 24 && (width >> (h->levels + 1)) >= 1 && (height >> (h->levels + 1)) >= 1) h->levels++;
+    }
     h->bit_depth = 8;
     h->samples = features.has_alpha ? 4 : 3;
     h->has_alpha = features.has_alpha || (flags & ALPHA_FLAG) != 0;
@@ -118,6 +134,12 @@ static tv_status tv_webp_decode_whole(struct tv_image_decoder *d, uint8_t *pixel
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return tv_image_fail(d, err, TV_ERR_STATE, "libwebp mismatch");
     config.output.colorspace = MODE_RGBA;
+    if (s->level > 0) {
+        /* libwebp decodes the rows and rescales them as they come: only the level's pixels are held. */
+        config.options.use_scaling = 1;
+        config.options.scaled_width = (int)width;
+        config.options.scaled_height = (int)height;
+    }
     config.output.is_external_memory = 1;
     config.output.u.RGBA.rgba = pixels;
     config.output.u.RGBA.stride = (int)width * 4;
@@ -134,6 +156,21 @@ static tv_status tv_webp_decode_whole(struct tv_image_decoder *d, uint8_t *pixel
     return TV_OK;
 }
 
+/* Makes the decode deliver level `level` (0: the image) by libwebp's scaling. */
+static tv_status tv_webp_select_level(struct tv_image_decoder *d, int level, tv_error *err) {
+    (void)err;
+    struct tv_webp_state *s = d->state;
+    s->level = (uint32_t)level;
+    if (level == 0) {
+        d->header.width = s->full_width;
+        d->header.height = s->full_height;
+    } else {
+        tv_webp_level_size(d, (uint32_t)level, &d->header.width, &d->header.height);
+    }
+    d->header.working_bytes = (size_t)d->header.width * d->header.height * 4 + (s->owned != NULL ? d->length : 0);
+    return TV_OK;
+}
+
 static void tv_webp_close(struct tv_image_decoder *d) {
     struct tv_webp_state *s = d->state;
     if (s == NULL) return;
@@ -143,7 +180,8 @@ static void tv_webp_close(struct tv_image_decoder *d) {
 }
 
 const struct tv_image_ops tv_webp_ops = {
-    .open = tv_webp_open, .read_rows = NULL, .decode_whole = tv_webp_decode_whole, .close = tv_webp_close};
+    .open = tv_webp_open, .read_rows = NULL, .decode_whole = tv_webp_decode_whole,
+    .select_level = tv_webp_select_level, .level_size = tv_webp_level_size, .close = tv_webp_close};
 
 /* ---------- encoding (IIIF's webp answers) ---------- */
 

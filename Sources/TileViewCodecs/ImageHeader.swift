@@ -34,8 +34,9 @@ public struct ImageHeader: Sendable, Equatable {
     /// The decoder delivers rows only after decoding the whole image (WebP, HEIF, AVIF, GIF, TIFF outside the
     /// common layouts): a tiled image keeps that decode (`WholeImage`) instead of decoding again per region.
     public var decodesWhole: Bool
-    /// Reduced copies of the image stored in the file, largest first (a TIFF pyramid's later pages or SubIFDs); a
-    /// level of detail whose size one of them has exactly is read from it (`LevelScale.pyramidLevel(_:header:)`).
+    /// Reduced copies of the image the decoder delivers besides it, largest first: a TIFF pyramid's later pages or
+    /// SubIFDs, or a WebP's scaled decodes (each level's size); a level of detail whose size one of them has exactly
+    /// is read from it (`LevelScale.pyramidLevel(_:header:)`).
     public var storedLevels: [PixelSize]
 
     public init(

@@ -178,6 +178,23 @@ public final class ImageRowReader {
         return try read(rows, into: nil, stride: 0)
     }
 
+    /// Decodes a file whose format decodes only whole (`header.decodesWhole`) once, and keeps it for `wholeRow`
+    /// (HEIF: libheif's own image, no copy).
+    public func decodeWhole() throws(CodecError) {
+        precondition(header.decodesWhole, "this file's rows are streamed")
+        var error = tv_error()
+        let status = tv_image_decode_whole(decoder, &error)
+        guard status == TV_OK else { throw CodecError(status: status, error: error, format: header.format) }
+    }
+
+    /// Row `row` of the image `decodeWhole` kept (RGBA8, the stored width), valid while this reader lives. Any
+    /// number of threads may read rows at once.
+    public func wholeRow(_ row: Int) -> UnsafePointer<UInt8> {
+        guard (0..<size.height).contains(row), let pointer = tv_image_whole_row(decoder, UInt32(row))
+        else { preconditionFailure("row \(row) of an image not decoded whole, or past its end") }
+        return pointer
+    }
+
     /// Releases what the decoder holds; nothing is left to check after the rows in these formats.
     public func finish() throws(CodecError) {
         var error = tv_error()

@@ -26,8 +26,8 @@ public struct ImageInfo: Codable, Equatable, Sendable {
     public var compression: String?
     /// Pages, frames or top-level images in the file; the first is shown (docs/design.md section 15).
     public var frames: Int
-    /// Reduced copies the file stores (a TIFF pyramid), [width, height] each, largest first; levels of that size
-    /// are read from them.
+    /// Reduced copies a TIFF stores (a pyramid), [width, height] each, largest first; levels of that size are read
+    /// from them.
     public var storedLevels: [[Int]]
     /// The colour space (docs/design.md section 14): the profile's name ("Adobe RGB (1998)"), "sRGB", "sRGB (assumed)".
     public var color: String
@@ -56,7 +56,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         chromaSubsampling = header.chromaSubsampling
         compression = header.compression
         frames = header.frames
-        storedLevels = header.storedLevels.map { [$0.width, $0.height] }
+        storedLevels = header.format == .tiff ? header.storedLevels.map { [$0.width, $0.height] } : []
         color = header.color.name
         colorProblem = header.color.problem
         levels = pyramid.levelCount

@@ -41,8 +41,9 @@ public final class TiledImage {
     /// The cache shared with other images and threads, when the image is opened over one (the server's);
     /// then the image's own cache is not used.
     public let sharedTiles: SharedTiles?
-    /// The image decoded whole, where its format decodes only whole (`levelReader`); held while this image lives.
-    private var wholeImage: WholeImage?
+    /// The image decoded whole, by stored level, where its format decodes only whole (`levelReader`); held while
+    /// this image lives.
+    private var wholeImages: [Int: WholeImage] = [:]
 
     /// A shared tile cache and the name of this version of the file in it.
     public struct SharedTiles: Sendable {
@@ -154,7 +155,7 @@ public final class TiledImage {
     public var imageSize: PixelSize { pyramid.imageSize }
 
     /// Bytes of decoded pixels held now: tiles, and the image decoded whole where its format needs that.
-    public var residentBytes: Int { cache.currentBytes + (wholeImage?.byteCount ?? 0) }
+    public var residentBytes: Int { cache.currentBytes + wholeImages.values.reduce(0) { $0 + $1.byteCount } }
 
     /// Cache and decode counters.
     public var statistics: TileCacheStatistics { cache.statistics }
@@ -177,7 +178,7 @@ public final class TiledImage {
     /// Frees every decoded byte (the header stays).
     public func releaseAll() {
         cache.removeAll()
-        wholeImage = nil
+        wholeImages = [:]
     }
 
     /// Level pixels covering `rect` (clipped to the level) at `level`, and the level pixel at the
@@ -260,18 +261,20 @@ extension TiledImage {
                 return try LevelReader(source, format: header.format, scale: scale, rect: rect, options: options)
             }
             let whole: WholeImage
-            if let kept = wholeImage {
+            let stored = scale.storedLevel
+            if let kept = wholeImages[stored] {
                 whole = kept
             } else if let sharedTiles {
                 let (source, format, options) = (source, header.format, options)
-                whole = try sharedTiles.cache.wholeImage(image: sharedTiles.image) { () throws(CodecError) in
-                    try WholeImage(source, format: format, options: options)
+                let key = stored == 0 ? sharedTiles.image : sharedTiles.image + "\u{0}level \(stored)"
+                whole = try sharedTiles.cache.wholeImage(image: key) { () throws(CodecError) in
+                    try WholeImage(source, format: format, options: options, level: stored)
                 }
             } else {
-                whole = try WholeImage(source, format: header.format, options: options)
+                whole = try WholeImage(source, format: header.format, options: options, level: stored)
                 decodePasses += 1
             }
-            wholeImage = whole
+            wholeImages[stored] = whole
             return try LevelReader(whole: whole, scale: scale, rect: rect)
         } catch {
             throw TileViewError(error, path: path)

@@ -5,12 +5,15 @@ import TileViewTestSupport
 
 /// Every format zooms as a PNG of its decoded pixels does (docs/design.md section 15): the frames at fit and after
 /// gestures are byte for byte those of the same pixels stored as a PNG, so the render-quality bounds checked for
-/// PNG and JPEG hold for every format.
+/// PNG and JPEG hold for every format; where the file or its decoder gives levels of its own (a TIFF pyramid's
+/// copies, a WebP's scaled decodes) the coarse levels come from those, close to the box-reduced ones.
 @Suite("Zooming every format")
 struct FormatZoomTests {
+    /// Formats whose levels are box-reduced from the whole image, as a PNG's are (an animated WebP is not scaled by
+    /// libwebp).
     static let files = [
-        "webp/lossy-q80.webp", "webp/lossless-alpha.webp", "webp/exif-orientation-6.webp", "webp/animated-3frames.webp",
-        "heif/plain.heic", "heif/irot-imir-5.heic", "avif/10bit-422.avif", "tiff/rgb8-tile-jpeg.tif",
+        "webp/animated-3frames.webp", "heif/plain.heic", "heif/irot-imir-5.heic", "avif/10bit-422.avif",
+        "tiff/rgb8-tile-jpeg.tif",
         "tiff/orientation-6.tif", "tiff/rgba16-tile-none.tif", "tiff/cmyk8-strip-lzw.tif", "tiff/rgb8-tile-deflate.tif",
         "gif/interlaced.gif", "gif/transparent.gif",
     ]
@@ -56,14 +59,45 @@ struct FormatZoomTests {
             // At fit (1200x900 in 160x120: level 2, the 300x225 copy) the frames differ, but little.
             let a = try original.render().image
             let b = try copy.render().image
-            #expect(a != b, "the stored copy is what is shown")
+            let differs = a != b
+            #expect(differs, "the stored copy is what is shown")
             let mean =
                 Double(zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.pixels.count)
             #expect(mean < 3, "mean difference \(mean)")
             // Zoomed in to 1:1 and beyond: level 0, the first page, the same bytes.
             try original.apply(.zoomTo(imageRect: Rect(x: 500, y: 400, width: 160, height: 120)))
             try copy.apply(.zoomTo(imageRect: Rect(x: 500, y: 400, width: 160, height: 120)))
-            #expect(try original.render().image == copy.render().image)
+            let same = try original.render().image == copy.render().image
+            #expect(same, "the first page at 1:1")
+        }
+    }
+
+    @Test(
+        "a WebP's coarse levels are libwebp's scaled decodes, close to the image box-reduced; level 0 is the image",
+        arguments: ["webp/lossy-q80.webp", "webp/lossless-alpha.webp", "webp/exif-orientation-6.webp"])
+    func webpLevels(_ file: String) throws {
+        let path = FormatCorpus.root.appendingPathComponent(file).path
+        try TemporaryFolder.with("format-webp") { dir in
+            let decoded = try ImageDecoder.decode(.file(path: path), options: DecodeOptions(color: .srgb))
+            let png = dir.appendingPathComponent("decoded.png").path
+            try Data(PNGEncoder.encode(decoded.image)).write(to: URL(fileURLWithPath: png))
+            let header = try ImageHeader.read(from: .file(path: path))
+            #expect(header.storedLevels.first == BoxReducer.reducedSize(of: header.storedSize, factor: 2))
+            // 128x96 in 40x30: level 1 (or 2), from a scaled decode.
+            let view = ViewSettings(viewport: PixelSize(width: 40, height: 30), maximumScale: 4)
+            let original = ZoomSession(image: try TiledImage(path: path), view: view)
+            let copy = ZoomSession(image: try TiledImage(path: png), view: view)
+            #expect(LevelScale.pyramidLevel(1, header: header).storedLevel == 1, "level 1 is a scaled decode")
+            // libwebp's area-averaging rescaler equals a 2x2 box on most pixels; the frames are close.
+            let a = try original.render().image
+            let b = try copy.render().image
+            let mean =
+                Double(zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.pixels.count)
+            #expect(mean < 3, "\(file): mean difference \(mean)")
+            try original.apply(.zoomTo(imageRect: Rect(x: 10, y: 10, width: 20, height: 15)))
+            try copy.apply(.zoomTo(imageRect: Rect(x: 10, y: 10, width: 20, height: 15)))
+            let same = try original.render().image == copy.render().image
+            #expect(same, "\(file): level 0 is the image")
         }
     }
 

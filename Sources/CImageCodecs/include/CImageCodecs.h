@@ -406,8 +406,10 @@ typedef struct {
                                  of tiles (TIFF), plus the file where it is read into memory (WebP) */
     int streams_rows;         /* 1: rows are decoded as they are read (TIFF strips and tiles); 0: the whole
                                  image is decoded at the first read */
-    uint32_t levels;          /* TIFF: reduced copies of the first page stored in the file (a pyramid, as later
-                                 pages or SubIFDs), each smaller than the one before; 0 elsewhere */
+    uint32_t levels;          /* levels the decoder delivers besides the image (tv_image_select_level): a TIFF's
+                                 reduced copies of its first page (a pyramid, as later pages or SubIFDs), each
+                                 smaller than the one before; WebP's scaled decodes to ceil(W / 2^k) x ceil(H / 2^k),
+                                 k = 1 ... until a side is 1 (libwebp's rescaler); 0 elsewhere */
     char compression[24];     /* "VP8", "VP8L", "HEVC", "AV1", "LZW", "JPEG", "deflate", "PackBits", "none"... */
     /* HEIF's nclx colour box (0 when there is none): ISO/IEC 23091-2 codes, and the primaries they name. */
     int nclx_primaries, nclx_transfer;
@@ -462,7 +464,16 @@ tv_status tv_image_select_level(tv_image_decoder *decoder, uint32_t level, tv_im
 tv_status tv_image_stored_jpeg_tile(tv_image_decoder *decoder, uint32_t level, uint32_t column, uint32_t row,
                                     uint32_t tile_size, uint8_t **out, size_t *out_length, tv_error *err);
 
-/* Nothing is left to check after the rows for these formats: releases the decoded image early. */
+/* A file decoded whole (header.streams_rows 0): decodes it once and keeps it, converted by the colour transform,
+ * for tv_image_whole_row; reads of rows then copy from it. */
+tv_status tv_image_decode_whole(tv_image_decoder *decoder, tv_error *err);
+
+/* Row `row` (RGBA8, header.width pixels) of the image tv_image_decode_whole kept, valid until the decoder is
+ * closed; NULL before it, or past the last row. Any number of threads may read rows at once. */
+const uint8_t *tv_image_whole_row(const tv_image_decoder *decoder, uint32_t row);
+
+/* After the last row: releases this decoder's copy of a whole image (one kept by tv_image_decode_whole for
+ * tv_image_whole_row stays until tv_image_close). */
 tv_status tv_image_finish(tv_image_decoder *decoder, tv_error *err);
 
 const tv_warning_log *tv_image_warnings(const tv_image_decoder *decoder);

@@ -91,6 +91,7 @@ public final class LevelReader {
 
     /// Reads the levels of an image decoded whole once, as from its file (the same rows, the same reduction).
     public init(whole: WholeImage, scale: LevelScale, rect: PixelRect) throws(CodecError) {
+        precondition(scale.storedLevel == whole.level, "the level decoded is the scale's stored level")
         header = whole.header
         lenient = whole.lenient
         reader = .whole(WholeImageRows(whole))
