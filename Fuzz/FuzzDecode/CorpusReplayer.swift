@@ -60,9 +60,12 @@ enum CorpusReplayer {
         let fromBytes = Result { () throws(CodecError) in try ImageDecoder.decode(.bytes(bytes), options: options) }
         switch (fromFile, fromBytes) {
         case (.success(let file), .success(let memory)):
-            law(
-                file.image == memory.image && file.header == memory.header, "\(path): file and bytes decode differently"
-            )
+            // The same header, but for the file's bytes a WebP decoder holds when it reads a file into memory; the
+            // same pixels, but where the library leaves a damaged file's pixels undefined (see `undefinedOnDamage`).
+            var header = memory.header
+            header.decoderWorkingBytes = file.header.decoderWorkingBytes
+            let samePixels = DecodeExercise.undefinedOnDamage.contains(file.header.format) || file.image == memory.image
+            law(samePixels && file.header == header, "\(path): file and bytes decode differently")
         case (.failure(let file), .failure(let memory)):
             law(file.kind == memory.kind, "\(path): file fails as \(file.kind), bytes as \(memory.kind)")
         case (.success, .failure(let error)), (.failure(let error), .success):

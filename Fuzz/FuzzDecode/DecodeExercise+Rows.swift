@@ -7,12 +7,14 @@ extension DecodeExercise {
     mutating func exerciseRows(header: ImageHeader, fullStored: ImageBuffer?, strictSucceeded: Bool) {
         let stored = header.storedSize
         var delivered: [Int] = []
-        var image = [UInt8](repeating: 0, count: stored.pixelCount * 4)
+        var image: [UInt8] = []
         let rowBytes = stored.width * 4
         var succeeded = false
         do throws(CodecError) {
+            // The reader refuses an image over the pixel limit before anything is allocated for its rows here.
             let reader = try ImageRowReader(.bytes(bytes), format: header.format, options: Self.storedOptions)
             law(reader.header == header, "the row reader's header \(reader.header) differs from \(header)")
+            image = [UInt8](repeating: 0, count: stored.pixelCount * 4)
             while reader.remainingRows > 0 {
                 let chunk = choices.rowChunk()
                 let before = reader.nextRow
@@ -42,7 +44,7 @@ extension DecodeExercise {
         if strictSucceeded {
             law(succeeded || delivered.count < stored.height, "strict row streaming fails where the decode succeeds")
         }
-        if succeeded, let fullStored {
+        if succeeded, let fullStored, !Self.undefinedOnDamage.contains(header.format) {
             for row in delivered {
                 let range = (row * rowBytes)..<((row + 1) * rowBytes)
                 law(image[range] == fullStored.pixels[range], "streamed row \(row) differs from the whole decode's")
@@ -56,7 +58,7 @@ extension DecodeExercise {
         {
             let clipped = asked.intersection(PixelRect(size: stored)) ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
             law(reader.rect == clipped, "region \(asked) gave \(reader.rect), not \(clipped)")
-            if let fullStored, !clipped.isEmpty {
+            if let fullStored, !clipped.isEmpty, !Self.undefinedOnDamage.contains(header.format) {
                 law(fullStored.cropped(to: clipped) == region, "region \(clipped) differs from the whole image")
             }
         }

@@ -131,7 +131,13 @@ static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
         tv_warning_log_add(&d->warnings, "the ICC profile is larger than 4 MiB and is ignored");
     }
     struct heif_color_profile_nclx *nclx = NULL;
-    if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok && nclx != NULL) {
+    struct heif_error nclx_error = heif_image_handle_get_nclx_color_profile(handle, &nclx);
+    if (nclx_error.code != heif_error_Ok && nclx != NULL) {
+        /* libheif 1.15 may hand out the profile it allocated along with an error: ours to free. */
+        heif_nclx_color_profile_free(nclx);
+        nclx = NULL;
+    }
+    if (nclx != NULL) {
         h->nclx_primaries = (int)nclx->color_primaries;
         h->nclx_transfer = (int)nclx->transfer_characteristics;
         double xy[8] = {nclx->color_primary_red_x,   nclx->color_primary_red_y,   nclx->color_primary_green_x,

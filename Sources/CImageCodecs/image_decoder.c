@@ -215,7 +215,9 @@ tv_status tv_image_read_rows(tv_image_decoder *d, uint8_t *dst, size_t stride, u
     if (dst != NULL && stride < (size_t)width * 4) return tv_fail(err, TV_ERR_ARG, "rows overlap");
     if (!d->whole_ready && d->ops->decode_held == NULL && d->next_row == 0 && rows == height && dst != NULL &&
         stride == (size_t)width * 4) {
-        /* Every row at once into rows laid end to end: decoded straight there, with no copy held here. */
+        /* Every row at once into rows laid end to end: decoded straight there, with no copy held here. Zeroed
+         * first: a library may leave pixels of a damaged file unwritten (the kept copy is calloc'd likewise). */
+        memset(dst, 0, (size_t)width * height * 4);
         tv_status status = d->ops->decode_whole(d, dst, err);
         if (status != TV_OK) {
             d->broken = 1;

@@ -230,7 +230,10 @@ static tv_status tv_tiff_layout(struct tv_image_decoder *d, tv_error *err) {
     int gray_or_palette = photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE ||
                           photometric == PHOTOMETRIC_PALETTE;
     int depth_ok = (bps == 8 || bps == 16) || (gray_or_palette && spp == 1 && (bps == 1 || bps == 2 || bps == 4));
-    s->streaming = sample_format == SAMPLEFORMAT_UINT && (planar == PLANARCONFIG_CONTIG || spp == 1) && depth_ok &&
+    /* Every sample a pixel's conversion reads must be in the row: an RGB page of one sample (a file that leaves
+     * SamplesPerPixel out) is not read as RGB here (libtiff's RGBA interface refuses it). */
+    s->streaming = spp >= 1 && spp >= s->color_samples && sample_format == SAMPLEFORMAT_UINT &&
+                   (planar == PLANARCONFIG_CONTIG || spp == 1) && depth_ok &&
                    (rgb_like || cmyk || gray_or_palette) && !(h->tiled && bps < 8) &&
                    !(photometric == PHOTOMETRIC_PALETTE && bps == 16);
     if (photometric == PHOTOMETRIC_PALETTE) {
@@ -454,6 +457,9 @@ static tv_status tv_tiff_fill(struct tv_image_decoder *d, uint32_t row, tv_error
         }
     }
     s->buffer_rows = 0;
+    /* A codec may leave part of a damaged strip or tile unwritten without an error: those bytes are zero, whatever
+     * was read before (so every way of reading the same rows gives the same pixels). */
+    memset(s->buffer, 0, (size_t)s->unit_bytes * across);
     if (h->tiled) {
         for (uint32_t t = 0; t < across; t++) {
             uint32_t tile = TIFFComputeTile(s->tif, (s->first_tile + t) * h->tile_width, first, 0, 0);

@@ -174,35 +174,57 @@ public final class SharedTileCache: Sendable {
         var slots: [String: Slot] = [:]
         var order: [String] = []
         var bytes = 0
+        /// Versions whose decode failed, and why, the oldest first: a damaged file is not decoded again until it
+        /// changes (some libraries lose memory on each failed decode: libheif 1.15 and libdav1d on damaged AV1).
+        var failures: [String: CodecError] = [:]
+        var failureOrder: [String] = []
+        /// Whole decodes begun.
+        var decodes = 0
     }
+
+    /// Whole decodes begun so far (`wholeImage`).
+    public var wholeDecodes: Int { wholes.withLock { $0.decodes } }
+
+    /// Failed whole decodes remembered at once.
+    package static let wholeFailuresKept = 256
 
     /// The most the whole decodes kept may hold together: a quarter of the tile budget. The one a request is
     /// reading stays alive with it even when the shelf drops it.
     public var wholeImageBudgetBytes: Int { budgetBytes / 4 }
 
     /// `image` decoded whole: made on first use by the calling thread (`make`) while the others that need it wait,
-    /// then kept within `wholeImageBudgetBytes`. A failed decode is not kept: the next request tries again.
+    /// then kept within `wholeImageBudgetBytes`. A failed decode is remembered (`wholeFailuresKept` of them): the
+    /// next request for the same version gets the same error without decoding again.
     package func wholeImage(image: String, make: () throws(CodecError) -> WholeImage) throws(CodecError)
         -> WholeImage
     {
         let notDecoding: (WholeShelf) -> Bool = { shelf in
             if case .decoding = shelf.slots[image] { false } else { true }
         }
-        let found = wholes.withLock(when: notDecoding) { shelf -> WholeImage? in
+        let found = wholes.withLock(when: notDecoding) { shelf -> Result<WholeImage, CodecError>? in
+            if let failure = shelf.failures[image] { return .failure(failure) }
             if case .ready(let whole) = shelf.slots[image] {
                 shelf.order.removeAll { $0 == image }
                 shelf.order.append(image)
-                return whole
+                return .success(whole)
             }
             shelf.slots[image] = .decoding
+            shelf.decodes += 1
             return nil
         }
-        if let found { return found }
+        if let found { return try found.get() }
         let made: WholeImage
         do throws(CodecError) {
             made = try make()
         } catch {
-            wholes.withLock { $0.slots[image] = nil }
+            wholes.withLock { shelf in
+                shelf.slots[image] = nil
+                shelf.failures[image] = error
+                shelf.failureOrder.append(image)
+                if shelf.failureOrder.count > Self.wholeFailuresKept {
+                    shelf.failures[shelf.failureOrder.removeFirst()] = nil
+                }
+            }
             wholes.wakeWaiters()
             throw error
         }

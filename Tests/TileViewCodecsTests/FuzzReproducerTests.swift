@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TileViewCodecs
 import TileViewCore
@@ -27,6 +28,45 @@ struct FuzzReproducerTests {
         } catch {
             #expect(error.kind == .truncated)
             #expect(error.message.contains("declares"), "\(error.message)")
+        }
+    }
+
+    @Test("a 7 KB GIF whose screen claims 65535x65535 is refused over the pixel limit, its rows never allocated")
+    func gifScreenClaim() throws {
+        let bytes = try Fixtures.bytes(Self.folder.appendingPathComponent("gif-screen-claims-65535x65535.gif"))
+        let header = try ImageHeader.read(from: .bytes(bytes))
+        #expect(header.storedSize.width == 65535 && header.storedSize.height >= 65535)
+        do {
+            _ = try ImageDecoder.decode(.bytes(bytes), options: DecodeOptions(maxPixels: 1 << 22))
+            Issue.record("the decode should fail")
+        } catch {
+            #expect(error.kind == .tooLarge, "\(error)")
+        }
+    }
+
+    @Test("every input the fuzzer kept decodes or is refused with an error, strict and lenient, from a file or bytes")
+    func everyReproducer() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted()
+        #expect(names.count >= 8)
+        for name in names {
+            let path = Self.folder.appendingPathComponent(name).path
+            for lenient in [false, true] {
+                let options = DecodeOptions(lenient: lenient, maxPixels: 1 << 22)
+                _ = try? ImageDecoder.decode(.file(path: path), options: options)
+                _ = try? ImageDecoder.decode(.bytes(try Fixtures.bytes(URL(fileURLWithPath: path))), options: options)
+            }
+        }
+    }
+
+    @Test("a TIFF page that calls itself RGB with one sample a pixel is refused, not read past its rows")
+    func rgbWithOneSample() throws {
+        let bytes = try Fixtures.bytes(Self.folder.appendingPathComponent("tiff-rgb-with-one-sample.tif"))
+        do {
+            _ = try ImageDecoder.decode(.bytes(bytes))
+            Issue.record("the decode should fail")
+        } catch {
+            #expect(error.kind == .unsupported, "\(error)")
+            #expect(error.message.contains("TIFF"), "\(error.message)")
         }
     }
 }
