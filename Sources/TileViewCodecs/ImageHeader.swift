@@ -38,14 +38,17 @@ public struct ImageHeader: Sendable, Equatable {
     /// SubIFDs, or a WebP's scaled decodes (each level's size); a level of detail whose size one of them has exactly
     /// is read from it (`LevelScale.pyramidLevel(_:header:)`).
     public var storedLevels: [PixelSize]
+    /// A TIFF stored in tiles (read a tile at a time: a region needs only the tiles under it).
+    public var isTiled: Bool
 
     public init(
         format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up, bitDepth: Int,
         colorType: String, components: Int, isProgressive: Bool = false, isInterlaced: Bool = false,
         chromaSubsampling: String? = nil, color: ColorDescription = .assumedSRGB, frames: Int = 1,
         compression: String? = nil, decoderWorkingBytes: Int = 0, decodesWhole: Bool = false,
-        storedLevels: [PixelSize] = []
+        storedLevels: [PixelSize] = [], isTiled: Bool = false
     ) {
+        self.isTiled = isTiled
         self.decodesWhole = decodesWhole
         self.storedLevels = storedLevels
         self.color = color

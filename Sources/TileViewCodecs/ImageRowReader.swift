@@ -88,7 +88,7 @@ public final class ImageRowReader {
                 var height: UInt32 = 0
                 tv_image_level_size(handle, UInt32(level + 1), &width, &height)
                 return PixelSize(width: Int(width), height: Int(height))
-            })
+            }, isTiled: info.tiled != 0 && info.streams_rows != 0)
         size = storedSize
     }
 

@@ -63,7 +63,10 @@ extension TiledImage {
             let decoderWidth = scale.decoderSize(ofStored: header.storedSize).width
             // The decoder's own rows (libpng's at 16 bits, libjpeg's per component) and a band of `boxFactor` of them.
             let decoderRows = FramePlan.product(max(decoderWidth, 1), 8, scale.boxFactor + 4)
-            if orientation == .up && (sourceBytes > RegionPlan.tileSourceBytes || sharedTiles == nil) {
+            // A tiled TIFF reads only the tiles under the region: a region of it is always read straight from the
+            // file (a band of the shared cache would decode a whole row of tiles).
+            let readsTiles = header.isTiled
+            if orientation == .up && (sourceBytes > RegionPlan.tileSourceBytes || sharedTiles == nil || readsTiles) {
                 streamed = true
                 memory.add("decoder rows", bytes: decoderRows)
                 memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
