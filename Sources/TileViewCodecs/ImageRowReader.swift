@@ -80,7 +80,9 @@ public final class ImageRowReader {
         self.header = ImageHeader(
             format: format, storedSize: storedSize, orientation: orientation, bitDepth: Int(info.bit_depth),
             colorType: Self.colorType(info), components: Int(info.samples), color: color,
-            frames: Int(info.frames), compression: Self.text(of: info.compression),
+            // The brands say AVIF or HEIC (`ImageFormat.sniff` reads the compatible brands, the shim the major one).
+            frames: Int(info.frames),
+            compression: format == .avif ? "AV1" : format == .heif ? "HEVC" : Self.text(of: info.compression),
             decoderWorkingBytes: info.working_bytes > UInt(Int.max) ? .max : Int(info.working_bytes),
             decodesWhole: info.streams_rows == 0,
             storedLevels: (0..<Int(info.levels)).map { level in

@@ -18,14 +18,19 @@ struct FormatZoomTests {
         "gif/interlaced.gif", "gif/transparent.gif",
     ]
 
+    /// The upright pixels of `path` a colour-managed screen shows, written as a plain PNG in `dir`; its path.
+    static func pngCopy(of path: String, in dir: URL) throws -> String {
+        let decoded = try ImageDecoder.decode(.file(path: path), options: DecodeOptions(color: .srgb))
+        let png = dir.appendingPathComponent("decoded.png").path
+        try Data(PNGEncoder.encode(decoded.image)).write(to: URL(fileURLWithPath: png))
+        return png
+    }
+
     @Test("frames equal those of the decoded pixels saved as PNG, at fit and after seeded gestures", arguments: files)
     func framesEqualThePNGs(_ file: String) throws {
         let path = FormatCorpus.root.appendingPathComponent(file).path
         try TemporaryFolder.with("format-zoom") { dir in
-            // The upright pixels a colour-managed screen shows, as a plain PNG.
-            let decoded = try ImageDecoder.decode(.file(path: path), options: DecodeOptions(color: .srgb))
-            let png = dir.appendingPathComponent("decoded.png").path
-            try Data(PNGEncoder.encode(decoded.image)).write(to: URL(fileURLWithPath: png))
+            let png = try Self.pngCopy(of: path, in: dir)
             var rng = SplitMix64(seed: UInt64(file.utf8.count))
             for trial in 0..<3 {
                 let viewport = PixelSize(width: 60 + rng.int(below: 200), height: 60 + rng.int(below: 200))
@@ -50,9 +55,7 @@ struct FormatZoomTests {
     func pyramidFrames(_ file: String) throws {
         let path = FormatCorpus.root.appendingPathComponent(file).path
         try TemporaryFolder.with("format-pyramid") { dir in
-            let decoded = try ImageDecoder.decode(.file(path: path), options: DecodeOptions(color: .srgb))
-            let png = dir.appendingPathComponent("decoded.png").path
-            try Data(PNGEncoder.encode(decoded.image)).write(to: URL(fileURLWithPath: png))
+            let png = try Self.pngCopy(of: path, in: dir)
             let view = ViewSettings(viewport: PixelSize(width: 160, height: 120), maximumScale: 4)
             let original = ZoomSession(image: try TiledImage(path: path), view: view)
             let copy = ZoomSession(image: try TiledImage(path: png), view: view)
@@ -78,9 +81,7 @@ struct FormatZoomTests {
     func webpLevels(_ file: String) throws {
         let path = FormatCorpus.root.appendingPathComponent(file).path
         try TemporaryFolder.with("format-webp") { dir in
-            let decoded = try ImageDecoder.decode(.file(path: path), options: DecodeOptions(color: .srgb))
-            let png = dir.appendingPathComponent("decoded.png").path
-            try Data(PNGEncoder.encode(decoded.image)).write(to: URL(fileURLWithPath: png))
+            let png = try Self.pngCopy(of: path, in: dir)
             let header = try ImageHeader.read(from: .file(path: path))
             #expect(header.storedLevels.first == BoxReducer.reducedSize(of: header.storedSize, factor: 2))
             // 128x96 in 40x30: level 1 (or 2), from a scaled decode.
