@@ -580,12 +580,32 @@ static tv_status tv_tiff_select_level(struct tv_image_decoder *d, int level, tv_
     return TV_OK;
 }
 
+/* Whether a JPEG stream marks its three components as RGB: an Adobe APP14 marker with transform 0, or a frame header
+ * whose component ids are 'R', 'G', 'B'. Reads the segments up to the first frame header. */
+static int tv_tiff_jpeg_says_rgb(const uint8_t *stream, size_t length) {
+    size_t at = 2;
+    while (at + 4 <= length && stream[at] == 0xFF) {
+        uint8_t marker = stream[at + 1];
+        size_t size = ((size_t)stream[at + 2] << 8) | stream[at + 3];
+        if (size < 2 || at + 2 + size > length) return 0;
+        const uint8_t *body = stream + at + 4;
+        if (marker == 0xEE && size >= 14 && memcmp(body, "Adobe", 5) == 0) return body[11] == 0;
+        if (marker >= 0xC0 && marker <= 0xC2) {
+            /* precision, height, width, components, then 3 bytes a component starting with its id */
+            return size >= 17 && body[5] == 3 && body[6] == 'R' && body[9] == 'G' && body[12] == 'B';
+        }
+        at += 2 + size;
+    }
+    return 0;
+}
+
 tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, uint32_t row, uint32_t tile_size,
                                    uint8_t **out, size_t *out_length, tv_error *err) {
     struct tv_tiff_state *s = d->state;
     tv_image_header *h = &d->header;
     int stored_as_jpeg = s->compression == COMPRESSION_JPEG &&
-                         (s->photometric == PHOTOMETRIC_YCBCR || s->photometric == PHOTOMETRIC_MINISBLACK) &&
+                         (s->photometric == PHOTOMETRIC_YCBCR || s->photometric == PHOTOMETRIC_MINISBLACK ||
+                          s->photometric == PHOTOMETRIC_RGB) &&
                          s->alpha_sample < 0 && h->tiled && h->tile_width == tile_size && h->tile_height == tile_size;
     if (!stored_as_jpeg || (uint64_t)(column + 1) * tile_size > h->width || (uint64_t)(row + 1) * tile_size > h->height) {
         return tv_fail(err, TV_ERR_UNSUPPORTED, "not a whole stored JPEG tile");
@@ -615,6 +635,13 @@ tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, 
     if (got < 4 || tile_data[0] != 0xFF || tile_data[1] != 0xD8) {
         free(data);
         return tv_tiff_error(d, err, TV_ERR_CORRUPT, "a stored tile is not a JPEG stream");
+    }
+    /* RGB tiles (libvips at Q 90 and above): a decoder takes three components for YCbCr unless the stream says RGB,
+     * by an Adobe APP14 marker or by the component ids 'R', 'G', 'B' (libjpeg's rule, which libtiff's JPEG codec
+     * writes). A stream that says neither is not passed through. */
+    if (s->photometric == PHOTOMETRIC_RGB && !tv_tiff_jpeg_says_rgb(tile_data, (size_t)got)) {
+        free(data);
+        return tv_fail(err, TV_ERR_UNSUPPORTED, "RGB JPEG tiles that do not say RGB");
     }
     size_t length;
     if (tables_length > 0) {

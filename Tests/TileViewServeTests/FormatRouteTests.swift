@@ -14,6 +14,7 @@ struct FormatRouteTests {
     static let files = [
         "webp/lossy-alpha.webp", "webp/exif-orientation-6.webp", "heif/irot-6.heic", "avif/alpha.avif",
         "tiff/rgb8-tile-jpeg.tif", "tiff/orientation-6.tif", "tiff/cmyk8-strip-lzw.tif", "tiff/pyramid-jpeg.tif",
+        "tiff/pyramid-rgb-jpeg-q90.tif",
         "gif/transparent.gif", "gif/animated-3frames.gif",
     ]
     static let damaged = ["bad/heic-truncated.heic", "bad/tiff-flipped.tif", "bad/gif-truncated.gif"]
@@ -77,9 +78,10 @@ struct FormatRouteTests {
         }
     }
 
-    @Test("a JPEG answer that is exactly one stored tile of a pyramid TIFF is that tile's JPEG, undecoded")
-    func storedTiles() async throws {
-        let file = "tiff/pyramid-jpeg.tif"
+    @Test(
+        "a JPEG answer that is exactly one stored tile of a pyramid TIFF is that tile's JPEG, undecoded",
+        arguments: ["tiff/pyramid-jpeg.tif", "tiff/pyramid-rgb-jpeg-q90.tif"])
+    func storedTiles(_ file: String) async throws {
         let id = Self.identifier(file)
         let path = Self.root.appendingPathComponent(id).path
         let server = TileServer(

@@ -1354,6 +1354,14 @@ class Corpus:
                                "The same pyramid with the reduced copies as SubIFDs (tag 330) of the one top-level "
                                "IFD, as OME-TIFF and many slide scanners do: frames is 1, `levels` lists the SubIFDs.")
         self.jpeg_tolerance(rec)
+        s = self.src("retina")
+        ctx.run(["vips", "tiffsave", s["v"], o("tiff/pyramid-rgb-jpeg-q90.tif"), "--strip", "--tile", "--pyramid",
+                 "--compression", "jpeg", "--Q", "90", "--tile-width", "256", "--tile-height", "256"])
+        rec = self.tiff_record("tiff/pyramid-rgb-jpeg-q90.tif", "retina", "pyramid-rgb-jpeg",
+                               "The same pyramid at Q 90, where libvips stores the JPEG tiles as RGB (Photometric 2, "
+                               "no chroma subsampling; each tile's stream carries an Adobe APP14 marker) instead of "
+                               "YCbCr.")
+        self.jpeg_tolerance(rec)
 
     def cross_tificc_cmyk(self, rel):
         ctx = self.ctx

@@ -458,7 +458,7 @@ tv_status tv_image_select_level(tv_image_decoder *decoder, uint32_t level, tv_im
 
 /* A TIFF's stored JPEG tile as a JPEG file of its own, without decoding (iipsrv's pass-through): the tile at
  * (`column`, `row`) of stored level `level`, when that level is tiled in `tile_size` squares, JPEG-compressed
- * YCbCr or gray, and the tile lies wholly inside the level. Its tables (tag 347) are merged in before the tile's
+ * YCbCr, gray, or RGB with an Adobe marker in the tile's stream, and the tile lies wholly inside the level. Its tables (tag 347) are merged in before the tile's
  * data. TV_ERR_UNSUPPORTED when the file is not stored so. `*out` is released with tv_free. Before any rows are
  * read; the decoder then stays at that level. */
 tv_status tv_image_stored_jpeg_tile(tv_image_decoder *decoder, uint32_t level, uint32_t column, uint32_t row,
