@@ -11,11 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <gif_lib.h>
-#include <libheif/heif.h>
-#include <tiffio.h>
-#include <webp/decode.h>
-
 #include "shim_internal.h"
 
 #define TV_EXIF_MAX_BYTES (1u << 20)
@@ -339,20 +334,4 @@ void tv_image_close(tv_image_decoder *d) {
     free(d->exif);
     if (d->fd >= 0) close(d->fd);
     free(d);
-}
-
-const char *tv_image_library_versions(void) {
-    static char text[192];
-    if (text[0] == '\0') {
-        /* TIFFGetVersion is several lines ("LIBTIFF, Version 4.5.0\nCopyright..."): the first. */
-        char tiff[64];
-        snprintf(tiff, sizeof tiff, "%s", TIFFGetVersion());
-        char *newline = strchr(tiff, '\n');
-        if (newline != NULL) *newline = '\0';
-        int webp = WebPGetDecoderVersion();
-        snprintf(text, sizeof text, "libwebp %d.%d.%d, libheif %s, %s, giflib %d.%d.%d", (webp >> 16) & 0xff,
-                 (webp >> 8) & 0xff, webp & 0xff, heif_get_version(), tiff, GIFLIB_MAJOR, GIFLIB_MINOR,
-                 GIFLIB_RELEASE);
-    }
-    return text;
 }

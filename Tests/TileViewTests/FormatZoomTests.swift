@@ -26,6 +26,11 @@ struct FormatZoomTests {
         return png
     }
 
+    /// The mean difference of the bytes of two frames of one size.
+    static func meanDifference(_ a: ImageBuffer, _ b: ImageBuffer) -> Double {
+        Double(zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.pixels.count)
+    }
+
     @Test("frames equal those of the decoded pixels saved as PNG, at fit and after seeded gestures", arguments: files)
     func framesEqualThePNGs(_ file: String) throws {
         let path = FormatCorpus.root.appendingPathComponent(file).path
@@ -64,8 +69,7 @@ struct FormatZoomTests {
             let b = try copy.render().image
             let differs = a != b
             #expect(differs, "the stored copy is what is shown")
-            let mean =
-                Double(zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.pixels.count)
+            let mean = Self.meanDifference(a, b)
             #expect(mean < 3, "mean difference \(mean)")
             // Zoomed in to 1:1 and beyond: level 0, the first page, the same bytes.
             try original.apply(.zoomTo(imageRect: Rect(x: 500, y: 400, width: 160, height: 120)))
@@ -92,8 +96,7 @@ struct FormatZoomTests {
             // libwebp's area-averaging rescaler equals a 2x2 box on most pixels; the frames are close.
             let a = try original.render().image
             let b = try copy.render().image
-            let mean =
-                Double(zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.pixels.count)
+            let mean = Self.meanDifference(a, b)
             #expect(mean < 3, "\(file): mean difference \(mean)")
             try original.apply(.zoomTo(imageRect: Rect(x: 10, y: 10, width: 20, height: 15)))
             try copy.apply(.zoomTo(imageRect: Rect(x: 10, y: 10, width: 20, height: 15)))

@@ -484,9 +484,6 @@ void tv_image_close(tv_image_decoder *decoder);
 tv_status tv_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, int quality,
                          int keep_alpha, uint8_t **out, size_t *out_length, tv_error *err);
 
-/* Versions of the libraries, for `tileview version`. */
-const char *tv_image_library_versions(void);
-
 /* ---------- SHA-256 in hardware ---------- */
 
 /* The SHA-256 digest of `length` bytes into `digest`, with the processor's SHA instructions: returns 1, or 0
