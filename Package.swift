@@ -123,6 +123,12 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The viewer's script and style sheet and the view API's OpenAPI document, compiled into the binary
+            // (`PackageResources`): the server needs no files beside itself.
+            resources: [
+                .embedInCode("Resources/viewer.js"), .embedInCode("Resources/viewer.css"),
+                .embedInCode("Resources/openapi.json"),
             ]),
         // `tileview bench memory`: paging through a folder with memory measured per step, and its chart.
         .target(name: "TileViewBench", dependencies: ["TileView"]),

@@ -77,7 +77,8 @@ struct ServeMain: AsyncParsableCommand {
         // The start-up lines once the socket is bound (so a port in use is never announced as served), with the
         // port it got (--port 0 asks for any).
         let drain = options.drainSeconds
-        let application = try server.application(
+        let application = try buildApplication(
+            server,
             onListening: { bound in
                 Report.standardError(
                     ServeBanner.text(root: served, host: host, port: bound, scheme: scheme, site: site))

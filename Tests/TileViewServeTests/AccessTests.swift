@@ -46,7 +46,7 @@ struct AccessTests {
     static func withClient(
         _ server: TileServer, _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await Application(router: server.router()).test(.router) { client in try await body(client) }
+        try await buildApplication(server).test(.router) { client in try await body(client) }
     }
 
     static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
@@ -150,15 +150,29 @@ struct AccessTests {
 
     @Test("the session cookie is Secure when the server speaks HTTPS or is reached through an https --public-url")
     func secureCookie() async throws {
-        var tls = Self.server().settings
-        tls.tls = TLSFiles(certificatePath: "cert.pem", keyPath: "key.pem")
-        var proxied = Self.server().settings
-        proxied.site = SiteRules(publicURL: .init(scheme: "https", authority: "tiles.example", path: ""))
-        for settings in [tls, proxied] {
-            try await Self.withClient(TileServer(settings: settings)) { client in
-                let response = try await Self.logIn(client)
-                #expect(response.status == .seeOther)
-                #expect(response.headers[values: .setCookie].first?.hasSuffix("; Secure") == true)
+        try await TemporaryFolder.with("access-tls") { folder in
+            // The application loads the certificate as the executable does: a real one, made by openssl.
+            let (cert, key) = (
+                folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path
+            )
+            let made = try CommandRunner.program(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                    "-subj",
+                    "/CN=localhost",
+                ])
+            try #require(made.status == 0, "\(made.output)")
+            var tls = Self.server().settings
+            tls.tls = TLSFiles(certificatePath: cert, keyPath: key)
+            var proxied = Self.server().settings
+            proxied.site = SiteRules(publicURL: .init(scheme: "https", authority: "tiles.example", path: ""))
+            for settings in [tls, proxied] {
+                try await Self.withClient(TileServer(settings: settings)) { client in
+                    let response = try await Self.logIn(client)
+                    #expect(response.status == .seeOther)
+                    #expect(response.headers[values: .setCookie].first?.hasSuffix("; Secure") == true)
+                }
             }
         }
     }

@@ -15,7 +15,7 @@ struct AdmissionTests {
         workBytes: Int = 128 << 20, _ body: @Sendable (any TestClientProtocol, TileServer) async throws -> Void
     ) async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, workBytes: workBytes))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in try await body(client, server) }
     }
 

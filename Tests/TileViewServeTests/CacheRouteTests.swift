@@ -15,7 +15,7 @@ struct CacheRouteTests {
     @Test("a repeated request is answered from the encoded answers, with the same bytes")
     func responseCache() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in
             var first: [UInt8] = []
             try await client.execute(uri: Self.tile, method: .get) { first = Array(buffer: $0.body) }
@@ -32,7 +32,7 @@ struct CacheRouteTests {
     @Test("identical requests arriving together are rendered once")
     func coalescing() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in
             let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
                 for _ in 0..<8 {
@@ -50,7 +50,7 @@ struct CacheRouteTests {
     @Test("neighbouring tiles of one band: the band is decoded once for all of them")
     func bandsShared() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 1 << 20))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in
             // 600x400 at level 0 is 0.9 MiB: more than half the tile budget, so bands are decoded one at a time.
             for x in [0, 256, 512] {
@@ -69,7 +69,7 @@ struct CacheRouteTests {
     @Test("a baseline JPEG's level larger than half the tile budget: each miss decodes its own tiles, none above")
     func indexedMisses() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 1 << 20))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in
             // 640x427 at level 0 is 1.1 MB, over half of the 768 KB of tiles: the file's entropy index is built
             // by the first miss, and every miss is one crop of the MCUs around its tiles.
@@ -92,7 +92,7 @@ struct CacheRouteTests {
                     to: folder.appendingPathComponent(name))
             }
             let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
-            let app = Application(router: server.router())
+            let app = try buildApplication(server)
             // 451x300; 4:2:0 has 16x16 MCUs, 4:4:4 8x8. (x, y, w, h), and whether each file's MCU grid holds it.
             let cases: [(PixelRect, [String: Bool])] = [
                 (PixelRect(x: 16, y: 32, width: 128, height: 64), ["420_q90": true, "444_q90": true]),
@@ -161,7 +161,7 @@ struct CacheRouteTests {
             let file = folder.appendingPathComponent("photo.png")
             try FileManager.default.copyItem(at: Fixtures.sampleImages.appendingPathComponent("coffee.png"), to: file)
             let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
-            let app = Application(router: server.router())
+            let app = try buildApplication(server)
             let uri = "/iiif/3/photo.png/0,0,64,64/64,/0/default.png"
             try await app.test(.router) { client in
                 var before: (tag: String, bytes: [UInt8]) = ("", [])
@@ -192,7 +192,7 @@ struct CacheRouteTests {
     @Test("/metrics has the tile cache's and the answers' cache series")
     func metrics() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 64 << 20))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in
             try await client.execute(uri: Self.tile, method: .get) { _ in }
             try await client.execute(uri: "/metrics", method: .get) { response in

@@ -27,10 +27,10 @@ struct CrossSiteTests {
     static func withClient(
         _ server: TileServer = server(), _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await Application(router: server.router()).test(.router) { client in try await body(client) }
+        try await buildApplication(server).test(.router) { client in try await body(client) }
     }
 
-    /// `server.application()` on a loopback socket, asked by a client that writes the Host header it is given
+    /// `buildApplication(server)` on a loopback socket, asked by a client that writes the Host header it is given
     /// (nil: none).
     static func withSocket(
         _ server: TileServer = server(),
@@ -41,7 +41,7 @@ struct CrossSiteTests {
                     async throws -> TestClient.Response
             ) async throws -> Void
     ) async throws {
-        let application = try server.application()
+        let application = try buildApplication(server)
         try await application.test(.live) { client in
             let port = try #require(client.port)
             // A connection per request, and a long read timeout: on a machine loaded by the other suites this task

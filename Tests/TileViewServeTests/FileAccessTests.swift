@@ -138,7 +138,7 @@ struct FileAccessTests {
             let insideSize = PixelSize(width: 640, height: 427)
             let outsideSize = PixelSize(width: 600, height: 400)
             let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: layout.root.path)))
-            let app = Application(router: server.router())
+            let app = try buildApplication(server)
             try await app.test(.router) { client in
                 let swapper = Swapper(root: layout.root, name: "swap.jpg", real: real, outside: layout.outside)
                 // At least 3 s, 300 answers and both kinds of answer seen, however long that takes on a machine
@@ -236,7 +236,7 @@ struct FileAccessTests {
                 at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
                 to: layout.root.appendingPathComponent("ref.jpg"))
             let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: layout.root.path)))
-            let app = Application(router: server.router())
+            let app = try buildApplication(server)
             try await app.test(.router) { client in
                 let viewport: [String: Any] = ["width": 320, "height": 240]
                 // An image view, and a reference view of an untouched copy of the same image.
@@ -308,7 +308,7 @@ struct FileAccessTests {
             let path = root.appendingPathComponent("id.png").path
             try Data(red).write(to: URL(fileURLWithPath: path))
             let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: root.path)))
-            let app = Application(router: server.router())
+            let app = try buildApplication(server)
             try await app.test(.router) { client in
                 func fetch() async throws -> (tag: String?, pixel: RGBA8?) {
                     try await client.execute(uri: "/iiif/3/id.png/full/max/0/default.png", method: .get) { response in

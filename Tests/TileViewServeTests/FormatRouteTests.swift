@@ -37,7 +37,7 @@ struct FormatRouteTests {
 
     static func withClient(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: root.path), cacheBytes: 64 << 20))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in try await body(client) }
     }
 
@@ -86,7 +86,7 @@ struct FormatRouteTests {
         let path = Self.root.appendingPathComponent(id).path
         let server = TileServer(
             settings: ServeSettings(root: try ServeRoot(path: Self.root.path), cacheBytes: 64 << 20))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         // (region, level, column, row): whole tiles of the first page and of the 600x450 copy; then an edge tile
         // (cut by the image) and a tile scaled to another size, which are rendered.
         let whole = [("256,256,256,256", 0, 1, 1), ("512,0,512,512", 1, 1, 0), ("0,0,512,512", 1, 0, 0)]
@@ -146,7 +146,7 @@ struct FormatRouteTests {
     func damagedOnce() async throws {
         let server = TileServer(
             settings: ServeSettings(root: try ServeRoot(path: Self.root.path), cacheBytes: 64 << 20))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         let id = "damaged.avif"
         try await app.test(.router) { client in
             for size in ["64,", "32,", "48,"] {

@@ -16,7 +16,7 @@ struct RouteTests {
         cacheBytes: Int = 256 << 20, _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: cacheBytes))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in try await body(client) }
     }
 
@@ -283,7 +283,7 @@ struct MetricsTests {
     @Test("requests by route and status, the latency histogram and decoded bytes follow what was asked")
     func metrics() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root))
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in
             for uri in ["/healthz", "/iiif/3/rocket.jpg/full/64,/0/default.jpg", "/iiif/3/nope.jpg/info.json"] {
                 try await client.execute(uri: uri, method: .get) { _ in }

@@ -38,7 +38,7 @@ struct ViewAPITests {
     static func withClient(
         _ server: TileServer = server(), _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let app = Application(router: server.router())
+        let app = try buildApplication(server)
         try await app.test(.router) { client in try await body(client) }
     }
 

@@ -81,7 +81,7 @@ public final class PageLoader {
 
     /// Opens a page by the name the gallery gives it (its path) with a tile cache budget, in place of
     /// `ZoomContentFiles.open`: a server resolves the name beneath its root again at every open, and reads the
-    /// descriptor it checked (`TileServer.openGallery`).
+    /// descriptor it checked (`ServedImages.opener`).
     public typealias PageOpener =
         @Sendable (_ path: String, _ cacheBudgetBytes: Int) throws(TileViewError) -> any ZoomContent
     /// nil: pages are opened by path (`ZoomContentFiles.open`).

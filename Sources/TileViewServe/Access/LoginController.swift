@@ -11,32 +11,39 @@ import TileView
 /// long) and redirect (303) to `next` (a path on this server, else `/`). A wrong one answers 401 with the form
 /// again and no cookie, after the same bcrypt work whether the user exists or not. A client with too many failures
 /// (`LoginLimiter`) is answered 429 with `Retry-After` before any password is checked.
-extension TileServer {
-    func addLoginRoutes(to router: Router<ServeRequestContext>) {
-        guard let rules = settings.access else { return }
-        router.get("/login") { request, _ in
-            loginPage(request, next: request.uri.queryParameters["next"].map(String.init), failed: nil)
-        }
-        router.post("/login") { request, context in
-            try await logIn(request, context: context, rules: rules)
-        }
-        router.post("/logout") { request, _ in
-            var response = Response(
-                status: .seeOther,
-                headers: [
-                    .location: SitePolicy(settings: settings).baseURI(request) + "/login", .cacheControl: "no-store",
-                ])
-            response.headers.append(
-                HTTPField(
-                    name: .setCookie,
-                    value: AccessControl<ServeRequestContext>.cookie(
-                        SessionCookie.name, "", seconds: 0,
-                        secure: AccessControl<ServeRequestContext>.secureCookies(rules, settings))))
-            return response
-        }
+struct LoginController: Sendable {
+    let settings: ServeSettings
+    let rules: AccessRules
+
+    func addRoutes(to router: Router<ServeRequestContext>) {
+        router.get("/login", use: form)
+        router.post("/login", use: logIn)
+        router.post("/logout", use: logOut)
     }
 
-    func logIn(_ request: Request, context: some RequestContext, rules: AccessRules) async throws -> Response {
+    /// `GET /login`: the form.
+    @Sendable func form(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        loginPage(request, next: request.uri.queryParameters["next"].map(String.init), failed: nil)
+    }
+
+    /// `POST /logout`: the session cookie cleared, and 303 to the form.
+    @Sendable func logOut(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        var response = Response(
+            status: .seeOther,
+            headers: [
+                .location: SitePolicy(settings: settings).baseURI(request) + "/login", .cacheControl: "no-store",
+            ])
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: AccessControl<ServeRequestContext>.cookie(
+                    SessionCookie.name, "", seconds: 0,
+                    secure: AccessControl<ServeRequestContext>.secureCookies(rules, settings))))
+        return response
+    }
+
+    /// `POST /login`: the fields checked, a session on success.
+    @Sendable func logIn(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         var request = request
         let body = try await request.collectBody(upTo: ServeSettings.maxRequestBodyBytes)
         let form = Self.formFields(String(decoding: body.readableBytesView, as: UTF8.self))
@@ -75,14 +82,14 @@ extension TileServer {
     /// The login form, with `failed` above it when a try failed.
     func loginPage(_ request: Request, next: String?, failed: String?) -> Response {
         let action = SitePolicy(settings: settings).baseURI(request) + "/login"
-        let message = failed.map { "<p class=\"error\" role=\"alert\">\(Self.escaped($0))</p>\n" } ?? ""
-        var response = Self.page(
+        let message = failed.map { "<p class=\"error\" role=\"alert\">\(HTMLPage.escaped($0))</p>\n" } ?? ""
+        var response = HTMLPage.response(
             title: "log in",
             body: """
                 <main class="listing">
                 <h1>tileview</h1>
-                \(message)<form method="post" action="\(Self.escaped(action))">
-                <input type="hidden" name="next" value="\(Self.escaped(Self.safeNext(next)))">
+                \(message)<form method="post" action="\(HTMLPage.escaped(action))">
+                <input type="hidden" name="next" value="\(HTMLPage.escaped(Self.safeNext(next)))">
                 <p><label>User <input name="user" autocomplete="username" required autofocus></label></p>
                 <p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>
                 <p><button type="submit">Log in</button></p>

@@ -1,0 +1,206 @@
+import FoundationEssentials
+import Hummingbird
+import TileView
+import TileViewIIIF
+
+/// The image routes: IIIF Image API 3.0 (`/iiif/3/{id}`, its `info.json` and its image requests) and Deep Zoom
+/// (`/dzi/{name}.dzi` and its tiles), answered from the shared caches or rendered within the work budget.
+struct ImageController: Sendable {
+    let settings: ServeSettings
+    let images: ServedImages
+    let responses: ResponseCache
+    let coalescer: RequestCoalescer<Result<EncodedImage, ServeError>>
+    let work: BlockingWork
+    let budget: WorkBudget
+    let metrics: ServerMetrics
+
+    init(_ server: TileServer) {
+        settings = server.settings
+        images = server.images
+        responses = server.responses
+        coalescer = server.coalescer
+        work = server.work
+        budget = server.budget
+        metrics = server.metrics
+    }
+
+    func addRoutes(to router: Router<ServeRequestContext>) {
+        router.get("/iiif/3/:id", use: redirect)
+        router.get("/iiif/3/:id/info.json", use: info)
+        router.get("/iiif/3/:id/:region/:size/:rotation/:quality", use: iiifImage)
+        router.get("/dzi/:name", use: deepZoomDescriptor)
+        router.get("/dzi/:name/:level/:tile", use: deepZoomTile)
+    }
+
+    // MARK: - IIIF
+
+    /// `/iiif/3/{id}`: 303 to its `info.json`, as the Image API asks.
+    @Sendable func redirect(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard settings.root.file(forIdentifier: id) != nil else { return TileServer.notFound }
+        let location = TileServer.baseURI(request, settings) + "/iiif/3/\(id)/info.json"
+        return Response(status: .seeOther, headers: [.location: location] + TileServer.cors)
+    }
+
+    @Sendable func info(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let file = settings.root.file(forIdentifier: id) else { return TileServer.notFound }
+        if let unchanged = TileServer.notModified(request, file) { return unchanged }
+        let size: PixelSize
+        do throws(ServeError) {
+            size = try await work.run { () throws(ServeError) in try open(file).imageSize }
+        } catch {
+            return error.response
+        }
+        let base = TileServer.baseURI(request, settings) + "/iiif/3/" + id
+        let document = IIIFInfo(id: base, imageSize: size, limits: settings.limits)
+        return TileServer.bytes(
+            try TileServer.json(document),
+            type: "application/ld+json;profile=\"http://iiif.io/api/image/3/context.json\"",
+            file: file)
+    }
+
+    @Sendable func iiifImage(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let file = settings.root.file(forIdentifier: id) else { return TileServer.notFound }
+        let parts = try ["region", "size", "rotation", "quality"].map { name in
+            ServeRoot.percentDecoded(try context.parameters.require(name)) ?? ""
+        }
+        let parsed: IIIFImageRequest
+        do {
+            parsed = try IIIFImageRequest(
+                region: parts[0], size: parts[1], rotation: parts[2], qualityAndFormat: parts[3])
+        } catch {
+            return TileServer.text(HTTPResponse.Status(code: error.status.rawValue), error.reason)
+        }
+        let limits = settings.limits
+        return await answer(request, file: file, key: "iiif/" + parts.joined(separator: "/")) {
+            imageSize throws(ServeError) in
+            let resolved: IIIFResolved
+            do throws(ImageRequestError) {
+                resolved = try parsed.resolve(imageSize: imageSize, limits: limits)
+            } catch {
+                throw .request(error)
+            }
+            let output = ImageOutput(
+                quarterTurns: resolved.rotationDegrees / 90, mirrored: resolved.mirrored,
+                gray: resolved.quality == .gray, format: ImageOutput.Format(rawValue: resolved.format.rawValue) ?? .jpg)
+            return ImageRequestPlan.Wanted(region: resolved.region, size: resolved.scaledSize, output: output)
+        }
+    }
+
+    // MARK: - Deep Zoom
+
+    @Sendable func deepZoomDescriptor(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let name = try context.parameters.require("name")
+        guard name.hasSuffix(".dzi"), let file = settings.root.file(forIdentifier: String(name.dropLast(4))) else {
+            return TileServer.notFound
+        }
+        if let unchanged = TileServer.notModified(request, file) { return unchanged }
+        do throws(ServeError) {
+            let size = try await work.run { () throws(ServeError) in try open(file).imageSize }
+            let xml = DeepZoomImage(size: size).dziXML
+            return TileServer.bytes(Array(xml.utf8), type: "application/xml", file: file)
+        } catch {
+            return error.response
+        }
+    }
+
+    @Sendable func deepZoomTile(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let files = try context.parameters.require("name")
+        guard files.hasSuffix("_files"), let file = settings.root.file(forIdentifier: String(files.dropLast(6)))
+        else { return TileServer.notFound }
+        let level = try context.parameters.require("level")
+        let tile = try context.parameters.require("tile")
+        return await answer(request, file: file, key: "dzi/\(level)/\(tile)") { imageSize throws(ServeError) in
+            let dzi = DeepZoomImage(size: imageSize)
+            let levelRect: PixelRect
+            let path: DeepZoomTilePath
+            do throws(ImageRequestError) {
+                path = try DeepZoomTilePath(parsing: "\(level)/\(tile)")
+                levelRect = try dzi.tileRect(for: path)
+            } catch {
+                throw .request(error)
+            }
+            // Level L is the image scaled by 1 / 2^(maxLevel - L) (sizes rounded up): its pixels come from that
+            // rect of the image, clipped at the right and bottom edges.
+            let factor = 1 << (dzi.maxLevel - path.level)
+            let region = PixelRect(
+                x: levelRect.x * factor, y: levelRect.y * factor, width: levelRect.width * factor,
+                height: levelRect.height * factor
+            ).intersection(PixelRect(size: imageSize))!
+            return ImageRequestPlan.Wanted(region: region, size: levelRect.size, output: ImageOutput(format: .jpg))
+        }
+    }
+
+    /// Opens `file` for a render; errors are the image's (422).
+    func open(_ file: ServedFile) throws(ServeError) -> TiledImage {
+        do throws(TileViewError) { return try images.open(file) } catch { throw .image(error) }
+    }
+
+    /// The answer to an image request: 304 when the client has this version, else the encoded image from the
+    /// response cache, from an identical request in flight, or rendered on a worker thread.
+    ///
+    /// Admission (docs/design.md section 18): the header is read and `wanted` resolves the request against the image's
+    /// size (400/501 for a bad one); then the render's plan is worked out before any pixel memory (`ImageRequestPlan`),
+    /// and the render waits in `budget` until its bytes are free: a plan that can never fit is 400 with its parts, a
+    /// full queue or a long wait 503 with `Retry-After`. An answer too large for the response cache keeps its bytes
+    /// counted in the budget until it has been written.
+    func answer(
+        _ request: Request, file: ServedFile, key: String,
+        _ wanted: @escaping @Sendable (PixelSize) throws(ServeError) -> ImageRequestPlan.Wanted
+    ) async -> Response {
+        if let unchanged = TileServer.notModified(request, file) { return unchanged }
+        let cacheKey = file.version + "\u{0}" + key
+        if let hit = responses.value(forKey: cacheKey) { return await written(hit, file: file) }
+        let result = await coalescer.run(cacheKey) { [self] () async -> Result<EncodedImage, ServeError> in
+            do throws(ServeError) {
+                let planned = try await work.run { () throws(ServeError) -> ImageRequestPlan in
+                    let image = try open(file)
+                    let request = try wanted(image.imageSize)
+                    try ImageRequestPlan.checkEncodable(request)
+                    return ImageRequestPlan(image: image, wanted: request, fileBytes: file.size)
+                }
+                let encoded: EncodedImage
+                do throws(WorkError<ServeError>) {
+                    encoded = try await budget.run(bytes: planned.bytes) { () throws(ServeError) -> EncodedImage in
+                        let encoded = try planned.render(identifier: file.identifier)
+                        metrics.recordDecoded(bytes: planned.image.bytesDecoded)
+                        return encoded
+                    }
+                } catch {
+                    switch error {
+                    case .refused(let refusal): throw .refused(refusal, planned.memory)
+                    case .failed(let failure): throw failure
+                    }
+                }
+                responses.insert(encoded, forKey: cacheKey)
+                return .success(encoded)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let encoded): return await written(encoded, file: file)
+        case .failure(let error): return error.response
+        }
+    }
+
+    /// The 200 answer of `encoded`. An answer of more than `writtenHoldBytes` keeps its bytes counted in the work
+    /// budget until it has been written (a slow reader holds its copy that long), so many slow readers of large
+    /// answers, cached or not, wait for their share or get 503 instead of growing the memory.
+    func written(_ encoded: EncodedImage, file: ServedFile) async -> Response {
+        guard encoded.bytes.count > Self.writtenHoldBytes else {
+            return TileServer.bytes(encoded.bytes, type: encoded.mediaType, file: file)
+        }
+        do throws(WorkBudget.Refusal) {
+            let held = try await budget.hold(bytes: encoded.bytes.count)
+            return TileServer.bytes(encoded.bytes, type: encoded.mediaType, file: file, held: held)
+        } catch {
+            return ServeError.refused(error, nil).response
+        }
+    }
+
+    /// Answers up to this size are written without holding budget: the socket's buffer takes them at once.
+    static let writtenHoldBytes = 256 << 10
+}

@@ -1,0 +1,83 @@
+import Hummingbird
+
+/// The operator's routes: `/healthz` (`ok` while the server serves) and `/metrics` (Prometheus text: requests,
+/// caches, the work budget, connections and views).
+struct OpsController: Sendable {
+    let server: TileServer
+
+    func addRoutes(to router: Router<ServeRequestContext>) {
+        router.get("/healthz", use: health)
+        router.get("/metrics", use: metrics)
+    }
+
+    @Sendable func health(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        TileServer.text(.ok, "ok")
+    }
+
+    @Sendable func metrics(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: await metricsText())))
+    }
+
+    /// `/metrics`: the request figures, then the caches'.
+    func metricsText() async -> String {
+        server.metrics.text()
+            + ServerMetrics.cacheText(
+                name: "tileview_tile_cache", what: "decoded tiles shared by all images",
+                budget: server.tiles.budgetBytes,
+                statistics: server.tiles.statistics)
+            + ServerMetrics.counterText(
+                "tileview_tile_bands_decoded_total", "Bands of tiles decoded (one row of tiles across a level).",
+                server.tiles.bandsDecoded)
+            + ServerMetrics.counterText(
+                "tileview_tile_index_decodes_total",
+                "Rects of tiles decoded alone through a JPEG's entropy index (levels larger than half the tile cache).",
+                server.tiles.indexedDecodes)
+            + ServerMetrics.counterText(
+                "tileview_jpeg_lossless_crops_total",
+                "JPEG answers cut from a file's own coefficients, without decoding (a region on the MCU grid at its own size).",
+                server.tiles.losslessCrops)
+            + ServerMetrics.counterText(
+                "tileview_tile_band_waits_total", "Times a request waited for a band another request was decoding.",
+                server.tiles.coalescedWaits)
+            + ServerMetrics.cacheText(
+                name: "tileview_response_cache", what: "encoded image answers", budget: server.responses.budgetBytes,
+                statistics: server.responses.statistics)
+            + ServerMetrics.counterText(
+                "tileview_requests_coalesced_total",
+                "Image requests answered by an identical request in flight.", await server.coalescer.joined)
+            + workText()
+            + ServerMetrics.gaugeText("tileview_views_open", "Views open (image and gallery).", server.views.count)
+            + ServerMetrics.counterText("tileview_views_created_total", "Views made.", server.views.counters.created)
+            + ServerMetrics.counterText(
+                "tileview_views_expired_total", "Views let go after being idle too long.", server.views.counters.expired
+            )
+            + ServerMetrics.counterText(
+                "tileview_views_dropped_total", "Views dropped, idle longest first, to keep their number bounded.",
+                server.views.counters.dropped)
+    }
+
+    func workText() -> String {
+        let work = server.budget.figures
+        let open = server.connections.figures
+        return ServerMetrics.gaugeText(
+            "tileview_work_budget_bytes", "The bytes renders may hold (--work-mb).", server.budget.budgetBytes)
+            + ServerMetrics.gaugeText(
+                "tileview_work_bytes", "Bytes renders and answers being written hold now.", work.used)
+            + ServerMetrics.gaugeText(
+                "tileview_work_peak_bytes", "The most bytes renders have held at once.", work.peak)
+            + ServerMetrics.gaugeText("tileview_work_queued", "Renders waiting for their bytes.", work.queued)
+            + ServerMetrics.counterText(
+                "tileview_work_refused_busy_total", "Renders refused with 503: a full queue or a long wait.", work.busy)
+            + ServerMetrics.counterText(
+                "tileview_work_refused_too_large_total", "Renders refused with 400: a plan larger than its lane.",
+                work.neverFits)
+            + ServerMetrics.gaugeText("tileview_connections_open", "Connections open.", open.open)
+            + ServerMetrics.counterText(
+                "tileview_connections_shed_total", "Connections closed to make room (--max-connections).", open.shed)
+            + ServerMetrics.counterText(
+                "tileview_connections_refused_total", "Connections closed at once: every one was being answered.",
+                open.refused)
+    }
+}

@@ -1,0 +1,140 @@
+import Hummingbird
+import TileView
+
+/// The viewer's pages (docs/design.md section 11): `/` lists the root's folders and images with IIIF thumbnails
+/// (`/browse/{folder-id}` a sub-folder), `/view/{id}` zooms one image and `/gallery/{folder-id}` (`/gallery` for
+/// the root) pages through a folder, with `?circular=1&peek=P&gap=G&start=P`. Plain HTML with the script and
+/// style sheet under `/viewer/`, and the view API's OpenAPI document, all shipped inside the binary (the files in
+/// `Resources/`).
+struct PageController: Sendable {
+    let root: ServeRoot
+
+    func addRoutes(to router: Router<ServeRequestContext>) {
+        router.get("/", use: rootListing)
+        router.get("/browse/:folder", use: folderListing)
+        router.get("/view/:id", use: imagePage)
+        router.get("/gallery", use: rootGallery)
+        router.get("/gallery/:folder", use: folderGallery)
+        router.get("/viewer/viewer.js", use: script)
+        router.get("/viewer/viewer.css", use: styleSheet)
+        router.get("/api/openapi.json", use: openAPI)
+    }
+
+    @Sendable func rootListing(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        listing(folderID: "")
+    }
+
+    @Sendable func folderListing(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        listing(folderID: context.parameters.get("folder") ?? "")
+    }
+
+    /// `/view/{id}`: the page that zooms one image.
+    @Sendable func imagePage(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let id = context.parameters.get("id") ?? ""
+        guard let file = root.file(forIdentifier: id) else { return TileServer.notFound }
+        let name = ViewAnswer.name(of: file.identifier)
+        return HTMLPage.response(
+            title: name,
+            body: """
+                <div id="tileview-viewport" tabindex="0" role="img" aria-label="\(HTMLPage.escaped(name))" \
+                data-kind="image" data-id="\(HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier)))"></div>
+                <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(ofFolderOf: file.identifier)))">back</a> \
+                <span>\(HTMLPage.escaped(name))</span> <span id="tileview-status" aria-live="polite"></span></nav>
+                <script src="/viewer/viewer.js"></script>
+                """)
+    }
+
+    @Sendable func rootGallery(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        gallery(request, folderID: "")
+    }
+
+    @Sendable func folderGallery(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        gallery(request, folderID: context.parameters.get("folder") ?? "")
+    }
+
+    @Sendable func script(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        Self.asset(PackageResources.viewer_js, type: "text/javascript; charset=utf-8")
+    }
+
+    @Sendable func styleSheet(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        Self.asset(PackageResources.viewer_css, type: "text/css; charset=utf-8")
+    }
+
+    /// `/api/openapi.json`: the view API's OpenAPI 3.1 document.
+    @Sendable func openAPI(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        Self.asset(PackageResources.openapi_json, type: "application/json")
+    }
+
+    static func asset(_ bytes: [UInt8], type: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    func gallery(_ request: Request, folderID: String) -> Response {
+        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        let query = request.uri.queryParameters
+        func value(_ key: String) -> String { query[key[...]].map { HTMLPage.escaped(String($0)) } ?? "" }
+        let title = folder.identifier.isEmpty ? "all images" : folder.identifier
+        return HTMLPage.response(
+            title: title,
+            body: """
+                <div id="tileview-viewport" tabindex="0" role="img" aria-label="\(HTMLPage.escaped(title))" \
+                data-kind="gallery" data-folder="\(HTMLPage.escaped(ServeRoot.percentEncoded(folder.identifier)))" \
+                data-circular="\(value("circular"))" data-peek="\(value("peek"))" data-gap="\(value("gap"))" \
+                data-start="\(value("start"))"></div>
+                <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(of: folder.identifier)))">back</a> \
+                <span id="tileview-status" aria-live="polite"></span></nav>
+                <script src="/viewer/viewer.js"></script>
+                """)
+    }
+
+    /// The listing of a folder: its sub-folders (each with a link to its gallery) and its images as thumbnails.
+    func listing(folderID: String) -> Response {
+        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        let (folders, images) = root.contents(of: folder)
+        var html =
+            "<main class=\"listing\">\n<h1>\(HTMLPage.escaped(folder.identifier.isEmpty ? "tileview" : folder.identifier))</h1>\n"
+        if !folder.identifier.isEmpty {
+            html += "<p><a href=\"\(HTMLPage.escaped(Self.listingPath(ofFolderOf: folder.identifier)))\">up</a></p>\n"
+        }
+        if !images.isEmpty {
+            let galleryPath =
+                folder.identifier.isEmpty ? "/gallery" : "/gallery/" + ServeRoot.percentEncoded(folder.identifier)
+            html +=
+                "<p><a class=\"gallery\" href=\"\(HTMLPage.escaped(galleryPath))\">page through these \(images.count) images</a></p>\n"
+        }
+        if !folders.isEmpty {
+            html += "<h2>Folders</h2>\n<ul class=\"folders\">\n"
+            for sub in folders {
+                let encoded = ServeRoot.percentEncoded(sub.identifier)
+                html += "<li><a href=\"/browse/\(HTMLPage.escaped(encoded))\">\(HTMLPage.escaped(sub.name))</a> "
+                html += "(<a href=\"/gallery/\(HTMLPage.escaped(encoded))\">gallery</a>)</li>\n"
+            }
+            html += "</ul>\n"
+        }
+        if !images.isEmpty {
+            html += "<h2>Images</h2>\n<ul class=\"images\">\n"
+            for file in images {
+                let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier))
+                let name = HTMLPage.escaped(ViewAnswer.name(of: file.identifier))
+                html += "<li><a href=\"/view/\(encoded)\"><img loading=\"lazy\" alt=\"\(name)\" "
+                html += "src=\"/iiif/3/\(encoded)/full/!240,240/0/default.jpg\"><span>\(name)</span></a></li>\n"
+            }
+            html += "</ul>\n"
+        }
+        if folders.isEmpty && images.isEmpty { html += "<p>No image files here.</p>\n" }
+        html += "</main>"
+        return HTMLPage.response(title: folder.identifier.isEmpty ? "tileview" : folder.identifier, body: html)
+    }
+
+    /// The listing that holds `identifier` (an image's or a folder's).
+    static func listingPath(ofFolderOf identifier: String) -> String {
+        guard let slash = identifier.lastIndex(of: "/") else { return "/" }
+        return listingPath(of: String(identifier[..<slash]))
+    }
+
+    static func listingPath(of folder: String) -> String {
+        folder.isEmpty ? "/" : "/browse/" + ServeRoot.percentEncoded(folder)
+    }
+}

@@ -1,0 +1,364 @@
+(function () {
+  "use strict";
+  const el = document.getElementById("tileview-viewport");
+  const statusLine = document.getElementById("tileview-status");
+  const canvas = document.createElement("canvas");
+  canvas.setAttribute("aria-hidden", "true");
+  el.appendChild(canvas);
+  const ctx = canvas.getContext("2d");
+  const kind = el.dataset.kind;
+  const TILE = 256;
+  const tv = (window.tileview = {
+    state: null, page: null, answer: null, view: null, sent: [], busy: true, pending: 0, error: null,
+    idle() { return !this.busy && this.pending === 0 && ops.length === 0 && !animation; }
+  });
+  let width = 0, height = 0, dpr = 1;
+  const ops = [];
+  let running = false;
+  let animation = null;
+  let dragShift = { x: 0, y: 0 };
+
+  function fmt(v) { return String(Math.round(v * 1000) / 1000); }
+  function show(text) { statusLine.textContent = text; }
+
+  // ---- the server's API -------------------------------------------------------------------
+  async function call(method, path, body) {
+    const init = { method, headers: {} };
+    if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    const response = await fetch(path, init);
+    const text = await response.text();
+    return { status: response.status, ok: response.ok, text };
+  }
+
+  async function create() {
+    width = el.clientWidth; height = el.clientHeight;
+    dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * dpr); canvas.height = Math.round(height * dpr);
+    canvas.style.width = width + "px"; canvas.style.height = height + "px";
+    const body = { viewport: { width, height } };
+    if (kind === "image") body.image = el.dataset.id;
+    else {
+      body.folder = el.dataset.folder;
+      body.circular = el.dataset.circular === "1";
+      body.peek = parseInt(el.dataset.peek || "0", 10) || 0;
+      body.gap = parseInt(el.dataset.gap || "0", 10) || 0;
+      if (el.dataset.start) body.start = el.dataset.start;
+    }
+    if (tv.view) call("DELETE", "/api/views/" + tv.view);
+    const r = await call("POST", "/api/views", body);
+    if (!r.ok) { tv.error = r.text.trim(); show(tv.error); return; }
+    accept(JSON.parse(r.text), null);
+  }
+
+  function accept(answer, op) {
+    const before = tv.answer;
+    tv.answer = answer; tv.view = answer.view; tv.state = answer.state;
+    if (answer.kind === "gallery") tv.page = answer.page;
+    tv.error = null;
+    if (answer.kind === "gallery") {
+      const p = answer.page;
+      show((p.page || "") + " (" + (answer.pageIndex + 1) + " of " + answer.pages + ")");
+      el.setAttribute("aria-label", p.page);
+    }
+    if (op && (op.kind === "move" || op.kind === "drag") && before &&
+        before.page && before.page.page !== answer.page.page) {
+      slide(before, op);
+    } else {
+      draw();
+    }
+  }
+
+  function describe(op) {
+    switch (op.kind) {
+      case "double-tap": return "double-tap " + fmt(op.x) + "," + fmt(op.y);
+      case "two-finger-tap": return "two-finger-tap";
+      case "pinch": return "pinch " + op.f.toPrecision(6).replace(/\.?0+$/, "") + " " + fmt(op.x) + "," + fmt(op.y);
+      case "pan": return "pan " + fmt(op.dx) + "," + fmt(op.dy);
+      case "move": return op.move;
+      case "drag": return "drag " + fmt(op.dx) + "," + fmt(op.dy) + " velocity " + fmt(op.vx) + "," + fmt(op.vy);
+    }
+    return "";
+  }
+
+  function enqueue(op) {
+    const last = ops[ops.length - 1];
+    if (last && last.kind === "pan" && op.kind === "pan") { last.dx += op.dx; last.dy += op.dy; }
+    else if (last && last.kind === "pinch" && op.kind === "pinch") { last.f *= op.f; last.x = op.x; last.y = op.y; }
+    else ops.push(op);
+    pump();
+  }
+
+  async function pump() {
+    if (running || !tv.view) return;
+    running = true; tv.busy = true;
+    try {
+      while (ops.length) {
+        const op = ops.shift();
+        const text = describe(op);
+        const moves = op.kind === "move" || op.kind === "drag";
+        const r = await call("POST", "/api/views/" + tv.view + (moves ? "/moves" : "/gestures"),
+          moves ? { move: text } : { gesture: text });
+        if (r.status === 404) { ops.length = 0; tv.sent = []; await create(); break; }
+        if (!r.ok) { tv.error = r.text.trim(); show(tv.error); continue; }
+        tv.sent.push(text);
+        dragShift = { x: 0, y: 0 };
+        accept(JSON.parse(r.text), op);
+      }
+    } finally { running = false; tv.busy = false; }
+  }
+
+  // ---- drawing from IIIF tiles -----------------------------------------------------------
+  const images = new Map();  // url -> {img, loaded, used}
+  let clock = 0;
+
+  function image(url, request) {
+    let entry = images.get(url);
+    if (!entry) {
+      if (!request) return null;
+      const img = new Image();
+      entry = { img, loaded: false, used: 0 };
+      img.onload = () => { entry.loaded = true; tv.pending = Math.max(0, tv.pending - 1); scheduleDraw(); };
+      img.onerror = () => { images.delete(url); tv.pending = Math.max(0, tv.pending - 1); };
+      img.src = url;
+      tv.pending++;
+      images.set(url, entry);
+    }
+    entry.used = ++clock;
+    return entry;
+  }
+
+  function trimImages(needed) {
+    for (const [url, entry] of images) {
+      if (!entry.loaded && !needed.has(url)) {
+        entry.img.onload = null; entry.img.onerror = null; entry.img.src = "";
+        images.delete(url); tv.pending = Math.max(0, tv.pending - 1);
+      }
+    }
+    if (images.size > 600) {
+      const old = [...images.entries()].filter(([u, e]) => e.loaded && !needed.has(u))
+        .sort((a, b) => a[1].used - b[1].used).slice(0, images.size - 500);
+      for (const [url] of old) images.delete(url);
+    }
+  }
+
+  let drawScheduled = false;
+  function scheduleDraw() {
+    if (drawScheduled) return;
+    drawScheduled = true;
+    requestAnimationFrame(() => { drawScheduled = false; if (!animation) draw(); });
+  }
+
+  function draw(answer, shift, needed) {
+    answer = answer || tv.answer;
+    if (!answer) return;
+    const own = !needed;
+    needed = needed || new Set();
+    shift = shift || dragShift;
+    if (own) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = "#000"; ctx.fillRect(0, 0, width, height);
+    }
+    for (const p of answer.placements) drawPlacement(p, shift, needed);
+    if (own) trimImages(needed);
+  }
+
+  function levelSize(size, level) {
+    const f = Math.pow(2, level);
+    return { width: Math.ceil(size.width / f), height: Math.ceil(size.height / f) };
+  }
+
+  function drawPlacement(p, shift, needed) {
+    const s = p.state, f = p.frame, scale = s.zoomScale;
+    const W = s.image.width, H = s.image.height;
+    const ox = f.x + s.imageFrame.x + shift.x, oy = f.y + s.imageFrame.y + shift.y;
+    const base = "/iiif/3/" + p.id;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(f.x + shift.x, f.y + shift.y, f.width, f.height); ctx.clip();
+    ctx.imageSmoothingEnabled = true; ctx.imageSmoothingQuality = "high";
+    // A small whole image first, then the tiles of coarser levels already here, then the level drawn.
+    const small = base + "/full/!512,512/0/default.jpg";
+    needed.add(small);
+    const whole = image(small, true);
+    if (whole.loaded) ctx.drawImage(whole.img, ox, oy, W * scale, H * scale);
+    const maxLevel = Math.max(0, Math.ceil(Math.log2(Math.max(W, H) / TILE)));
+    for (let level = Math.min(maxLevel, p.level + 2); level >= p.level; level--) {
+      drawLevel(p, level, level === p.level, ox, oy, needed);
+    }
+    ctx.restore();
+  }
+
+  function drawLevel(p, level, request, ox, oy, needed) {
+    const s = p.state, scale = s.zoomScale, W = s.image.width, H = s.image.height;
+    const factor = Math.pow(2, level), span = TILE * factor;
+    const size = levelSize(s.image, level);
+    const v = s.visibleRect;
+    const c0 = Math.max(0, Math.floor(v.x / span)), r0 = Math.max(0, Math.floor(v.y / span));
+    const c1 = Math.min(Math.ceil(size.width / TILE) - 1, Math.floor((v.x + v.width - 1e-9) / span));
+    const r1 = Math.min(Math.ceil(size.height / TILE) - 1, Math.floor((v.y + v.height - 1e-9) / span));
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const x = c * span, y = r * span;
+        const w = Math.min(span, W - x), h = Math.min(span, H - y);
+        const tw = Math.min(TILE, size.width - c * TILE), th = Math.min(TILE, size.height - r * TILE);
+        const url = "/iiif/3/" + p.id + "/" + x + "," + y + "," + w + "," + h + "/" + tw + "," + th + "/0/default.jpg";
+        if (request) needed.add(url);
+        const entry = image(url, request);
+        if (!entry || !entry.loaded) continue;
+        const x0 = Math.round(ox + x * scale), y0 = Math.round(oy + y * scale);
+        const x1 = Math.round(ox + (x + w) * scale), y1 = Math.round(oy + (y + h) * scale);
+        ctx.drawImage(entry.img, x0, y0, x1 - x0, y1 - y0);
+      }
+    }
+  }
+
+  // A page change slides the old frame out and the new one in (eased, 250 ms), as a phone's viewer does.
+  function slide(before, op) {
+    const horizontal = !before.map || op.move === "left" || op.move === "right" || op.move === "next" ||
+      op.move === "prev" || (op.kind === "drag" && Math.abs(op.dx) >= Math.abs(op.dy));
+    const back = op.move === "prev" || op.move === "left" || op.move === "up" ||
+      (op.kind === "drag" && (horizontal ? op.dx > 0 : op.dy > 0));
+    const dir = back ? -1 : 1;
+    const start = performance.now();
+    const from = { x: dragShift.x, y: dragShift.y };
+    const step = (now) => {
+      const t = Math.min(1, (now - start) / 250);
+      const e = t * t * (3 - 2 * t);
+      const travel = horizontal ? width : height;
+      const offset = (1 - e) * travel * dir;
+      const oldShift = horizontal ? { x: from.x + offset - travel * dir, y: 0 } : { x: 0, y: from.y + offset - travel * dir };
+      const newShift = horizontal ? { x: offset, y: 0 } : { x: 0, y: offset };
+      const needed = new Set();
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = "#000"; ctx.fillRect(0, 0, width, height);
+      draw(before, oldShift, needed);
+      draw(tv.answer, newShift, needed);
+      if (t < 1) { animation = requestAnimationFrame(step); }
+      else { animation = null; draw(); }
+    };
+    animation = requestAnimationFrame(step);
+  }
+
+  // ---- input -------------------------------------------------------------------------------
+  function point(event) {
+    const r = el.getBoundingClientRect();
+    return { x: event.clientX - r.left, y: event.clientY - r.top };
+  }
+  function zoomedIn() { return tv.state && tv.state.zoomScale > tv.state.minimumZoomScale + 1e-9; }
+
+  let lastTouchEnd = 0;
+  el.addEventListener("dblclick", (event) => {
+    event.preventDefault();
+    if (performance.now() - lastTouchEnd < 600) return;  // the touch handlers took it
+    const p = point(event);
+    enqueue(event.shiftKey ? { kind: "two-finger-tap" } : { kind: "double-tap", x: p.x, y: p.y });
+  });
+
+  el.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const unit = event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? height : 1;
+    const f = Math.exp(-event.deltaY * unit / 400);
+    if (!isFinite(f) || f === 1) return;
+    const p = point(event);
+    enqueue({ kind: "pinch", f, x: p.x, y: p.y });
+  }, { passive: false });
+
+  // Pointers: one finger or the mouse drags; two fingers pinch, or tap together for a two-finger tap.
+  const pointers = new Map();
+  let drag = null, pinch = null, twoFinger = null, lastTap = null;
+  el.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse" && event.button !== 0) return;
+    el.focus();
+    el.setPointerCapture(event.pointerId);
+    pointers.set(event.pointerId, point(event));
+    if (pointers.size === 1) {
+      const p = point(event);
+      drag = { start: p, last: p, samples: [{ t: performance.now(), p }], swipe: kind === "gallery" && !zoomedIn(), moved: false };
+    } else if (pointers.size === 2) {
+      drag = null;
+      const [a, b] = [...pointers.values()];
+      pinch = { distance: Math.hypot(a.x - b.x, a.y - b.y) };
+      twoFinger = { t: performance.now(), moved: false };
+    }
+  });
+  el.addEventListener("pointermove", (event) => {
+    if (!pointers.has(event.pointerId)) return;
+    const p = point(event);
+    pointers.set(event.pointerId, p);
+    if (pointers.size === 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      if (pinch.distance > 0 && Math.abs(d / pinch.distance - 1) > 0.02) {
+        enqueue({ kind: "pinch", f: d / pinch.distance, x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+        pinch.distance = d;
+        if (twoFinger) twoFinger.moved = true;
+      }
+      return;
+    }
+    if (!drag) return;
+    const dx = p.x - drag.last.x, dy = p.y - drag.last.y;
+    if (Math.hypot(p.x - drag.start.x, p.y - drag.start.y) > 4) drag.moved = true;
+    drag.last = p;
+    drag.samples.push({ t: performance.now(), p });
+    if (drag.samples.length > 8) drag.samples.shift();
+    if (!drag.moved) return;
+    if (drag.swipe) { dragShift = { x: p.x - drag.start.x, y: (tv.answer && tv.answer.map) ? p.y - drag.start.y : 0 }; scheduleDraw(); }
+    else enqueue({ kind: "pan", dx, dy });
+  });
+  function release(event) {
+    if (!pointers.has(event.pointerId)) return;
+    const p = point(event);
+    pointers.delete(event.pointerId);
+    const now = performance.now();
+    if (twoFinger && pointers.size === 0) {
+      if (!twoFinger.moved && now - twoFinger.t < 350) enqueue({ kind: "two-finger-tap" });
+      twoFinger = null; pinch = null; lastTouchEnd = now;
+      return;
+    }
+    if (pointers.size > 0) return;
+    if (drag && drag.moved && drag.swipe) {
+      const first = drag.samples[0], ms = Math.max(1, now - first.t);
+      const vx = -(p.x - first.p.x) / ms, vy = -(p.y - first.p.y) / ms;
+      enqueue({ kind: "drag", dx: p.x - drag.start.x, dy: p.y - drag.start.y, vx, vy });
+    } else if (drag && !drag.moved && event.pointerType === "touch") {
+      if (lastTap && now - lastTap.t < 350 && Math.hypot(p.x - lastTap.p.x, p.y - lastTap.p.y) < 30) {
+        enqueue({ kind: "double-tap", x: p.x, y: p.y });
+        lastTap = null;
+      } else lastTap = { t: now, p };
+      lastTouchEnd = now;
+    }
+    drag = null;
+  }
+  el.addEventListener("pointerup", release);
+  el.addEventListener("pointercancel", release);
+
+  el.addEventListener("keydown", (event) => {
+    const map = tv.answer && tv.answer.map;
+    let op = null;
+    if (kind === "gallery") {
+      const moves = map ? { ArrowRight: "right", ArrowLeft: "left", ArrowUp: "up", ArrowDown: "down" }
+        : { ArrowRight: "next", ArrowLeft: "prev", PageDown: "next", PageUp: "prev" };
+      if (moves[event.key] && !(zoomedIn() && event.key.startsWith("Arrow") && event.altKey)) op = { kind: "move", move: moves[event.key] };
+    } else {
+      const pans = { ArrowRight: [-40, 0], ArrowLeft: [40, 0], ArrowUp: [0, 40], ArrowDown: [0, -40] };
+      if (pans[event.key]) op = { kind: "pan", dx: pans[event.key][0], dy: pans[event.key][1] };
+    }
+    if (event.key === "+" || event.key === "=") op = { kind: "pinch", f: 1.25, x: width / 2, y: height / 2 };
+    if (event.key === "-") op = { kind: "pinch", f: 0.8, x: width / 2, y: height / 2 };
+    if (event.key === "0") op = { kind: "two-finger-tap" };
+    if (op) { event.preventDefault(); enqueue(op); }
+  });
+
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if (el.clientWidth !== width || el.clientHeight !== height) { ops.length = 0; tv.sent = []; create(); }
+    }, 200);
+  });
+  window.addEventListener("pagehide", () => {
+    if (tv.view) fetch("/api/views/" + tv.view, { method: "DELETE", keepalive: true });
+  });
+
+  el.focus();
+  create().finally(() => { tv.busy = false; pump(); });
+})();
