@@ -41,7 +41,7 @@ extension TiledImage {
     ) throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8]) {
         let (geometry, level) = frameGeometry(state, displacedBy: overscroll)
         let renderer = FrameRenderer(geometry: geometry, filter: filter, background: background)
-        guard streamsFrames, renderer.sourceRect != nil, background.a == 255,
+        guard pixelSource == .decoder, renderer.sourceRect != nil, background.a == 255,
             FramePipeline.pays(frameSize: geometry.frameSize)
         else {
             let frame = try render(geometry, level: level, background: background, filter: filter)
@@ -101,11 +101,11 @@ extension TiledImage {
     /// The frame of `renderer` from `level`, drawn straight from the decoder with the decoder on a thread of its
     /// own (`PrefetchedRows`, on two or more processors) while this thread resamples, and the decoded bytes held
     /// meanwhile (the ring of rows); the bytes `render(_:level:background:filter:)` gives. For an image that
-    /// `streamsFrames` only (a gallery page that keeps no tiles).
+    /// whose `pixelSource` is the decoder only (a gallery page that keeps no tiles).
     package func renderPrefetched(_ renderer: FrameRenderer, level: Int) throws(TileViewError) -> (
         image: ImageBuffer, heldBytes: Int
     ) {
-        precondition(streamsFrames, "only an image without a tile cache streams its frames")
+        precondition(pixelSource == .decoder, "only an image read straight from its decoder streams its frames")
         var image = ImageBuffer(width: 0, height: 0)
         var held = 0
         _ = try withLevelPixels(for: renderer, level: level) { pixels in
@@ -149,13 +149,13 @@ extension TiledImage {
         case buffer(ImageBuffer, origin: (x: Int, y: Int))
     }
 
-    /// Hands `use` the level pixels `renderer` reads: straight from the decoder when there is no tile cache to
-    /// fill, else the region from the tiles (an empty buffer when the frame shows no image pixel). Returns the
+    /// Hands `use` the level pixels `renderer` reads: straight from the decoder when that is the `pixelSource` (or
+    /// `streaming` asks for it, upright images only), else the region from the tiles (an empty buffer when the frame shows no image pixel). Returns the
     /// level rect read, nil when none.
     package func withLevelPixels(
         for renderer: FrameRenderer, level: Int, streaming: Bool = false, _ use: (LevelPixels) -> Void
     ) throws(TileViewError) -> PixelRect? {
-        if let rect = renderer.sourceRect, streamsFrames || (streaming && orientation == .up) {
+        if let rect = renderer.sourceRect, pixelSource == .decoder || (streaming && orientation == .up) {
             let rows = try levelReader(rect, level: level)
             use(.rows(rows))
             rows.finish()

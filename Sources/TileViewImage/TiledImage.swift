@@ -140,7 +140,7 @@ public final class TiledImage {
     }
 
     /// Changes the tile cache's budget. Lowering it evicts least recently used tiles at once; 0 frees
-    /// them all and renders frames straight from the decoder again (see `streamsFrames`).
+    /// them all and renders frames straight from the decoder again (see `pixelSource`).
     public func setCacheBudget(bytes: Int) { cache.setBudget(bytes: bytes) }
 
     /// The tile cache's budget now (0: frames are rendered straight from the decoder when the image is upright).
@@ -160,10 +160,26 @@ public final class TiledImage {
     /// Cache and decode counters.
     public var statistics: TileCacheStatistics { cache.statistics }
 
-    /// True when frames are rendered straight from the decoder's rows instead of through the
-    /// tile cache: the cache has no budget and the stored pixels are upright (a rotated or
-    /// mirrored image needs its whole block to turn it).
-    package var streamsFrames: Bool { sharedTiles == nil && cache.budgetBytes == 0 && orientation == .up }
+    /// Where the image's level pixels come from: fixed by how it was opened (`sharedTiles`) and, for an image with
+    /// a cache of its own, by that cache's budget now (`setCacheBudget`) and its orientation.
+    public enum PixelSource: Sendable, Equatable {
+        /// Straight from the decoder's rows into each frame, one band of rows in memory, nothing kept: an image
+        /// of its own whose cache has no budget and whose stored pixels are upright (a gallery page that keeps no
+        /// tiles, a feed's image out of view).
+        case decoder
+        /// Tiles of the image's own cache (`cacheBudgetBytes`). With a budget of 0 (a turned or mirrored image,
+        /// which needs its whole block to turn it) each region is decoded as a block of tiles and let go.
+        case ownTiles
+        /// Tiles of a cache shared with other images and threads (`sharedTiles`, a server's); the image's own
+        /// cache stays empty.
+        case sharedTiles
+    }
+
+    /// Where this image's level pixels come from now.
+    public var pixelSource: PixelSource {
+        if sharedTiles != nil { return .sharedTiles }
+        return cache.budgetBytes == 0 && orientation == .up ? .decoder : .ownTiles
+    }
 
     /// Counts a decoding pass made outside the cache that delivered `bytes` of level pixels.
     package func noteStreamedPass(bytes: Int, warnings: [String]) {
@@ -190,6 +206,7 @@ public final class TiledImage {
         let grid = pyramid.grid(ofLevel: level)
         guard let clipped = rect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
         if let sharedTiles { return try sharedRegion(clipped, grid: grid, shared: sharedTiles) }
+        // Tiles of its own (also for a `.decoder` image asked for a region directly: the block is decoded, not kept).
         let ids = grid.tiles(intersecting: clipped)
         let missing = ids.filter { !cache.contains($0) }
         if missing.count == ids.count {

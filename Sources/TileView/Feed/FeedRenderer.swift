@@ -1,7 +1,7 @@
-import Dispatch
 import TileViewCodecs
 import TileViewCore
 import TileViewFeed
+import TileViewSystem
 
 /// Renders the frames of a vertical feed (docs/design.md section 5): headers from their colour, grids from the
 /// thumbnails of their resident cells, images from their tiles.
@@ -105,12 +105,15 @@ public final class FeedRenderer {
         if decodeThreads > 1 && jobs.count > 1 {
             let workers = min(decodeThreads, jobs.count)
             results.withUnsafeMutableBufferPointer { slots in
-                // Worker k renders cells k, k + workers, ...: each slot is written by one worker, and
-                // concurrentPerform returns after the last one.
+                // Worker k renders cells k, k + workers, ...: each slot is written by one worker, and every
+                // worker is joined before the slots are read.
                 nonisolated(unsafe) let slots = slots
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    for index in stride(from: worker, to: slots.count, by: workers) { slots[index] = render(index) }
+                let threads = (0..<workers).map { worker in
+                    WorkerThread.start {
+                        for index in stride(from: worker, to: slots.count, by: workers) { slots[index] = render(index) }
+                    }
                 }
+                for thread in threads { thread.join() }
             }
         } else {
             for index in jobs.indices { results[index] = render(index) }

@@ -243,7 +243,7 @@ public final class PageLoader {
                     return entries[request.position].map { PageDecodeJob.Work.render($0.content, request) }
                 }
                 guard let image = image(at: request.position, turns: request.turns) else { return nil }
-                if n < renderers.count, let renderer = renderers[n], image.streamsFrames,
+                if n < renderers.count, let renderer = renderers[n], image.pixelSource == .decoder,
                     renderer.sourceRect == request.rect, FramePipeline.pays(frameSize: renderer.geometry.frameSize)
                 {
                     return .stream(image, request, renderer)

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import HTTPTypes
 import Hummingbird
@@ -57,7 +56,8 @@ struct LoginController: Sendable {
             response.headers[.retryAfter] = String(seconds)
             return response
         }
-        let accepted = await Self.offPool { rules.verify(user: user, password: password) }
+        // bcrypt is slow: it runs on a worker thread, outside the cooperative pool.
+        let accepted = await BlockingWork.onWorkerThread { rules.verify(user: user, password: password) }.get()
         guard accepted else {
             rules.limiter.failed(client)
             var response = loginPage(request, next: next, failed: "wrong user name or password")
@@ -129,12 +129,5 @@ struct LoginController: Sendable {
             if fields[name] == nil { fields[name] = parts.count > 1 ? decoded(parts[1]) : "" }
         }
         return fields
-    }
-
-    /// Runs slow work (bcrypt) on a thread outside the cooperative pool.
-    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
-        }
     }
 }
