@@ -13,6 +13,11 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh all
 logs=.build/test-logs
 mkdir -p "$logs"
+# Servers the tests start keep their disk cache (docs/design.md section 16) in a folder of this run, not in the
+# user's ~/.cache: runs do not meet each other's entries.
+XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/tileview-test-cache.XXXXXX")
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 # The build's own lines go to its log; its warnings and errors to the terminal.
 if ! swift build --build-tests >"$logs/build.log" 2>&1; then
   grep -a -E "error|warning" "$logs/build.log" | sort -u
@@ -27,7 +32,9 @@ if grep -a -q -E "^$PWD/(Sources|Tests|Examples|Fuzz)/[^:]+:[0-9]+:[0-9]+: warni
   exit 1
 fi
 if [ $# -gt 0 ]; then
-  exec swift test --skip-build --disable-xctest "$@"
+  rc=0
+  swift test --skip-build --disable-xctest "$@" || rc=$?
+  exit $rc
 fi
 
 # The external suites and tests, as Swift Testing's --filter and --skip read them: the type or function after

@@ -24,7 +24,9 @@ public struct ServeOptions: ParsableArguments {
         32 KiB and request bodies over 64 KiB are refused, --max-connections are open at once. Every answer's \
         memory is planned before it is allocated: renders share --work-mb in two lanes (tiles never wait behind \
         large answers); a plan that can never fit is 400 with its parts, a full queue 503 with Retry-After; \
-        info.json advertises the maxArea the budget renders.
+        info.json advertises the maxArea the budget renders. First views survive restarts: each image's levels \
+        at most 1024x1024 are kept on disk (--cache-dir, default ~/.cache/tileview; --disk-cache-mb), written \
+        by --index-workers in the background or by `tileview index ROOT`.
 
         The viewer: open http://HOST:PORT/ in a browser to list the folders and images, zoom one (/view/ID: \
         double click, shift+double click, wheel, drag) or page through a folder (/gallery/FOLDER-ID, arrow \
@@ -98,6 +100,26 @@ public struct ServeOptions: ParsableArguments {
             "MiB of memory for the caches: three quarters for decoded tiles shared by all images, one quarter for encoded answers."
     )
     public var cacheMB = 256
+
+    @Option(
+        name: .customLong("cache-dir"),
+        help: ArgumentHelp(
+            "Keep each image's coarse levels (those at most 1024x1024) on disk here, so first views are fast after a restart or `tileview index`; `none` keeps nothing. Default: $XDG_CACHE_HOME/tileview, else ~/.cache/tileview.",
+            valueName: "DIR"))
+    public var cacheDir: String?
+
+    @Option(
+        name: .customLong("disk-cache-mb"),
+        help: ArgumentHelp(
+            "MiB the disk cache may hold; the least recently used entries go first.", valueName: "MiB"))
+    public var diskCacheMB = 1024
+
+    @Option(
+        name: .customLong("index-workers"),
+        help: ArgumentHelp(
+            "Threads writing the coarse levels of every image under ROOT to the disk cache in the background, newest files first, at the lowest priority (0: none).",
+            valueName: "N"))
+    public var indexWorkers = 1
 
     @Option(
         name: .customLong("work-mb"),
@@ -313,6 +335,13 @@ public struct ServeOptions: ParsableArguments {
         guard (0...1 << 20).contains(cacheMB) else {
             throw ValidationError("--cache-mb must be 0 to 1048576, got \(cacheMB)")
         }
+        guard (1...1 << 24).contains(diskCacheMB) else {
+            throw ValidationError("--disk-cache-mb must be 1 to 16777216, got \(diskCacheMB)")
+        }
+        guard (0...64).contains(indexWorkers) else {
+            throw ValidationError("--index-workers must be 0 to 64, got \(indexWorkers)")
+        }
+        if let cacheDir, cacheDir.isEmpty { throw ValidationError("--cache-dir needs a folder, or none") }
         guard (1...100_000).contains(maxViews) else { throw ValidationError("--max-views must be 1 to 100000") }
         guard viewIdle.isFinite, viewIdle > 0, viewIdle <= 86_400 else {
             throw ValidationError("--view-idle must be a number of seconds above 0 and at most 86400")
@@ -362,5 +391,21 @@ extension ServeOptions {
         guard (1...24 * 366).contains(sessionHours) else {
             throw ValidationError("--session-hours must be 1 to 8784, got \(sessionHours)")
         }
+    }
+}
+
+extension ServeOptions {
+    /// The disk cache's folder: `--cache-dir`, else `$XDG_CACHE_HOME/tileview`, else `$HOME/.cache/tileview`; nil
+    /// for `--cache-dir none`, or when there is no home to default to.
+    public func cacheFolder(environment: [String: String]) -> String? {
+        if let cacheDir { return cacheDir == "none" ? nil : cacheDir }
+        return Self.defaultCacheFolder(environment)
+    }
+
+    /// `$XDG_CACHE_HOME/tileview`, else `$HOME/.cache/tileview` (what `tileview index` fills by default too).
+    public static func defaultCacheFolder(_ environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/tileview" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tileview" }
+        return nil
     }
 }

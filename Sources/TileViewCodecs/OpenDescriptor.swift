@@ -24,6 +24,12 @@ public final class OpenDescriptor: Sendable {
     }
 
     deinit { close(rawValue) }
+
+    /// The identity of the file open now (`fstat`); nil when it cannot be read.
+    public var identity: FileIdentity? {
+        var identity = tv_file_identity()
+        return tv_descriptor_identity(rawValue, &identity) == 0 ? FileIdentity(identity) : nil
+    }
 }
 
 /// What `fstat` says of an open file: the identity of its contents. A file rewritten in place or replaced (a new

@@ -66,7 +66,11 @@ extension TiledImage {
             // A tiled TIFF reads only the tiles under the region: a region of it is always read straight from the
             // file (a band of the shared cache would decode a whole row of tiles).
             let readsTiles = header.isTiled
-            if orientation == .up && (sourceBytes > RegionPlan.tileSourceBytes || sharedTiles == nil || readsTiles) {
+            // A coarse level the disk cache may hold is read through the tiles, which the disk fills.
+            let fromDisk = sharedTiles.map { coarseLevels.contains(level) && $0.cache.mayHaveOnDisk($0.image) } ?? false
+            if orientation == .up && !fromDisk
+                && (sourceBytes > RegionPlan.tileSourceBytes || sharedTiles == nil || readsTiles)
+            {
                 streamed = true
                 memory.add("decoder rows", bytes: decoderRows)
                 memory.add("decoder working memory", bytes: header.decodeWorkingBytes)

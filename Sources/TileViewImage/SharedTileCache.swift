@@ -52,6 +52,7 @@ public final class SharedTileCache: Sendable {
         var indexedDecodes = 0
         var losslessCrops = 0
         var storedTiles = 0
+        var diskLoads = 0
 
         /// Inserts freshly decoded tiles of `image`, counting their bytes as decoded.
         mutating func insertDecoded(_ decoded: [TileID: ImageBuffer], image: String) {
@@ -95,9 +96,17 @@ public final class SharedTileCache: Sendable {
     private let indexes = Locked(IndexShelf())
     private let wholes = Locked(WholeShelf())
     public let budgetBytes: Int
+    /// The disk cache of coarse levels read before a coarse level is decoded (docs/design.md section 16), if any.
+    public let levelStore: CoarseLevelStore?
+    /// Versions whose coarse levels were not on disk when last looked for (the oldest first, `absentKept` at
+    /// most): their misses are decoded without reading the disk again, until `noteOnDisk`.
+    private let absent = Locked((names: Set<String>(), order: [String]()))
+    static let absentKept = 4096
 
-    /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square.
-    public init(budgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize) {
+    /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square, reading coarse levels
+    /// from `levelStore` when it is given.
+    public init(budgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize, levelStore: CoarseLevelStore? = nil) {
+        self.levelStore = levelStore
         self.budgetBytes = max(0, budgetBytes)
         let cap = max(1, tileSize) * max(1, tileSize) * 4
         state = Locked(
@@ -331,4 +340,40 @@ public final class SharedTileCache: Sendable {
 
     /// Removes every tile.
     public func removeAll() { state.withLock { $0.tiles.removeAll() } }
+
+    // MARK: - Coarse levels from disk
+
+    /// Whether the coarse levels of `image` may be on disk: there is a store, and they were not found missing
+    /// since they were last written (`noteOnDisk`).
+    package func mayHaveOnDisk(_ image: String) -> Bool {
+        levelStore != nil && !absent.withLock { $0.names.contains(image) }
+    }
+
+    /// Remembers that the coarse levels of `image` are not on disk.
+    package func noteNotOnDisk(_ image: String) {
+        absent.withLock { absent in
+            guard absent.names.insert(image).inserted else { return }
+            absent.order.append(image)
+            if absent.order.count > Self.absentKept { absent.names.remove(absent.order.removeFirst()) }
+        }
+    }
+
+    /// The coarse levels of `image` were just written to disk.
+    public func noteOnDisk(_ image: String) {
+        absent.withLock { absent in
+            guard absent.names.remove(image) != nil else { return }
+            absent.order.removeAll { $0 == image }
+        }
+    }
+
+    /// Stores tiles read from the disk cache (not counted as decoded).
+    package func storeFromDisk(image: String, tiles: [TileID: ImageBuffer]) {
+        state.withLock { state in
+            for (id, tile) in tiles { _ = state.tiles.insert(tile, forKey: Key(image: image, tile: id)) }
+            state.diskLoads += 1
+        }
+    }
+
+    /// Times an image's coarse levels were read from disk into the cache.
+    public var diskLoads: Int { state.withLock { $0.diskLoads } }
 }

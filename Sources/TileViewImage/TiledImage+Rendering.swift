@@ -150,8 +150,8 @@ extension TiledImage {
     }
 
     /// Hands `use` the level pixels `renderer` reads: straight from the decoder when that is the `pixelSource` (or
-    /// `streaming` asks for it, upright images only), else the region from the tiles (an empty buffer when the frame shows no image pixel). Returns the
-    /// level rect read, nil when none.
+    /// `streaming` asks for it, upright images only), else the region from the tiles (an empty buffer when the
+    /// frame shows no image pixel). Returns the level rect read, nil when none.
     package func withLevelPixels(
         for renderer: FrameRenderer, level: Int, streaming: Bool = false, _ use: (LevelPixels) -> Void
     ) throws(TileViewError) -> PixelRect? {

@@ -6,7 +6,8 @@ import TileViewTiling
 
 extension TiledImage {
     /// `region(_:level:)` over a shared cache: the tiles that meet `clipped` come from the cache, and the missing
-    /// ones from band decodes (see `SharedTileCache`), this thread's or another's.
+    /// ones from the disk cache when the level is coarse and the image's entry is there (`loadCoarseLevelsFromDisk`),
+    /// else from band decodes (see `SharedTileCache`), this thread's or another's.
     ///
     /// A miss decodes whole bands, the full width of the level: a JPEG or PNG decoder reads every row above a
     /// band and across it anyway, so the other tiles of the band cost little more and the next requests for them
@@ -23,7 +24,11 @@ extension TiledImage {
     ) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
         let ids = grid.tiles(intersecting: clipped)
         var tiles = shared.cache.cached(image: shared.image, ids)
-        let missing = ids.filter { tiles[$0] == nil }
+        var missing = ids.filter { tiles[$0] == nil }
+        if !missing.isEmpty, let loaded = loadCoarseLevelsFromDisk(for: grid, shared: shared) {
+            for id in missing { tiles[id] = loaded[id] }
+            missing = []
+        }
         let needed = Set(missing.map(\.row))
         if !missing.isEmpty, let index = entropyIndex(for: grid, shared: shared) {
             let decoded = try decodeThroughIndex(missing, grid: grid, index: index)

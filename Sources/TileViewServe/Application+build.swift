@@ -49,7 +49,7 @@ public func buildApplication(
     return Application(
         router: buildRouter(server), server: http,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "tileview"),
-        services: [ShutdownNotice(say: onStopping)],
+        services: [ShutdownNotice(say: onStopping)] + (server.indexer.map { [IndexingService(indexer: $0)] } ?? []),
         onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) }, logger: logger)
 }
 

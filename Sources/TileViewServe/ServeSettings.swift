@@ -33,6 +33,13 @@ public struct ServeSettings: Sendable {
     /// `--users`, `--tokens`, `--session-key` and `--sign-key` (docs/design.md section 18): nil lets every request in.
     public var access: AccessRules?
 
+    /// `--cache-dir` and `--disk-cache-mb` (docs/design.md section 16): coarse levels kept on disk across restarts;
+    /// nil keeps none.
+    public var levelStore: CoarseLevelStore?
+    /// `--index-workers`: threads writing coarse levels to `levelStore` in the background (0: none; requests still
+    /// read what is there).
+    public var indexWorkers = 1
+
     /// Seconds a connection may stay idle before it is closed (slow and half-sent requests are reaped by it).
     public var idleTimeoutSeconds: Int64 = 30
     /// The largest request body accepted (the view API's JSON; a bigger body is refused with 413).

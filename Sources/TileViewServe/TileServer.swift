@@ -25,15 +25,25 @@ public struct TileServer: Sendable {
     public let budget: WorkBudget
     /// The views browsers drive (docs/design.md section 11).
     public let views: ViewStore
+    /// Writes coarse levels to the disk cache in the background (with `settings.levelStore` and index workers).
+    let indexer: CoarseLevelIndexer?
 
-    public init(settings: ServeSettings) {
+    /// The server's state; `warn` says what goes wrong with the disk cache (once each), for the server's log.
+    public init(settings: ServeSettings, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.settings = settings
-        tiles = SharedTileCache(budgetBytes: settings.tileCacheBytes)
+        tiles = SharedTileCache(budgetBytes: settings.tileCacheBytes, levelStore: settings.levelStore)
         responses = ResponseCache(budgetBytes: settings.responseCacheBytes)
         work = BlockingWork(limit: settings.maxConcurrentRenders)
         budget = WorkBudget(budgetBytes: settings.workBytes, processors: settings.maxConcurrentRenders)
         connections = ConnectionRegistry(limit: settings.maxConnections)
         views = ViewStore(maxViews: settings.maxViews, idleSeconds: settings.viewIdleSeconds, now: settings.viewClock)
+        let images = ServedImages(root: settings.root, tiles: tiles, options: settings.options)
+        if let store = settings.levelStore, settings.indexWorkers > 0 {
+            indexer = CoarseLevelIndexer(
+                root: settings.root, images: images, store: store, workers: settings.indexWorkers, warn: warn)
+        } else {
+            indexer = nil
+        }
     }
 
     /// How the routes open the root's images: over the shared tiles, from checked descriptors.

@@ -28,4 +28,12 @@ package enum BatchScheduling {
         #endif
         return try body()
     }
+
+    /// Gives the calling thread the lowest priority (`nice` 19; on Linux the nice value is the thread's, not the
+    /// process's): background work (the server's indexing) then runs only on processors nothing else wants.
+    package static func lowestPriority() {
+        #if os(Linux)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        #endif
+    }
 }

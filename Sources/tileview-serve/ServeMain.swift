@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import TileView
 import TileViewCLI
 import TileViewServe
@@ -55,6 +56,16 @@ struct ServeMain: AsyncParsableCommand {
                     + "the descriptor limit is \(descriptors) (ulimit -n)\n")
         }
         settings.drainSeconds = Int64(options.drainSeconds)
+        if let folder = options.cacheFolder(environment: ProcessInfo.processInfo.environment) {
+            // A cache that cannot be made is said and left out: serving goes on without it.
+            do throws(TileViewError) {
+                settings.levelStore = try CoarseLevelStore(
+                    folder: folder, budgetBytes: options.diskCacheMB << 20, warn: Self.warn)
+            } catch {
+                Self.warn("no disk cache: \(error.description)")
+            }
+        }
+        settings.indexWorkers = options.indexWorkers
         if let cert = options.tlsCert, let key = options.tlsKey {
             let files = TLSFiles(certificatePath: cert, keyPath: key)
             do {
@@ -65,7 +76,7 @@ struct ServeMain: AsyncParsableCommand {
             }
             settings.tls = files
         }
-        let server = TileServer(settings: settings)
+        let server = TileServer(settings: settings, warn: Self.warn)
         // The drain's end: answers still being rendered or written are cut, and the server exits 0 as documented.
         server.connections.onDrainDeadline {
             Report.standardError("tileview: --drain-seconds passed; the answers still in flight are cut\n")
@@ -103,6 +114,9 @@ struct ServeMain: AsyncParsableCommand {
         }
         Report.standardError("tileview: stopped\n")
     }
+
+    /// A warning line on standard error.
+    @Sendable static func warn(_ text: String) { Report.standardError("tileview: warning: \(text)\n") }
 
     /// `--hash-password NAME` (prints `NAME:HASH` for `--users`) or `--sign PATH` (prints a share link); exit 64
     /// when the input or the key will not do.

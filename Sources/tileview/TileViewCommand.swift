@@ -15,7 +15,7 @@ struct TileViewCommand: AsyncParsableCommand {
         version: TileViewVersion.string,
         subcommands: [
             InfoCommand.self, DecodeCommand.self, ZoomCommand.self, GalleryCommand.self, FeedCommand.self,
-            BenchCommand.self, ServeCommand.self,
+            BenchCommand.self, ServeCommand.self, IndexCommand.self,
         ]
     )
 }

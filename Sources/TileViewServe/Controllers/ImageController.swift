@@ -13,6 +13,7 @@ struct ImageController: Sendable {
     let work: BlockingWork
     let budget: WorkBudget
     let metrics: ServerMetrics
+    let indexer: CoarseLevelIndexer?
 
     init(_ server: TileServer) {
         settings = server.settings
@@ -22,6 +23,7 @@ struct ImageController: Sendable {
         work = server.work
         budget = server.budget
         metrics = server.metrics
+        indexer = server.indexer
     }
 
     func addRoutes(to router: Router<ServeRequestContext>) {
@@ -46,6 +48,8 @@ struct ImageController: Sendable {
         let id = try context.parameters.require("id")
         guard let file = settings.root.file(forIdentifier: id) else { return TileServer.notFound }
         if let unchanged = TileServer.notModified(request, file) { return unchanged }
+        // A viewer asks for info.json first: the image's coarse levels are written to disk next, if they are not.
+        indexer?.requested(file)
         let size: PixelSize
         do throws(ServeError) {
             size = try await work.run { () throws(ServeError) in try open(file).imageSize }
@@ -153,6 +157,8 @@ struct ImageController: Sendable {
         if let unchanged = TileServer.notModified(request, file) { return unchanged }
         let cacheKey = file.version + "\u{0}" + key
         if let hit = responses.value(forKey: cacheKey) { return await written(hit, file: file) }
+        // After the render (which may have found the image's entry damaged or gone): its levels are written next.
+        defer { indexer?.requested(file) }
         let result = await coalescer.run(cacheKey) { [self] () async -> Result<EncodedImage, ServeError> in
             do throws(ServeError) {
                 let planned = try await work.run { () throws(ServeError) -> ImageRequestPlan in

@@ -56,6 +56,40 @@ struct OpsController: Sendable {
             + ServerMetrics.counterText(
                 "tileview_views_dropped_total", "Views dropped, idle longest first, to keep their number bounded.",
                 server.views.counters.dropped)
+            + diskCacheText()
+    }
+
+    /// `/metrics`: the disk cache's and the indexer's figures (nothing without `--cache-dir`).
+    func diskCacheText() -> String {
+        guard let store = server.settings.levelStore else { return "" }
+        let disk = store.figures
+        var text =
+            ServerMetrics.gaugeText(
+                "tileview_disk_cache_budget_bytes", "The bytes the disk cache may hold.", store.budgetBytes)
+            + ServerMetrics.gaugeText("tileview_disk_cache_bytes", "Bytes of entries in the disk cache.", disk.bytes)
+            + ServerMetrics.counterText(
+                "tileview_disk_cache_hits_total", "Coarse levels read from the disk cache.", disk.hits)
+            + ServerMetrics.counterText(
+                "tileview_disk_cache_misses_total", "Coarse levels looked for on disk and not found.", disk.misses)
+            + ServerMetrics.counterText("tileview_disk_cache_writes_total", "Entries written.", disk.writes)
+            + ServerMetrics.counterText(
+                "tileview_disk_cache_write_failures_total",
+                "Entries that could not be written (a full disk, a "
+                    + "read-only folder).", disk.writeFailures)
+            + ServerMetrics.counterText(
+                "tileview_disk_cache_damaged_total", "Damaged entries removed when read.", disk.damaged)
+            + ServerMetrics.counterText(
+                "tileview_disk_cache_evicted_total", "Entries removed to keep the bound.", disk.evicted)
+        if let indexer = server.indexer {
+            let figures = indexer.figures
+            text +=
+                ServerMetrics.counterText(
+                    "tileview_index_indexed_total", "Images whose coarse levels are on disk.", figures.indexed)
+                + ServerMetrics.gaugeText("tileview_index_pending", "Images waiting to be indexed.", figures.pending)
+                + ServerMetrics.counterText(
+                    "tileview_index_failed_total", "Images that could not be indexed.", figures.failed)
+        }
+        return text
     }
 
     func workText() -> String {

@@ -1,0 +1,248 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewSystem
+
+/// The disk cache of docs/design.md section 16: each image's coarse levels (every level no larger than
+/// `maxSide` on either side), so that a first view after a restart, or after `tileview index`, reads them instead
+/// of decoding the file.
+///
+/// Storage: plain files in a fan-out tree (`FOLDER/levels/ab/cdef....levels`, named by the SHA-256 of the key),
+/// not a database. An entry is written whole or not at all (`AtomicFile`: a temporary file, `fsync`, `rename`),
+/// so several processes (two servers, `tileview index` beside a server) share one folder with no lock: the last
+/// writer of an entry wins and a reader sees either entry whole. Reading one is one `open` and one `pread` of a
+/// few MB, which the page cache serves once it is warm; SQLite would add a copy through its pages and a lock
+/// shared by every process for nothing the file system does not already give.
+///
+/// An entry holds its key and its levels' sizes, and begins with the SHA-256 of the rest: a damaged entry (or one
+/// of another layout) is removed when read and counts as a miss, and the image is indexed again; a whole entry
+/// whose levels are not the ones asked for (another tile size) is a miss and stays. The key is the
+/// file's identity (device, inode, size, modification and change times) with what changes the pixels (the decode
+/// options and the viewer's turns): a changed file never meets an old entry. Entries are touched when read;
+/// the least recently used go first when the folder passes `budgetBytes`.
+///
+/// A folder that cannot be written (read-only, or full) keeps being read: entries others wrote still serve.
+/// Thread-safe.
+public final class CoarseLevelStore: Sendable {
+    /// The cache folder (entries are beneath `FOLDER/levels`).
+    public let folder: String
+    /// The most the entries may hold together, in bytes.
+    public let budgetBytes: Int
+    /// Whether this process can write entries (a read-only folder is only read).
+    public let writable: Bool
+
+    /// Levels no larger than this on each side are kept: those a first view shows (a 1024 x 768 viewer asks
+    /// for the fit level and every coarser one).
+    public static let maxSide = 1024
+    /// The largest entry read: every level of a 1024 x 1024 image and its coarser ones, with room.
+    static let maxEntryBytes = 8 << 20
+    static let suffix = ".levels"
+    /// The layout's name and version: an entry of another layout is damaged to this one.
+    static let magic = Array("TVLEVEL1".utf8)
+
+    private struct State {
+        var bytes: Int
+        var figures = Figures()
+        var warned = false
+    }
+    private let state: Locked<State>
+
+    /// What the store has done, for `/metrics` and summaries.
+    public struct Figures: Sendable, Equatable {
+        public var hits = 0
+        public var misses = 0
+        public var writes = 0
+        public var writeFailures = 0
+        public var damaged = 0
+        public var evicted = 0
+        public var bytes = 0
+    }
+
+    /// The store in `folder` (made if missing), bounded by `budgetBytes`; throws when the folder cannot be made or
+    /// is not a folder. A warning goes to `warn` once when it cannot be written.
+    public init(folder: String, budgetBytes: Int, warn: @Sendable (String) -> Void = { _ in }) throws(TileViewError) {
+        self.folder = folder
+        self.budgetBytes = max(0, budgetBytes)
+        let levels = folder + "/levels"
+        do throws(TileViewError) {
+            try AtomicFile.makeDirectory(levels)
+        } catch {
+            // A read-only folder may still hold entries to read.
+            guard FileStatus.of(levels)?.kind == .folder else { throw error }
+        }
+        writable = CacheFiles.isWritable(levels)
+        let bytes = CacheFiles.entries(under: levels, suffix: Self.suffix).reduce(0) { $0 + $1.size }
+        state = Locked(State(bytes: bytes))
+        if !writable {
+            warn("the cache folder \(folder) cannot be written: its entries are read, no new ones are kept")
+        }
+    }
+
+    /// What the store has done so far, and the bytes its entries hold (as this process last counted them).
+    public var figures: Figures {
+        state.withLock { state in
+            var figures = state.figures
+            figures.bytes = state.bytes
+            return figures
+        }
+    }
+
+    /// The key of `identity` read with `options`, turned by `turns` quarter turns.
+    public static func key(identity: FileIdentity, options: DecodeOptions, turns: Int) -> String {
+        [
+
+            "device \(identity.device)", "inode \(identity.inode)", "size \(identity.size)",
+            "modified \(identity.modified)", "changed \(identity.changed)",
+            "orientation \(options.applyOrientation)", "color \(options.color.rawValue)", "lenient \(options.lenient)",
+            "turns \(turns)",
+        ].joined(separator: ", ")
+    }
+
+    /// The path of the entry of `key`.
+    func path(of key: String) -> String {
+        let name = SHA256.fastHex(Array(key.utf8))
+        return "\(folder)/levels/\(name.prefix(2))/\(name.dropFirst(2))\(Self.suffix)"
+    }
+
+    /// Whether an entry of `key` exists (it is not read or checked).
+    public func contains(key: String) -> Bool { FileStatus.of(path(of: key))?.kind == .regular }
+
+    /// The levels of `key`'s entry, each checked against `expected` (level and size, in that order); nil when
+    /// there is none, or it is damaged (then it is removed).
+    public func levels(key: String, expected: [(level: Int, size: PixelSize)]) -> [(level: Int, pixels: ImageBuffer)]? {
+        let path = path(of: key)
+        guard let bytes = CacheFiles.read(path, limit: Self.maxEntryBytes) else {
+            state.withLock { $0.figures.misses += 1 }
+            return nil
+        }
+        guard Self.isWhole(bytes) else {
+            try? AtomicFile.remove(path)
+            state.withLock { state in
+                state.figures.damaged += 1
+                state.figures.misses += 1
+                state.bytes -= bytes.count
+            }
+            return nil
+        }
+        guard let levels = Self.decode(bytes, key: key, expected: expected) else {
+            // A whole entry of other levels (another tile size): a miss, left for whoever wrote it.
+            state.withLock { $0.figures.misses += 1 }
+            return nil
+        }
+        CacheFiles.touch(path)
+        state.withLock { $0.figures.hits += 1 }
+        return levels
+    }
+
+    /// Writes the entry of `key` (replacing any), then evicts the least recently used entries while the folder
+    /// holds more than the budget. A failure (a full disk, a read-only folder) is counted and said once through
+    /// `warn`; nothing is thrown: the cache only ever makes things faster.
+    public func store(
+        key: String, levels: [(level: Int, pixels: ImageBuffer)], warn: @Sendable (String) -> Void = { _ in }
+    ) {
+        guard writable else { return }
+        let bytes = Self.encode(key: key, levels: levels)
+        guard bytes.count <= Self.maxEntryBytes, bytes.count <= budgetBytes else { return }
+        let path = path(of: key)
+        do throws(TileViewError) {
+            try AtomicFile.makeDirectory(AtomicFile.split(path).folder)
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            let first = state.withLock { state in
+                state.figures.writeFailures += 1
+                defer { state.warned = true }
+                return !state.warned
+            }
+            if first { warn("the cache folder \(folder): \(error.reason); serving goes on without new entries") }
+            return
+        }
+        let over = state.withLock { state in
+            state.figures.writes += 1
+            state.bytes += bytes.count
+            return state.bytes > budgetBytes
+        }
+        if over { evict() }
+    }
+
+    /// Removes the least recently used entries (by modification time, which reads update) until the folder holds
+    /// at most seven eighths of the budget; recounts the folder (other processes write into it too).
+    func evict() {
+        var entries = CacheFiles.entries(under: folder + "/levels", suffix: Self.suffix)
+        var total = entries.reduce(0) { $0 + $1.size }
+        entries.sort { $0.usedNanoseconds < $1.usedNanoseconds }
+        var removed = 0
+        for entry in entries where total > budgetBytes - budgetBytes / 8 {
+            guard (try? AtomicFile.remove(entry.path)) != nil else { continue }
+            total -= entry.size
+            removed += 1
+        }
+        state.withLock { state in
+            state.bytes = total
+            state.figures.evicted += removed
+        }
+    }
+
+    // MARK: - The entry's bytes
+
+    /// `magic`, the SHA-256 (hex) of what follows, then (little-endian 32-bit numbers) the key's length and
+    /// bytes, the number of levels, each level's number, width and height, and the levels' RGBA pixels in order.
+    package static func encode(key: String, levels: [(level: Int, pixels: ImageBuffer)]) -> [UInt8] {
+        var body: [UInt8] = []
+        func number(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { body += $0 } }
+        let keyBytes = Array(key.utf8)
+        number(keyBytes.count)
+        body += keyBytes
+        number(levels.count)
+        for (level, pixels) in levels {
+            number(level)
+            number(pixels.width)
+            number(pixels.height)
+        }
+        body.reserveCapacity(body.count + levels.reduce(0) { $0 + $1.pixels.pixels.count })
+        for (_, pixels) in levels { body += pixels.pixels }
+        return magic + Array(SHA256.fastHex(body).utf8) + body
+    }
+
+    /// Whether `bytes` is an entry of this layout, whole: the magic, and the checksum of the rest.
+    static func isWhole(_ bytes: [UInt8]) -> Bool {
+        let digestEnd = magic.count + 64
+        guard bytes.count > digestEnd, Array(bytes[0..<magic.count]) == magic else { return false }
+        return Array(bytes[magic.count..<digestEnd]) == Array(SHA256.fastHex(Array(bytes[digestEnd...])).utf8)
+    }
+
+    /// The levels a whole entry (`isWhole`) holds, when it is the entry of `key` with exactly the `expected` levels.
+    static func decode(
+        _ bytes: [UInt8], key: String, expected: [(level: Int, size: PixelSize)]
+    ) -> [(level: Int, pixels: ImageBuffer)]? {
+        var offset = magic.count + 64
+        func number() -> Int? {
+            guard offset + 4 <= bytes.count else { return nil }
+            defer { offset += 4 }
+            return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+                | Int(bytes[offset + 3]) << 24
+        }
+        let keyBytes = Array(key.utf8)
+        guard let keyLength = number(), keyLength == keyBytes.count, offset + keyLength <= bytes.count,
+            Array(bytes[offset..<(offset + keyLength)]) == keyBytes
+        else { return nil }
+        offset += keyLength
+        guard let count = number(), count == expected.count else { return nil }
+        for (level, size) in expected {
+            guard number() == level, number() == size.width, number() == size.height else { return nil }
+        }
+        let total = expected.reduce(0) { $0 + $1.size.pixelCount * 4 }
+        guard bytes.count - offset == total else { return nil }
+        var levels: [(level: Int, pixels: ImageBuffer)] = []
+        for (level, size) in expected {
+            let length = size.pixelCount * 4
+            levels.append(
+                (
+                    level,
+                    ImageBuffer(
+                        width: size.width, height: size.height, pixels: Array(bytes[offset..<(offset + length)]))
+                )
+            )
+            offset += length
+        }
+        return levels
+    }
+}

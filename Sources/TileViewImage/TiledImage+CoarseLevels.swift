@@ -1,0 +1,84 @@
+import TileViewCodecs
+import TileViewCore
+import TileViewTiling
+
+/// An image's coarse levels and the disk cache (`CoarseLevelStore`, docs/design.md section 16).
+extension TiledImage {
+    /// The levels the disk cache keeps: every level no larger than `CoarseLevelStore.maxSide` on each side, to the
+    /// coarsest.
+    public var coarseLevels: ClosedRange<Int> {
+        let side = CoarseLevelStore.maxSide
+        let first = (0...pyramid.maxLevel).first { level in
+            let size = pyramid.levelSize(ofLevel: level)
+            return size.width <= side && size.height <= side
+        }
+        return (first ?? pyramid.maxLevel)...pyramid.maxLevel
+    }
+
+    /// The disk cache's key of this image: the identity of the file its descriptor holds, with the options and
+    /// turns that change its pixels. Nil for an image read from a path or from bytes (only what was opened once,
+    /// as a server and `tileview index` open files, has an identity that cannot change under it).
+    public var coarseLevelKey: String? {
+        guard case .descriptor(let descriptor) = source, let identity = descriptor.identity else { return nil }
+        return CoarseLevelStore.key(identity: identity, options: options, turns: turns)
+    }
+
+    /// The coarse levels' sizes, as an entry must hold them.
+    var coarseLevelSizes: [(level: Int, size: PixelSize)] {
+        coarseLevels.map { ($0, pyramid.levelSize(ofLevel: $0)) }
+    }
+
+    /// Every coarse level decoded, exactly as tiles of them would be: each level of its own decode, except that
+    /// the levels of an upright JPEG past 1/8 are the 1/8 decode box-reduced (the bytes `LevelReader` gives them,
+    /// see `makeCoarseLevels`). Throws when the file cannot be decoded (with `lenient`, what a damaged file gives
+    /// is what its tiles would show, and is kept as they would be).
+    public func decodeCoarseLevels() throws(TileViewError) -> [(level: Int, pixels: ImageBuffer)] {
+        var levels: [(level: Int, pixels: ImageBuffer)] = []
+        var base: ImageBuffer? = nil
+        for level in coarseLevels {
+            let size = pyramid.levelSize(ofLevel: level)
+            let pixels: ImageBuffer
+            if let base, level > Self.coarseBase {
+                pixels = BoxReducer.reduce(base, factor: 1 << (level - Self.coarseBase))
+            } else if orientation == .up {
+                pixels = try decodeStored(PixelRect(size: size), level: level)
+            } else {
+                let (block, blockRect) = try decodeBlock(
+                    of: pyramid.grid(ofLevel: level).tiles(intersecting: PixelRect(size: size)),
+                    grid: pyramid.grid(ofLevel: level))
+                pixels = block.cropped(
+                    to: PixelRect(x: -blockRect.x, y: -blockRect.y, width: size.width, height: size.height))
+            }
+            if header.format == .jpeg, orientation == .up, level == Self.coarseBase { base = pixels }
+            precondition(pixels.size == size, "coarse level \(level) decoded as \(pixels.size), not \(size)")
+            levels.append((level, pixels))
+        }
+        return levels
+    }
+
+    /// Fills the shared cache with every coarse level's tiles from the disk cache, when `grid`'s level is coarse
+    /// and its entry is there (a first view asks for all the coarse levels at once), and returns the tiles of
+    /// `grid`'s level. Nil when it is not: the level is decoded as usual, and this version is not looked for on
+    /// disk again until it is written.
+    func loadCoarseLevelsFromDisk(for grid: TileGrid, shared: SharedTiles) -> [TileID: ImageBuffer]? {
+        guard let store = shared.cache.levelStore, coarseLevels.contains(grid.level),
+            shared.cache.mayHaveOnDisk(shared.image), let key = coarseLevelKey
+        else { return nil }
+        guard let levels = store.levels(key: key, expected: coarseLevelSizes) else {
+            shared.cache.noteNotOnDisk(shared.image)
+            return nil
+        }
+        var tiles: [TileID: ImageBuffer] = [:]
+        for (level, pixels) in levels {
+            let levelGrid = pyramid.grid(ofLevel: level)
+            for row in 0..<levelGrid.rows {
+                for column in 0..<levelGrid.columns {
+                    let id = TileID(level: level, column: column, row: row)
+                    tiles[id] = pixels.cropped(to: levelGrid.pixelRect(of: id))
+                }
+            }
+        }
+        shared.cache.storeFromDisk(image: shared.image, tiles: tiles)
+        return tiles.filter { $0.key.level == grid.level }
+    }
+}

@@ -1,0 +1,195 @@
+import Dispatch
+import ServiceLifecycle
+import TileView
+
+/// The server's background indexing (docs/design.md section 16): every image under the root gets its coarse levels
+/// written to the disk cache (`CoarseLevelStore`), newest files first, by `workers` threads at the lowest
+/// priority (`nice` 19), so that its first view, now or after a restart, reads them instead of decoding.
+///
+/// The root is scanned at start and again every `rescanSeconds` once the queue is empty (files added later are
+/// picked up; no inotify: a periodic scan works on every file system, network ones included). A request for an
+/// image whose levels are not on disk moves it to the front (`requested`). An image already on disk is skipped;
+/// one that fails to decode is counted and not tried again until it changes.
+final class CoarseLevelIndexer: Sendable {
+    let root: ServeRoot
+    let images: ServedImages
+    let store: CoarseLevelStore
+    let workers: Int
+    let rescanSeconds: Int
+    let warn: @Sendable (String) -> Void
+
+    private struct State {
+        /// Identifiers to index, the next first.
+        var queue: [String] = []
+        var queued: Set<String> = []
+        /// Versions indexed or found on disk, and those that failed (not tried again until they change).
+        var done: Set<String> = []
+        var failedVersions: Set<String> = []
+        var indexed = 0
+        var failed = 0
+        var running = 0
+        var scanDue = true
+        var stopped = false
+    }
+    private let state = Locked(State())
+    private let threads = Locked([WorkerThread<Void>]())
+
+    init(
+        root: ServeRoot, images: ServedImages, store: CoarseLevelStore, workers: Int, rescanSeconds: Int = 60,
+        warn: @escaping @Sendable (String) -> Void
+    ) {
+        self.root = root
+        self.images = images
+        self.store = store
+        self.workers = max(1, workers)
+        self.rescanSeconds = rescanSeconds
+        self.warn = warn
+    }
+
+    /// Indexed, waiting and failed images, for `/metrics`.
+    var figures: (indexed: Int, pending: Int, failed: Int) {
+        state.withLock { ($0.indexed, $0.queue.count + $0.running, $0.failed) }
+    }
+
+    /// Starts the workers (the first scans the root before it indexes); after `stop`, starts them again.
+    func start() {
+        state.withLock { state in
+            state.stopped = false
+            state.scanDue = true
+        }
+        let started = (0..<workers).map { _ in WorkerThread.start { self.work() } }
+        threads.withLock { $0 += started }
+    }
+
+    /// Stops the workers after the image each is indexing, and waits for them.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        state.wakeWaiters()
+        for thread in threads.withLock({ thread in
+            defer { thread = [] }
+            return thread
+        }) { thread.join() }
+    }
+
+    /// A request for `file`: when its levels are not on disk (never written, or found damaged or missing by a
+    /// request since), it is indexed next.
+    func requested(_ file: ServedFile) {
+        let lost = !images.tiles.mayHaveOnDisk(file.version)
+        let moved = state.withLock { state -> Bool in
+            if lost { state.done.remove(file.version) }
+            guard !state.stopped, !state.done.contains(file.version), !state.failedVersions.contains(file.version)
+            else { return false }
+            state.queue.removeAll { $0 == file.identifier }
+            state.queue.insert(file.identifier, at: 0)
+            state.queued.insert(file.identifier)
+            return true
+        }
+        if moved { state.wakeWaiters() }
+    }
+
+    private enum Next {
+        case stop
+        case scan
+        case index(String)
+    }
+
+    private func work() {
+        // Indexing never slows an answer: it runs at the lowest priority.
+        BatchScheduling.lowestPriority()
+        while true {
+            let next = state.withLock(when: { $0.stopped || !$0.queue.isEmpty || $0.scanDue }) { state -> Next in
+                if state.stopped { return .stop }
+                if let identifier = state.queue.first {
+                    state.queue.removeFirst()
+                    state.queued.remove(identifier)
+                    state.running += 1
+                    return .index(identifier)
+                }
+                state.scanDue = false
+                return .scan
+            }
+            switch next {
+            case .stop: return
+            case .scan: scan()
+            case .index(let identifier):
+                index(identifier)
+                let empty = state.withLock { state in
+                    state.running -= 1
+                    return state.queue.isEmpty && state.running == 0
+                }
+                if empty { scheduleScan() }
+            }
+        }
+    }
+
+    /// Queues every image under the root whose version is not done, newest first.
+    private func scan() {
+        var files: [ServedFile] = []
+        var folders = [ServedFolder(identifier: "", path: root.resolved)]
+        while let folder = folders.popLast() {
+            let (subfolders, images) = root.contents(of: folder)
+            folders += subfolders
+            files += images
+        }
+        files.sort { $0.modified > $1.modified }
+        let added = state.withLock { state -> Bool in
+            var added = false
+            for file in files
+            where !state.done.contains(file.version) && !state.failedVersions.contains(file.version)
+                && !state.queued.contains(file.identifier)
+            {
+                state.queue.append(file.identifier)
+                state.queued.insert(file.identifier)
+                added = true
+            }
+            return added
+        }
+        if added { state.wakeWaiters() } else { scheduleScan() }
+    }
+
+    private func scheduleScan() {
+        DispatchQueue.global(qos: .background).asyncAfter(deadline: .now() + .seconds(rescanSeconds)) { [self] in
+            state.withLock { $0.scanDue = true }
+            state.wakeWaiters()
+        }
+    }
+
+    /// Writes the coarse levels of the image `identifier` names, unless they are on disk already.
+    private func index(_ identifier: String) {
+        guard let file = root.file(forIdentifier: ServeRoot.percentEncoded(identifier)),
+            let descriptor = file.descriptor
+        else { return }
+        do throws(TileViewError) {
+            // The image's own decode, outside the shared tile cache (cache budget 0: nothing kept).
+            let image = try TiledImage(
+                source: .descriptor(descriptor), name: identifier, cacheBudgetBytes: 0, options: images.options)
+            guard let key = image.coarseLevelKey else { return }
+            // An entry a request found damaged or gone is written again even if a file of its name is back.
+            if !store.contains(key: key) || !images.tiles.mayHaveOnDisk(file.version) {
+                store.store(key: key, levels: try image.decodeCoarseLevels(), warn: warn)
+            }
+            images.tiles.noteOnDisk(file.version)
+            state.withLock { state in
+                state.done.insert(file.version)
+                state.indexed += 1
+            }
+        } catch {
+            state.withLock { state in
+                state.failedVersions.insert(file.version)
+                state.failed += 1
+            }
+        }
+    }
+}
+
+/// Runs the indexer while the application runs: started with the server, stopped (after the image each worker is
+/// indexing) when the drain begins.
+struct IndexingService: Service {
+    let indexer: CoarseLevelIndexer
+
+    func run() async throws {
+        indexer.start()
+        try? await gracefulShutdown()
+        _ = await BlockingWork.onWorkerThread { indexer.stop() }
+    }
+}

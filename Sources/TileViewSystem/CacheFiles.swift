@@ -1,0 +1,75 @@
+import TileViewCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file operations of an on-disk cache (`CoarseLevelStore`): whole entries read with one `pread`, touched when
+/// used (their modification time is the least-recently-used order, shared by every process using the folder),
+/// listed for eviction, and a test of whether a folder takes new files. Writes go through `AtomicFile`.
+public enum CacheFiles {
+    /// The whole file at `path` when it is a regular file of at most `limit` bytes; nil when it is absent, larger,
+    /// or cannot be read (a cache treats all of these as a miss).
+    public static func read(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return nil }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return bytes
+    }
+
+    /// Sets the file's modification time to now (it was just used); an absent file is left absent.
+    public static func touch(_ path: String) {
+        _ = utimensat(AT_FDCWD, path, nil, AT_SYMLINK_NOFOLLOW)
+    }
+
+    /// A file of the cache: its path, its size and when it was last used.
+    public struct Entry: Sendable {
+        public let path: String
+        public let size: Int
+        public let usedNanoseconds: Int
+    }
+
+    /// The regular files in the folders directly beneath `folder` (the cache's fan-out folders) whose names end
+    /// with `suffix`, and those in `folder` itself; temporary files being written (names starting with a dot) are
+    /// left out.
+    public static func entries(under folder: String, suffix: String) -> [Entry] {
+        var found: [Entry] = []
+        func scan(_ path: String, depth: Int) {
+            guard let names = try? FolderEntries.names(in: path) else { return }
+            for name in names where !name.hasPrefix(".") {
+                let child = path + "/" + name
+                var info = stat()
+                guard lstat(child, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR where depth == 0: scan(child, depth: 1)
+                case S_IFREG where name.hasSuffix(suffix):
+                    found.append(
+                        Entry(
+                            path: child, size: Int(info.st_size),
+                            usedNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)))
+                default: continue
+                }
+            }
+        }
+        scan(folder, depth: 0)
+        return found
+    }
+
+    /// Whether this process may create files in `folder` (an existing folder).
+    public static func isWritable(_ folder: String) -> Bool {
+        access(folder, W_OK | X_OK) == 0
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TileView
+import TileViewTestSupport
+
+@testable import TileViewServe
+
+/// The disk cache through the server (docs/design.md section 16): the indexer writes every image's coarse levels,
+/// a restarted server answers a first view from them with no decode and the same bytes, a changed file never meets
+/// its old entry, and a damaged entry is decoded around and written again.
+@Suite("Server disk cache")
+struct DiskCacheRouteTests {
+    /// A root of three images (a JPEG, a PNG, a JPEG whose coarse levels start past 1/1: retina, 1411 px).
+    static func makeRoot(_ folder: URL) throws -> URL {
+        let root = folder.appendingPathComponent("root")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("albums"), withIntermediateDirectories: true)
+        for (source, name) in [
+            ("rocket.jpg", "rocket.jpg"), ("coffee.png", "albums/coffee.png"), ("retina.jpg", "retina.jpg"),
+        ] {
+            try FileManager.default.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent(source), to: root.appendingPathComponent(name))
+        }
+        return root
+    }
+
+    static func settings(root: URL, cache: URL, workers: Int) throws -> ServeSettings {
+        var settings = ServeSettings(root: try ServeRoot(path: root.path))
+        settings.levelStore = try CoarseLevelStore(folder: cache.path, budgetBytes: 256 << 20)
+        settings.indexWorkers = workers
+        return settings
+    }
+
+    /// A first view: info.json, then tiles of the coarse levels. (A tile whose region is not a whole number of
+    /// its level's pixels, as at the right edge of an odd-sized image, is drawn from the next finer level: the
+    /// level choice of docs/design.md section 10, which the disk cache does not change.)
+    static let firstView: [String: [String]] = [
+        "retina.jpg": [
+            "full/!256,256/0/default.jpg", "0,0,1024,1024/256,/0/default.jpg", "1024,0,384,1024/96,/0/default.jpg",
+            "0,0,512,512/256,/0/default.jpg", "512,512,512,512/256,/0/default.jpg",
+            "1024,1024,386,386/193,/0/default.jpg",
+        ],
+        "albums%2Fcoffee.png": [
+            "full/!300,300/0/default.jpg", "0,0,512,400/256,/0/default.jpg", "0,0,256,256/256,/0/default.png",
+        ],
+    ]
+
+    static func answers(_ server: TileServer) async throws -> [String: [UInt8]] {
+        let bodies = Locked([String: [UInt8]]())
+        try await buildApplication(server).test(.router) { client in
+            for (id, tiles) in Self.firstView.sorted(by: { $0.key < $1.key }) {
+                try await client.execute(uri: "/iiif/3/\(id)/info.json", method: .get) { #expect($0.status == .ok) }
+                for tile in tiles {
+                    try await client.execute(uri: "/iiif/3/\(id)/\(tile)", method: .get) { response in
+                        #expect(response.status == .ok, "\(id)/\(tile)")
+                        let body = Array(buffer: response.body)
+                        bodies.withLock { $0["\(id)/\(tile)"] = body }
+                    }
+                }
+            }
+        }
+        return bodies.withLock { $0 }
+    }
+
+    /// Runs `body` with a fresh root (`makeRoot`) and a cache folder its images were indexed into by a server.
+    static func withIndexedRoot(_ label: String, _ body: (URL, URL) async throws -> Void) async throws {
+        try await TemporaryFolder.with(label) { folder in
+            let root = try Self.makeRoot(folder)
+            let cache = folder.appendingPathComponent("cache")
+            try await Self.index(TileServer(settings: try Self.settings(root: root, cache: cache, workers: 1)))
+            try await body(root, cache)
+        }
+    }
+
+    /// Runs a server with an indexer until every image under its root is indexed (or 60 s pass).
+    static func index(_ server: TileServer) async throws {
+        try await buildApplication(server).test(.router) { _ in
+            let indexer = try #require(server.indexer)
+            for _ in 0..<600 {
+                let figures = indexer.figures
+                if figures.indexed + figures.failed >= 3 && figures.pending == 0 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(indexer.figures.indexed >= 3 && indexer.figures.failed == 0 && indexer.figures.pending == 0)
+        }
+    }
+
+    @Test("after the indexer ran, a restarted server answers the first view from disk: no decode, the same bytes")
+    func restart() async throws {
+        try await Self.withIndexedRoot("serve-disk") { root, cache in
+            let entries = CacheFiles.entries(under: cache.path + "/levels", suffix: ".levels")
+            #expect(entries.count == 3)
+
+            let restarted = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
+            let fromDisk = try await Self.answers(restarted)
+            #expect(restarted.tiles.statistics.bytesDecoded == 0, "no tile decoded")
+            #expect(restarted.tiles.bandsDecoded == 0)
+            #expect(restarted.tiles.diskLoads == 2)
+            #expect(restarted.settings.levelStore?.figures.hits == 2)
+
+            let plain = TileServer(settings: ServeSettings(root: try ServeRoot(path: root.path)))
+            let decoded = try await Self.answers(plain)
+            #expect(plain.tiles.statistics.bytesDecoded > 0)
+            #expect(fromDisk.count == decoded.count)
+            for (path, body) in decoded { #expect(fromDisk[path] == body, "\(path): the same bytes as decoded") }
+        }
+    }
+
+    @Test("a file changed on disk is decoded, never answered from its old entry")
+    func changedFile() async throws {
+        try await Self.withIndexedRoot("serve-disk-changed") { root, cache in
+            // The same name now holds another picture of the same size (its negative): a new identity.
+            let path = root.appendingPathComponent("albums/coffee.png")
+            let original = try PNGDecoder.decode(.file(path: path.path)).image
+            let negative = ImageBuffer(
+                width: original.width, height: original.height,
+                pixels: original.pixels.enumerated().map { $0.offset % 4 == 3 ? $0.element : 255 - $0.element })
+            try Data(try PNGEncoder.encode(negative)).write(to: path)
+            let server = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
+            try await buildApplication(server).test(.router) { client in
+                try await client.execute(uri: "/iiif/3/albums%2Fcoffee.png/full/max/0/default.png", method: .get) {
+                    response in
+                    let image = try PNGDecoder.decode(.bytes(Array(buffer: response.body))).image
+                    #expect(image == negative, "the new contents")
+                }
+            }
+            #expect(server.tiles.diskLoads == 0 && server.tiles.statistics.bytesDecoded > 0)
+        }
+    }
+
+    @Test("a damaged entry is counted, decoded around, and written again by the indexer")
+    func damagedEntry() async throws {
+        try await Self.withIndexedRoot("serve-disk-damaged") { root, cache in
+            for entry in CacheFiles.entries(under: cache.path + "/levels", suffix: ".levels") {
+                var bytes = try Fixtures.bytes(URL(fileURLWithPath: entry.path))
+                bytes[bytes.count / 2] ^= 0x40
+                try Data(bytes).write(to: URL(fileURLWithPath: entry.path))
+            }
+            let server = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 1))
+            let answers = try await Self.answers(server)
+            #expect(server.settings.levelStore?.figures.damaged == 2, "the two images asked for")
+            #expect(server.tiles.bandsDecoded > 0 && answers.count == 9)
+            try await Self.index(server)
+            let again = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
+            _ = try await Self.answers(again)
+            #expect(again.tiles.statistics.bytesDecoded == 0 && again.tiles.diskLoads == 2)
+        }
+    }
+
+    @Test("/metrics carries the disk cache's and the indexer's series")
+    func metrics() async throws {
+        try await TemporaryFolder.with("serve-disk-metrics") { folder in
+            let root = try Self.makeRoot(folder)
+            let server = TileServer(
+                settings: try Self.settings(root: root, cache: folder.appendingPathComponent("cache"), workers: 1))
+            try await Self.index(server)
+            try await buildApplication(server).test(.router) { client in
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    let text = String(buffer: response.body)
+                    for series in [
+                        "tileview_disk_cache_bytes ", "tileview_disk_cache_writes_total 3",
+                        "tileview_index_indexed_total 3",
+                        "tileview_index_pending 0", "tileview_index_failed_total 0",
+                    ] {
+                        #expect(text.contains(series), "\(series)")
+                    }
+                }
+            }
+        }
+    }
+}
