@@ -15,7 +15,8 @@ public struct ServeOptions: ParsableArguments {
         /iiif/3/ID/REGION/SIZE/ROTATION/QUALITY.FORMAT; Deep Zoom /dzi/ID.dzi, /dzi/ID_files/LEVEL/COL_ROW.jpg; \
         the viewer /, /browse/FOLDER-ID, /view/ID, /gallery, /gallery/FOLDER-ID, /viewer/viewer.js, \
         /viewer/viewer.css; the view API /api/views (POST), /api/views/VIEW (GET, DELETE), \
-        /api/views/VIEW/gestures and /moves (POST), /api/views/VIEW/frame.png, /api/openapi.json; with --users \
+        /api/views/VIEW/gestures and /moves (POST), /api/views/VIEW/frame.png, /api/openapi.json, \
+        /api/images/ID/preview.jpg (the thumbnail the camera embedded, 404 when none); with --users \
         /login and /logout; operations /healthz and /metrics (Prometheus text). \
         Only files under ROOT are served (no .., no dotfiles, \
         no symbolic link that leaves ROOT; a path is resolved and opened in one step and the descriptor checked is \

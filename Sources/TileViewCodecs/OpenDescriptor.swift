@@ -25,6 +25,22 @@ public final class OpenDescriptor: Sendable {
 
     deinit { close(rawValue) }
 
+    /// Up to `count` bytes from the start of the file (read with `pread`: the descriptor's offset is not used),
+    /// fewer when the file is shorter or a read fails.
+    public func prefix(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes {
+                pread(rawValue, $0.baseAddress! + done, $0.count - done, off_t(done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        return Array(bytes[0..<done])
+    }
+
     /// The identity of the file open now (`fstat`); nil when it cannot be read.
     public var identity: FileIdentity? {
         var identity = tv_file_identity()

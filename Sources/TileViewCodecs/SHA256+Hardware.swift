@@ -5,12 +5,15 @@ extension SHA256 {
     /// `hex(bytes)`, computed with the processor's SHA instructions where it has them (x86's SHA extensions: about
     /// a tenth of the instructions of the portable code, which runs everywhere else). The same digest either way.
     public static func fastHex(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { fastHex($0) }
+    }
+
+    /// `fastHex` of the bytes `data` points at, read in place.
+    public static func fastHex(_ data: UnsafeBufferPointer<UInt8>) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
-        let done = bytes.withUnsafeBufferPointer { data in
-            digest.withUnsafeMutableBufferPointer { out in
-                tv_sha256_hardware(data.baseAddress, data.count, out.baseAddress)
-            }
+        let done = digest.withUnsafeMutableBufferPointer { out in
+            tv_sha256_hardware(data.baseAddress, data.count, out.baseAddress)
         }
-        return done == 1 ? hex(digest: digest) : hex(bytes)
+        return done == 1 ? hex(digest: digest) : hex(Array(data))
     }
 }

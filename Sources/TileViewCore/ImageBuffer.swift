@@ -84,9 +84,37 @@ public struct ImageBuffer: Hashable, Sendable {
     public func cropped(to rect: PixelRect) -> ImageBuffer {
         precondition(PixelRect(size: size).contains(rect), "crop \(rect) outside \(size)")
         if rect == PixelRect(size: size) { return self }
-        var out = ImageBuffer(width: rect.width, height: rect.height)
-        out.copy(rect, of: self, to: (0, 0))
-        return out
+        // Every byte of the crop is copied: no zero fill first.
+        let rowBytes = rect.width * 4
+        let count = rowBytes * rect.height
+        let sourceWidth = width
+        let pixels = self.pixels.withUnsafeBufferPointer { from in
+            [UInt8](unsafeUninitializedCapacity: count) { to, initialized in
+                for row in 0..<rect.height {
+                    let s = ((rect.y + row) * sourceWidth + rect.x) * 4
+                    (to.baseAddress! + row * rowBytes).initialize(from: from.baseAddress! + s, count: rowBytes)
+                }
+                initialized = count
+            }
+        }
+        return ImageBuffer(width: rect.width, height: rect.height, pixels: pixels)
+    }
+
+    /// The pixels `rect` of an RGBA image `width` pixels wide whose rows start at `base` (row after row, no
+    /// padding), copied: a crop of pixels held elsewhere (a mapped file). `rect` must lie inside that image.
+    public init(copying rect: PixelRect, from base: UnsafeRawBufferPointer, width: Int) {
+        precondition(rect.x >= 0 && rect.y >= 0 && rect.maxX <= width && rect.maxY * width * 4 <= base.count)
+        let rowBytes = rect.width * 4
+        let count = rowBytes * rect.height
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { to, initialized in
+            for row in 0..<rect.height {
+                let offset = ((rect.y + row) * width + rect.x) * 4
+                UnsafeMutableRawPointer(to.baseAddress! + row * rowBytes).copyMemory(
+                    from: base.baseAddress! + offset, byteCount: rowBytes)
+            }
+            initialized = count
+        }
+        self.init(width: rect.width, height: rect.height, pixels: pixels)
     }
 
     /// Copies the pixels `rect` of `source` into this buffer with their top left at `origin`: the one row blit.

@@ -106,31 +106,63 @@ public final class CoarseLevelStore: Sendable {
     /// Whether an entry of `key` exists (it is not read or checked).
     public func contains(key: String) -> Bool { FileStatus.of(path(of: key))?.kind == .regular }
 
-    /// The levels of `key`'s entry, each checked against `expected` (level and size, in that order); nil when
-    /// there is none, or it is damaged (then it is removed).
-    public func levels(key: String, expected: [(level: Int, size: PixelSize)]) -> [(level: Int, pixels: ImageBuffer)]? {
+    /// A level of an entry: its number and size, and its RGBA rows in the mapped entry (valid only while
+    /// `withLevels` runs its body).
+    public struct MappedLevel {
+        public let level: Int
+        public let size: PixelSize
+        public let pixels: UnsafeRawBufferPointer
+    }
+
+    /// Runs `body` with the levels of `key`'s entry, mapped from the file (no copy), each checked against
+    /// `expected` (level and size, in that order); nil when there is none, or it is damaged (then it is removed).
+    public func withLevels<T>(
+        key: String, expected: [(level: Int, size: PixelSize)], _ body: ([MappedLevel]) -> T
+    ) -> T? {
         let path = path(of: key)
-        guard let bytes = CacheFiles.read(path, limit: Self.maxEntryBytes) else {
-            state.withLock { $0.figures.misses += 1 }
-            return nil
-        }
-        guard Self.isWhole(bytes) else {
+        let read =
+            CacheFiles.withMapping(path, limit: Self.maxEntryBytes) { bytes -> EntryRead<T> in
+                guard Self.isWhole(bytes) else { return .damaged(bytes.count) }
+                guard let levels = Self.decode(bytes, key: key, expected: expected) else { return .other }
+                return .done(body(levels))
+            } ?? .missing
+        switch read {
+        case .done(let value):
+            CacheFiles.touch(path)
+            state.withLock { $0.figures.hits += 1 }
+            return value
+        case .damaged(let count):
             try? AtomicFile.remove(path)
             state.withLock { state in
                 state.figures.damaged += 1
                 state.figures.misses += 1
-                state.bytes -= bytes.count
+                state.bytes -= count
             }
-            return nil
-        }
-        guard let levels = Self.decode(bytes, key: key, expected: expected) else {
-            // A whole entry of other levels (another tile size): a miss, left for whoever wrote it.
+        case .missing, .other:
+            // `.other`: a whole entry of other levels (another tile size), left for whoever wrote it.
             state.withLock { $0.figures.misses += 1 }
-            return nil
         }
-        CacheFiles.touch(path)
-        state.withLock { $0.figures.hits += 1 }
-        return levels
+        return nil
+    }
+
+    /// What reading an entry found.
+    private enum EntryRead<T> {
+        case missing
+        case damaged(Int)
+        case other
+        case done(T)
+    }
+
+    /// The levels of `key`'s entry, copied (see `withLevels`).
+    public func levels(key: String, expected: [(level: Int, size: PixelSize)]) -> [(level: Int, pixels: ImageBuffer)]? {
+        withLevels(key: key, expected: expected) { levels in
+            levels.map { level in
+                (
+                    level.level,
+                    ImageBuffer(copying: PixelRect(size: level.size), from: level.pixels, width: level.size.width)
+                )
+            }
+        }
     }
 
     /// Writes the entry of `key` (replacing any), then evicts the least recently used entries while the folder
@@ -203,16 +235,17 @@ public final class CoarseLevelStore: Sendable {
     }
 
     /// Whether `bytes` is an entry of this layout, whole: the magic, and the checksum of the rest.
-    static func isWhole(_ bytes: [UInt8]) -> Bool {
+    static func isWhole(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let digestEnd = magic.count + 64
-        guard bytes.count > digestEnd, Array(bytes[0..<magic.count]) == magic else { return false }
-        return Array(bytes[magic.count..<digestEnd]) == Array(SHA256.fastHex(Array(bytes[digestEnd...])).utf8)
+        guard bytes.count > digestEnd, bytes[0..<magic.count].elementsEqual(magic) else { return false }
+        let body = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[digestEnd...])
+        return bytes[magic.count..<digestEnd].elementsEqual(SHA256.fastHex(body).utf8)
     }
 
     /// The levels a whole entry (`isWhole`) holds, when it is the entry of `key` with exactly the `expected` levels.
     static func decode(
-        _ bytes: [UInt8], key: String, expected: [(level: Int, size: PixelSize)]
-    ) -> [(level: Int, pixels: ImageBuffer)]? {
+        _ bytes: UnsafeRawBufferPointer, key: String, expected: [(level: Int, size: PixelSize)]
+    ) -> [MappedLevel]? {
         var offset = magic.count + 64
         func number() -> Int? {
             guard offset + 4 <= bytes.count else { return nil }
@@ -222,7 +255,7 @@ public final class CoarseLevelStore: Sendable {
         }
         let keyBytes = Array(key.utf8)
         guard let keyLength = number(), keyLength == keyBytes.count, offset + keyLength <= bytes.count,
-            Array(bytes[offset..<(offset + keyLength)]) == keyBytes
+            bytes[offset..<(offset + keyLength)].elementsEqual(keyBytes)
         else { return nil }
         offset += keyLength
         guard let count = number(), count == expected.count else { return nil }
@@ -231,16 +264,13 @@ public final class CoarseLevelStore: Sendable {
         }
         let total = expected.reduce(0) { $0 + $1.size.pixelCount * 4 }
         guard bytes.count - offset == total else { return nil }
-        var levels: [(level: Int, pixels: ImageBuffer)] = []
+        var levels: [MappedLevel] = []
         for (level, size) in expected {
             let length = size.pixelCount * 4
             levels.append(
-                (
-                    level,
-                    ImageBuffer(
-                        width: size.width, height: size.height, pixels: Array(bytes[offset..<(offset + length)]))
-                )
-            )
+                MappedLevel(
+                    level: level, size: size,
+                    pixels: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])))
             offset += length
         }
         return levels

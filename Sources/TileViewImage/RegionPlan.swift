@@ -87,10 +87,17 @@ extension TiledImage {
                         let rows = Set(ids.map(\.row)).count
                         memory.add("turned block", bytes: FramePlan.product(band, rows, 2))
                     } else {
-                        // One band in the making, or (a JPEG past 1/8) the 1/8 level whole and what is made from it.
-                        let coarse =
-                            header.format == .jpeg && level > Self.coarseBase
-                            ? FramePlan.product(pyramid.levelSize(ofLevel: Self.coarseBase).pixelCount, 4, 3) : 0
+                        // One band in the making, or (a JPEG past 1/8) the 1/8 level whole and what is made from it,
+                        // or (a PNG's coarse level) every coarse level and the full rows of the largest factor.
+                        var coarse = 0
+                        if header.format == .jpeg && level > Self.coarseBase {
+                            coarse = FramePlan.product(pyramid.levelSize(ofLevel: Self.coarseBase).pixelCount, 4, 3)
+                        } else if header.format == .png && coarseLevels.contains(level) {
+                            let levels = FramePlan.sum(
+                                coarseLevels.map { pyramid.levelSize(ofLevel: $0).pixelCount * 4 })
+                            let rows = FramePlan.product(header.storedSize.width, 4, 1 << coarseLevels.upperBound)
+                            coarse = FramePlan.sum([levels, rows])
+                        }
                         memory.add("band decode", bytes: max(band, coarse))
                     }
                     memory.add("decoder rows", bytes: decoderRows)

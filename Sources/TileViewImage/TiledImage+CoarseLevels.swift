@@ -33,6 +33,7 @@ extension TiledImage {
     /// see `makeCoarseLevels`). Throws when the file cannot be decoded (with `lenient`, what a damaged file gives
     /// is what its tiles would show, and is kept as they would be).
     public func decodeCoarseLevels() throws(TileViewError) -> [(level: Int, pixels: ImageBuffer)] {
+        if let levels = try boxLevelsInOnePass(coarseLevels) { return levels }
         var levels: [(level: Int, pixels: ImageBuffer)] = []
         var base: ImageBuffer? = nil
         for level in coarseLevels {
@@ -56,6 +57,54 @@ extension TiledImage {
         return levels
     }
 
+    /// `levels` of an upright PNG made in one pass over its full rows: each PNG level is its full rows
+    /// box-reduced by 2^L (`LevelScale`), and every level's reducer is fed from the same rows, in the same bands
+    /// `LevelReader` would reduce (the same bytes, one inflate instead of one per level). Holds the rows of the
+    /// largest factor at once, as a reader of that level alone does. Nil for another format, a turned image or a
+    /// level that is not box-reduced from level 0.
+    package func boxLevelsInOnePass(_ levels: ClosedRange<Int>) throws(TileViewError) -> [(
+        level: Int, pixels: ImageBuffer
+    )]? {
+        let scales = levels.map { LevelScale.pyramidLevel($0, header: header) }
+        guard header.format == .png, orientation == .up,
+            scales.allSatisfy({ $0.numerator == 8 && $0.storedLevel == 0 })
+        else { return nil }
+        let size = header.storedSize
+        let factors = scales.map(\.boxFactor)
+        let span = factors.max() ?? 1
+        let rowBytes = size.width * 4
+        let reader = try levelReader(PixelRect(size: size), level: 0)
+        var outputs = levels.map { level in
+            [UInt8](repeating: 0, count: pyramid.levelSize(ofLevel: level).pixelCount * 4)
+        }
+        let widths = levels.map { pyramid.levelSize(ofLevel: $0).width }
+        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, span * rowBytes))
+        defer { band.deallocate() }
+        for y in 0..<size.height {
+            let slot = y % span
+            (band + slot * rowBytes).update(from: reader.row(y), count: rowBytes)
+            for (n, factor) in factors.enumerated() where (y + 1) % factor == 0 || y == size.height - 1 {
+                let rows = y % factor + 1
+                outputs[n].withUnsafeMutableBufferPointer { out in
+                    // Level 0 is the rows as they are (a box of one would clear a transparent pixel's colour).
+                    guard factor > 1 else {
+                        return (out.baseAddress! + y * rowBytes).update(from: band + slot * rowBytes, count: rowBytes)
+                    }
+                    BoxReducer.reduceBand(
+                        UnsafePointer(band + (slot - rows + 1) * rowBytes), rowBytes: rowBytes, rows: rows,
+                        columns: 0..<size.width, factor: factor, into: out.baseAddress! + (y / factor) * widths[n] * 4)
+                }
+            }
+        }
+        reader.finish()
+        noteStreamedPass(bytes: size.pixelCount * 4, warnings: reader.lenientWarnings)
+        if let failure = reader.failure, !reader.lenient { throw TileViewError(failure, path: path) }
+        return zip(levels, outputs).map { level, pixels in
+            let levelSize = pyramid.levelSize(ofLevel: level)
+            return (level, ImageBuffer(width: levelSize.width, height: levelSize.height, pixels: pixels))
+        }
+    }
+
     /// Fills the shared cache with every coarse level's tiles from the disk cache, when `grid`'s level is coarse
     /// and its entry is there (a first view asks for all the coarse levels at once), and returns the tiles of
     /// `grid`'s level. Nil when it is not: the level is decoded as usual, and this version is not looked for on
@@ -64,19 +113,24 @@ extension TiledImage {
         guard let store = shared.cache.levelStore, coarseLevels.contains(grid.level),
             shared.cache.mayHaveOnDisk(shared.image), let key = coarseLevelKey
         else { return nil }
-        guard let levels = store.levels(key: key, expected: coarseLevelSizes) else {
-            shared.cache.noteNotOnDisk(shared.image)
-            return nil
-        }
-        var tiles: [TileID: ImageBuffer] = [:]
-        for (level, pixels) in levels {
-            let levelGrid = pyramid.grid(ofLevel: level)
-            for row in 0..<levelGrid.rows {
-                for column in 0..<levelGrid.columns {
-                    let id = TileID(level: level, column: column, row: row)
-                    tiles[id] = pixels.cropped(to: levelGrid.pixelRect(of: id))
+        let read = store.withLevels(key: key, expected: coarseLevelSizes) { levels in
+            // Tiles cut straight from the mapped entry.
+            var tiles: [TileID: ImageBuffer] = [:]
+            for level in levels {
+                let levelGrid = pyramid.grid(ofLevel: level.level)
+                for row in 0..<levelGrid.rows {
+                    for column in 0..<levelGrid.columns {
+                        let id = TileID(level: level.level, column: column, row: row)
+                        tiles[id] = ImageBuffer(
+                            copying: levelGrid.pixelRect(of: id), from: level.pixels, width: level.size.width)
+                    }
                 }
             }
+            return tiles
+        }
+        guard let tiles = read else {
+            shared.cache.noteNotOnDisk(shared.image)
+            return nil
         }
         shared.cache.storeFromDisk(image: shared.image, tiles: tiles)
         return tiles.filter { $0.key.level == grid.level }

@@ -181,9 +181,28 @@ extension TiledImage {
         let base = Self.coarseBase
         let decoded = try decodeStored(PixelRect(size: pyramid.levelSize(ofLevel: base)), level: base)
         noteStreamedPass(bytes: decoded.byteCount, warnings: [])
-        for level in base...pyramid.maxLevel {
+        let levels = (base...pyramid.maxLevel).map { level in
+            (level, BoxReducer.reduce(decoded, factor: 1 << (level - base)))
+        }
+        distribute(levels, grid: grid, claimed: claimed, shared: shared, publish: publish)
+    }
+
+    /// Whether the bands of `grid`'s level are made with every coarse level in one pass (`boxLevelsInOnePass`): a
+    /// coarse level of an upright PNG whose coarse levels together fit in an eighth of the cache.
+    private func makesBoxLevels(_ grid: TileGrid, shared: SharedTiles) -> Bool {
+        header.format == .png && orientation == .up && coarseLevels.contains(grid.level)
+            && coarseLevels.reduce(0) { $0 + pyramid.levelSize(ofLevel: $1).pixelCount * 4 }
+                <= shared.cache.budgetBytes / 8
+    }
+
+    /// Hands the `claimed` bands of `grid`'s level among `levels` to `publish`, and stores every tile of the
+    /// other levels.
+    private func distribute(
+        _ levels: [(level: Int, pixels: ImageBuffer)], grid: TileGrid, claimed: Set<Int>, shared: SharedTiles,
+        publish: (Int, [TileID: ImageBuffer]) -> Void
+    ) {
+        for (level, pixels) in levels {
             let levelGrid = pyramid.grid(ofLevel: level)
-            let pixels = BoxReducer.reduce(decoded, factor: 1 << (level - base))
             precondition(pixels.size == levelGrid.levelSize, "level \(level) made \(pixels.size)")
             if level == grid.level {
                 for row in 0..<levelGrid.rows where claimed.contains(row) {
@@ -215,7 +234,7 @@ extension TiledImage {
     }
 
     /// Decodes the claimed bands `rows` of `grid`'s level in one pass (with the other coarse levels of a JPEG,
-    /// `makeCoarseLevels`), publishes each to the shared cache as soon as it is complete, and returns the tiles
+    /// `makeCoarseLevels`, or of a PNG, `boxLevelsInOnePass`), publishes each to the shared cache as soon as it is complete, and returns the tiles
     /// among `wanted`. On failure every band not yet published is ended
     /// with the error (its waiters get it too).
     private func decodeBands(
@@ -237,6 +256,8 @@ extension TiledImage {
                 x: 0, y: top, width: grid.levelSize.width, height: min(grid.levelSize.height, (last + 1) * size) - top)
             if makesCoarseLevels(grid, shared: shared) {
                 try makeCoarseLevels(grid, claimed: pending, shared: shared, publish: publish)
+            } else if makesBoxLevels(grid, shared: shared), let levels = try boxLevelsInOnePass(coarseLevels) {
+                distribute(levels, grid: grid, claimed: pending, shared: shared, publish: publish)
             } else if orientation == .up {
                 try streamBands(span, grid: grid, claimed: pending, publish: publish)
             } else {

@@ -19,15 +19,40 @@ public enum CacheFiles {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return nil }
         let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
+        var complete = true
+        // Read straight into the array's storage (no zero fill first); a short read gives nil.
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var done = 0
+            while done < size {
+                let n = pread(fd, buffer.baseAddress! + done, size - done, off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            complete = done == size
+            if !complete { buffer.baseAddress!.update(repeating: 0, count: size) }
+            initialized = size
         }
-        return bytes
+        return complete ? bytes : nil
+    }
+
+    /// Runs `body` with the whole file at `path` mapped read-only (the page cache's pages, no copy), when it is a
+    /// regular file of 1 to `limit` bytes; nil when it is absent, larger, empty or cannot be mapped. The mapping
+    /// lives while `body` runs. (A file truncated by another process while mapped would fault: entries are only
+    /// ever replaced by `rename`, never truncated, so a mapping always sees the whole file it opened.)
+    public static func withMapping<T>(_ path: String, limit: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0, info.st_size <= limit
+        else { return nil }
+        let size = Int(info.st_size)
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), base != MAP_FAILED else {
+            return nil
+        }
+        defer { munmap(base, size) }
+        return body(UnsafeRawBufferPointer(start: base, count: size))
     }
 
     /// Sets the file's modification time to now (it was just used); an absent file is left absent.

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TileView
+import TileViewCodecs
 import TileViewTestSupport
 
 @testable import TileViewServe
@@ -146,6 +147,44 @@ struct DiskCacheRouteTests {
             let again = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
             _ = try await Self.answers(again)
             #expect(again.tiles.statistics.bytesDecoded == 0 && again.tiles.diskLoads == 2)
+        }
+    }
+
+    @Test("preview.jpg is the thumbnail the file embeds, turned as the image is; 404 without one")
+    func preview() async throws {
+        try await TemporaryFolder.with("serve-preview") { folder in
+            let thumbnail = try JPEGEncoder.encode(ImageBuffer(width: 16, height: 12, fill: RGBA8(r: 9, g: 99, b: 199)))
+            // SampleImages/rocket.jpg with an EXIF segment first: orientation 6, and the thumbnail in IFD1.
+            func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+            func u32(_ v: Int) -> [UInt8] { u16(v >> 16 & 0xFFFF) + u16(v & 0xFFFF) }
+            var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + u32(8)
+            tiff += u16(1) + u16(0x0112) + u16(3) + u32(1) + u16(6) + u16(0) + u32(26)
+            tiff += u16(2) + u16(0x0201) + u16(4) + u32(1) + u32(56) + u16(0x0202) + u16(4) + u32(1)
+            tiff += u32(thumbnail.count) + u32(0) + thumbnail
+            let payload = Array("Exif".utf8) + [0, 0] + tiff
+            let rocket = try Fixtures.bytes(Fixtures.sampleImages.appendingPathComponent("rocket.jpg"))
+            let file = Array(rocket[0..<2]) + [0xFF, 0xE1] + u16(payload.count + 2) + payload + Array(rocket[2...])
+            try Data(file).write(to: folder.appendingPathComponent("camera.jpg"))
+            try Data(rocket).write(to: folder.appendingPathComponent("plain.jpg"))
+            let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
+            try await buildApplication(server).test(.router) { client in
+                try await client.execute(uri: "/api/images/camera.jpg/preview.jpg", method: .get) { response in
+                    #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
+                    #expect(response.headers[.eTag] != nil)
+                    let body = Array(buffer: response.body)
+                    #expect(body == ExifThumbnail.oriented(thumbnail, orientation: 6))
+                    let turned = try? JPEGDecoder.decode(.bytes(body)).image
+                    #expect(turned?.size == PixelSize(width: 12, height: 16), "a quarter turn")
+                }
+                try await client.execute(uri: "/api/images/plain.jpg/preview.jpg", method: .get) { response in
+                    #expect(response.status == .notFound)
+                    #expect(String(buffer: response.body) == "plain.jpg has no embedded preview\n")
+                }
+                try await client.execute(uri: "/api/images/..%2Fsecret.jpg/preview.jpg", method: .get) {
+                    #expect($0.status == .notFound)
+                }
+            }
+            #expect(server.tiles.statistics.bytesDecoded == 0, "nothing decoded")
         }
     }
 

@@ -437,7 +437,7 @@ struct ViewAPITests {
             #expect(
                 Set(paths.keys) == [
                     "/api/views", "/api/views/{vid}", "/api/views/{vid}/gestures", "/api/views/{vid}/moves",
-                    "/api/views/{vid}/frame.png",
+                    "/api/views/{vid}/frame.png", "/api/images/{id}/preview.jpg",
                 ])
         }
     }

@@ -34,15 +34,16 @@ public enum ShareScope: Equatable, Sendable {
     case image(String)
     case folder(String)
 
-    /// What a request path reaches: `/view/ID`, `/iiif/3/ID[/...]`, `/dzi/ID.dzi`, `/dzi/ID_files/...` an image,
-    /// `/gallery[/FOLDER]` and `/browse/FOLDER` a folder; nil for any other path (or an identifier with an empty,
-    /// `.` or `..` part).
+    /// What a request path reaches: `/view/ID`, `/iiif/3/ID[/...]`, `/api/images/ID/preview.jpg`, `/dzi/ID.dzi`,
+    /// `/dzi/ID_files/...` an image, `/gallery[/FOLDER]` and `/browse/FOLDER` a folder; nil for any other path (or an
+    /// identifier with an empty, `.` or `..` part).
     public init?(path: String) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/"), let first = parts.first else { return nil }
         let rest = Array(parts.dropFirst())
         switch first {
-        case "view" where rest.count == 1, "iiif" where rest.count >= 2 && rest[0] == "3":
+        case "view" where rest.count == 1, "iiif" where rest.count >= 2 && rest[0] == "3",
+            "api" where rest.count == 3 && rest[0] == "images":
             guard let id = Self.identifier(first == "view" ? rest[0] : rest[1]) else { return nil }
             self = .image(id)
         case "dzi" where rest.count >= 1:

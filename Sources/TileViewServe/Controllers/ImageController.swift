@@ -32,6 +32,29 @@ struct ImageController: Sendable {
         router.get("/iiif/3/:id/:region/:size/:rotation/:quality", use: iiifImage)
         router.get("/dzi/:name", use: deepZoomDescriptor)
         router.get("/dzi/:name/:level/:tile", use: deepZoomTile)
+        router.get("/api/images/:id/preview.jpg", use: preview)
+    }
+
+    /// The most of a file read to find its EXIF thumbnail: the segments before the first scan (an APP1 segment is
+    /// at most 64 KiB; cameras put it first).
+    static let previewSearchBytes = 256 << 10
+
+    /// `/api/images/{id}/preview.jpg` (docs/design.md section 16): the JPEG thumbnail the camera embedded in the
+    /// file's EXIF, as stored (no decode), with the image's orientation added so that a browser turns it; 404
+    /// when the file has none. A viewer paints it while the tiles come.
+    @Sendable func preview(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let file = settings.root.file(forIdentifier: id), let descriptor = file.descriptor else {
+            return TileServer.notFound
+        }
+        if let unchanged = TileServer.notModified(request, file) { return unchanged }
+        let head = await BlockingWork.onWorkerThread { descriptor.prefix(Self.previewSearchBytes) }.get()
+        guard let thumbnail = ExifThumbnail.jpeg(inJPEG: head) else {
+            return TileServer.text(.notFound, "\(file.identifier) has no embedded preview")
+        }
+        let orientation = settings.options.applyOrientation ? (ExifOrientationParser.exifValue(inJPEG: head) ?? 1) : 1
+        return TileServer.bytes(
+            ExifThumbnail.oriented(thumbnail, orientation: orientation), type: "image/jpeg", file: file)
     }
 
     // MARK: - IIIF

@@ -127,6 +127,21 @@
     return entry;
   }
 
+  // Each image's embedded preview (/api/images/ID/preview.jpg), asked for once: a 404 (none) is not asked again.
+  const previews = new Map();
+  function preview(id) {
+    let entry = previews.get(id);
+    if (!entry) {
+      const img = new Image();
+      entry = { img, loaded: false };
+      img.onload = () => { entry.loaded = true; scheduleDraw(); };
+      img.src = "/api/images/" + id + "/preview.jpg";
+      previews.set(id, entry);
+      if (previews.size > 64) previews.delete(previews.keys().next().value);
+    }
+    return entry;
+  }
+
   function trimImages(needed) {
     for (const [url, entry] of images) {
       if (!entry.loaded && !needed.has(url)) {
@@ -179,7 +194,13 @@
     const small = base + "/full/!512,512/0/default.jpg";
     needed.add(small);
     const whole = image(small, true);
-    if (whole.loaded) ctx.drawImage(whole.img, ox, oy, W * scale, H * scale);
+    if (whole.loaded) {
+      ctx.drawImage(whole.img, ox, oy, W * scale, H * scale);
+    } else {
+      // Until then, the preview the camera embedded in the file (served as stored, turned by its EXIF).
+      const early = preview(p.id);
+      if (early.loaded) ctx.drawImage(early.img, ox, oy, W * scale, H * scale);
+    }
     const maxLevel = Math.max(0, Math.ceil(Math.log2(Math.max(W, H) / TILE)));
     for (let level = Math.min(maxLevel, p.level + 2); level >= p.level; level--) {
       drawLevel(p, level, level === p.level, ox, oy, needed);
