@@ -103,6 +103,13 @@ public struct ServeOptions: ParsableArguments {
     public var cacheMB = 256
 
     @Option(
+        name: .customLong("max-scale"),
+        help: ArgumentHelp(
+            "The viewer's largest zoom, in screen pixels per image pixel (never below the fit): photo viewers zoom past the pixels. The view API's default, for a request that names none, stays 1.",
+            valueName: "SCALE"))
+    public var maxScale = 4.0
+
+    @Option(
         name: .customLong("cache-dir"),
         help: ArgumentHelp(
             "Keep each image's coarse levels (those at most 1024x1024) on disk here, so first views are fast after a restart or `tileview index`; `none` keeps nothing. Default: $XDG_CACHE_HOME/tileview, else ~/.cache/tileview.",
@@ -335,6 +342,9 @@ public struct ServeOptions: ParsableArguments {
         }
         guard (0...1 << 20).contains(cacheMB) else {
             throw ValidationError("--cache-mb must be 0 to 1048576, got \(cacheMB)")
+        }
+        guard maxScale.isFinite, maxScale > 0, maxScale <= 64 else {
+            throw ValidationError("--max-scale must be a number above 0 and at most 64, got \(maxScale)")
         }
         guard (1...1 << 24).contains(diskCacheMB) else {
             throw ValidationError("--disk-cache-mb must be 1 to 16777216, got \(diskCacheMB)")

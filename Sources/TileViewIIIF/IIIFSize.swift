@@ -100,10 +100,10 @@ public struct IIIFSize: Hashable, Sendable, CustomStringConvertible {
     ///
     /// A side derived from the aspect ratio (`w,`, `,h`, `!w,h`) is the region's side scaled and rounded to the
     /// nearest pixel, at least 1; `pct:n` rounds both sides. `max` and `!w,h` are fitted within the limits;
-    /// every other form throws a 400 error when its result exceeds them. Without `^`, a result larger than the
-    /// region in either side throws a 400 error (for `!w,h`: a box that would enlarge the region), and `max` never
-    /// exceeds the region. A result with a
-    /// side of 0 throws a 400 error.
+    /// every other form throws a 400 error when its result exceeds them. Without `^`, `max` and `!w,h` never
+    /// exceed the region (`!w,h` is "as large as possible but not larger than the extracted region, w or h": a
+    /// box larger than the region gives the region at its own size), and any other form larger than the region in
+    /// either side throws a 400 error. A result with a side of 0 throws a 400 error.
     public func resolve(region: PixelSize, limits: IIIFLimits) throws(ImageRequestError) -> PixelSize {
         func fail(_ problem: String) -> ImageRequestError { .badRequest("size", description, problem) }
         let rw = Double(region.width)
@@ -134,11 +134,8 @@ public struct IIIFSize: Hashable, Sendable, CustomStringConvertible {
             result = PixelSize(width: w, height: h)
         case .bestFit(let w, let h):
             let boxScale = Swift.min(Double(w) / rw, Double(h) / rh)
-            // Without ^ a box that would enlarge the region is an upscaling request, refused as the other
-            // forms are (Image API 3.0 section 4.2: upscaling needs ^; validators and other servers agree).
-            if !allowsUpscaling && boxScale > 1 {
-                throw fail("the box \(w)x\(h) would enlarge the \(region) region; prefix ^ to upscale")
-            }
+            // Without ^ the result is at most the region (Image API 3.0 section 4.2): a thumbnail box larger than
+            // a small image gives the image as it is, not an error.
             let scale = Swift.min(boxScale, allowsUpscaling ? Double.infinity : 1, limits.largestScale(for: region))
             if scale < boxScale {
                 result = scale >= 1 ? region : limits.fitted(region, scale: scale)

@@ -79,6 +79,6 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
     }
     ImageController(server).addRoutes(to: router)
     ViewController(server).addRoutes(to: router)
-    PageController(root: settings.root).addRoutes(to: router)
+    PageController(root: settings.root, maxScale: settings.viewerMaxScale).addRoutes(to: router)
     return router
 }

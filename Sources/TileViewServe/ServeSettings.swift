@@ -33,6 +33,10 @@ public struct ServeSettings: Sendable {
     /// `--users`, `--tokens`, `--session-key` and `--sign-key` (docs/design.md section 18): nil lets every request in.
     public var access: AccessRules?
 
+    /// `--max-scale`: the largest zoom of the viewer's pages, in screen pixels per image pixel. 4 by default, as
+    /// photo viewers zoom past the pixels (PhotoSwipe's default maximum is 4x); the view API's own default, for a
+    /// request that names none, stays 1 (UIScrollView's and `tileview zoom`'s).
+    public var viewerMaxScale = 4.0
     /// `--cache-dir` and `--disk-cache-mb` (docs/design.md section 16): coarse levels kept on disk across restarts;
     /// nil keeps none.
     public var levelStore: CoarseLevelStore?

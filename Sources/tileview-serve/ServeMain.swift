@@ -66,6 +66,7 @@ struct ServeMain: AsyncParsableCommand {
             }
         }
         settings.indexWorkers = options.indexWorkers
+        settings.viewerMaxScale = options.maxScale
         if let cert = options.tlsCert, let key = options.tlsKey {
             let files = TLSFiles(certificatePath: cert, keyPath: key)
             do {

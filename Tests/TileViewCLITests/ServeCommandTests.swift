@@ -105,12 +105,15 @@ struct ServeCommandTests {
 /// The offline IIIF validator against a real server (`scripts/validate-iiif.sh`).
 @Suite("IIIF validator", .tags(.external))
 struct IIIFValidatorTests {
-    @Test("iiif-validator-ng detects level 2 and every test passes", .timeLimit(.minutes(10)))
+    @Test(
+        "iiif-validator-ng detects level 2 and every test passes but two disagreements, checked by hand",
+        .timeLimit(.minutes(10)))
     func validator() async throws {
         let (status, text) = try await CommandRunner.scriptOffThePool("validate-iiif.sh")
         #expect(status == 0, "\(text)")
         #expect(text.contains("compliance level: LEVEL_2"), "\(text)")
-        #expect(text.contains(" 0 failed"), "\(text)")
+        #expect(text.contains(" 0 failed, 2 known"), "\(text)")
+        #expect(text.contains("known disagreements: SizeNoUpTest, SizeUpTest"), "\(text)")
     }
 }
 

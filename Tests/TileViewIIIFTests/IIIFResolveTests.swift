@@ -69,12 +69,37 @@ import TileViewIIIF
         #expect(try size("^360,360") == PixelSize(width: 360, height: 360))
         #expect(try size("!225,100") == PixelSize(width: 150, height: 100))
         #expect(try size("^!360,360") == PixelSize(width: 360, height: 240))
-        // A box that would enlarge the region needs ^ (as every other upscaling form does).
-        #expect(throws: ImageRequestError.self) { try size("!1000,1000") }
+        // A box larger than the region gives the region at its own size (section 4.2: "as large as possible but
+        // not larger than the extracted region, w or h"); with ^ it is filled.
+        #expect(try size("!1000,1000") == PixelSize(width: 300, height: 200))
+        #expect(try size("!301,201") == PixelSize(width: 300, height: 200))
+        #expect(try size("^!1000,1000") == PixelSize(width: 1000, height: 667))
         #expect(try size("!1000,150") == PixelSize(width: 225, height: 150))
         // The order-of-implementation example: 125,15,120,140 at 90, gives 90 x 105.
         #expect(
             try resolve("125,15,120,140/90,/!0/gray.jpg", image).get().scaledSize == PixelSize(width: 90, height: 105))
+    }
+
+    @Test("every size form on a region smaller than the box or size asked: !w,h and max give the region, the others 400")
+    func regionsSmallerThanTheBox() throws {
+        // A 120x80 image, as a listing's thumbnail (!240,240) or a viewer's first paint (!512,512) asks for it.
+        let small = PixelSize(width: 120, height: 80)
+        func resolved(_ text: String) -> Result<IIIFResolved, ImageRequestError> {
+            resolve("full/\(text)/0/default.jpg", small)
+        }
+        for box in ["!240,240", "!512,512", "!120,80", "!121,1000", "!100000,100000"] {
+            #expect(try resolved(box).get().scaledSize == small, "\(box)")
+        }
+        #expect(try resolved("!60,60").get().scaledSize == PixelSize(width: 60, height: 40))
+        #expect(try resolved("max").get().scaledSize == small)
+        for text in ["240,", ",160", "240,160", "pct:200", "121,80"] {
+            #expect(resolved(text).failureStatus == .badRequest, "\(text)")
+        }
+        for (text, size) in [("^240,", (240, 160)), ("^,160", (240, 160)), ("^!240,240", (240, 160)), ("^pct:200", (240, 160))] {
+            #expect(try resolved(text).get().scaledSize == PixelSize(width: size.0, height: size.1), "\(text)")
+        }
+        // A region of a larger image smaller than the box: the same.
+        #expect(try resolve("10,10,30,20/!256,256/0/default.jpg", image).get().scaledSize == PixelSize(width: 30, height: 20))
     }
 
     @Test func upscalingWithoutCaretIs400() {

@@ -84,7 +84,7 @@ struct CrossSiteTests {
         ("/browse/albums", .ok, false, true), ("/view/rocket.jpg", .ok, false, true), ("/gallery", .ok, false, true),
         ("/gallery/albums", .ok, false, true), ("/viewer/viewer.js", .ok, false, false),
         ("/viewer/viewer.css", .ok, false, false), ("/api/openapi.json", .ok, false, false),
-        ("/api/views/nope", .notFound, false, false), ("/view/missing.jpg", .notFound, false, false),
+        ("/api/views/nope", .notFound, false, false), ("/view/missing.jpg", .notFound, false, true),
         ("/nowhere", .notFound, false, false), ("/iiif/3/rocket.jpg", .seeOther, true, false),
         ("/iiif/3/rocket.jpg/info.json", .ok, true, false),
         ("/iiif/3/rocket.jpg/full/64,/0/default.jpg", .ok, true, false),

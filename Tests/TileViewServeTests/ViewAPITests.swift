@@ -465,8 +465,21 @@ struct ViewAPITests {
             let script = try await client.execute(uri: "/viewer/viewer.js", method: .get) { $0 }
             #expect(script.status == .ok && script.headers[.contentType]?.hasPrefix("text/javascript") == true)
             for uri in ["/view/..%2Fsecret.jpg", "/gallery/..", "/browse/%2E%2E", "/view/missing.jpg"] {
-                #expect(try await client.execute(uri: uri, method: .get) { $0.status } == .notFound, "\(uri)")
+                // A page with what was asked for and a way back, not a bare line of text.
+                let (status, page) = try await client.execute(uri: uri, method: .get) {
+                    ($0.status, String(buffer: $0.body))
+                }
+                #expect(status == .notFound, "\(uri)")
+                #expect(page.contains("<h1>Not found</h1>") && page.contains("<a href=\"/\">Back to "), "\(uri): \(page)")
             }
+            #expect(
+                try await client.execute(uri: "/view/missing.jpg", method: .get) { String(buffer: $0.body) }
+                    .contains("The image missing.jpg is not here"))
+            // The pages ask for the server's --max-scale (4 by default), so a small image can be zoomed.
+            #expect(view.contains("data-max-scale=\"4.0\"") && gallery.contains("data-max-scale=\"4.0\""))
+            // The listing of the root is titled with the served folder's name, not "tileview - tileview".
+            let rootName = Self.pagesRoot.lastPathComponent
+            #expect(listing.contains("<title>\(rootName) - tileview</title>") && listing.contains("<h1>\(rootName)</h1>"))
         }
     }
 }

@@ -105,9 +105,13 @@ def save(driver, element, path):
     print(f"saved {path}")
 
 
+# The viewer's largest zoom: `tileview serve --max-scale`'s default, which the pages send with every new view.
+MAX_SCALE = "4"
+
+
 def replay(driver, tileview, path, w, h, sent, what):
     """Checks that the page's state equals `tileview zoom` with the gestures the page sent, in order."""
-    args = ["zoom", path, "--viewport", f"{w}x{h}", "--json"]
+    args = ["zoom", path, "--viewport", f"{w}x{h}", "--max-scale", MAX_SCALE, "--json"]
     for gesture in sent:
         args += ["--gesture", gesture]
     expected = json.loads(cli(tileview, *args))
@@ -144,12 +148,14 @@ def main():
         sent = driver.execute_script("return window.tileview.sent")
         check(sent == ["double-tap 120,80"], "the double click is sent as a double tap at (120, 80)", str(sent))
         state = driver.execute_script("return window.tileview.state")
-        expected = json.loads(cli(tileview, "zoom", path, "--viewport", f"{w}x{h}", "--tap", "120,80", "--json"))
+        expected = json.loads(cli(tileview, "zoom", path, "--viewport", f"{w}x{h}", "--tap", "120,80",
+                                  "--max-scale", MAX_SCALE, "--json"))
         check(close(design_state(state), design_state(expected)),
               "window.tileview.state equals tileview zoom --tap 120,80 --json",
               json.dumps(state) + " vs " + json.dumps(design_state(expected)))
         reference = os.path.join(work, "zoom.png")
-        cli(tileview, "zoom", path, "--viewport", f"{w}x{h}", "--tap", "120,80", "-o", reference)
+        cli(tileview, "zoom", path, "--viewport", f"{w}x{h}", "--tap", "120,80", "--max-scale", MAX_SCALE,
+            "-o", reference)
         shot = os.path.join(work, "shot.png")
         screenshot(driver, viewport, shot)
         value = psnr(Image.open(shot), Image.open(reference))
@@ -257,6 +263,34 @@ def main():
             check(measured["bare"] >= 2 * measured["managed"] + 1,
                   "without its profile the crop draws further from the sRGB PNG (the check can fail)",
                   f"mean |difference| {measured['bare']:.2f} vs {measured['managed']:.2f} with the profile")
+
+        # A quick user: a double click at once after the page opens is sent (it was dropped for 600 ms), and a
+        # small image (rocket.jpg opens at 1.6x) zooms past its fit up to --max-scale.
+        driver.get(f"{base}/view/rocket.jpg")
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "tileview-viewport")).double_click().perform()
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        state = driver.execute_script("return window.tileview.state")
+        check(len(sent) == 1 and sent[0].startswith("double-tap "), "a double click at once after load is sent", str(sent))
+        check(state["zoomScale"] > state["minimumZoomScale"] + 0.1 and state["maximumZoomScale"] == 4,
+              "a small image zooms in past its fit, up to 4", json.dumps(state))
+        # Keys on the whole page, with the viewer not focused: 0 fits, 1 shows one image pixel per screen pixel,
+        # Esc goes back to the fit; each replayed through the command line.
+        driver.get(f"{base}/view/{name}")
+        wait_idle(driver)
+        driver.execute_script("document.activeElement && document.activeElement.blur()")
+        for key, test in [("1", lambda s: abs(s["zoomScale"] - 1) < 1e-9),
+                          ("0", lambda s: abs(s["zoomScale"] - s["minimumZoomScale"]) < 1e-9),
+                          ("+", lambda s: s["zoomScale"] > s["minimumZoomScale"]),
+                          (Keys.ESCAPE, lambda s: abs(s["zoomScale"] - s["minimumZoomScale"]) < 1e-9)]:
+            ActionChains(driver).send_keys(key).perform()
+            wait_idle(driver)
+            state = driver.execute_script("return window.tileview.state")
+            check(test(state), f"key {key!r} without focus", json.dumps(state))
+        sent = driver.execute_script("return window.tileview.sent")
+        check([g.split(" ")[0] for g in sent] == ["zoom-to", "zoom-to", "pinch", "zoom-to"],
+              "1, 0, + and Esc are sent as zoom-to, zoom-to, pinch and zoom-to", str(sent))
+        replay(driver, tileview, path, w, h, sent, "after 1, 0, + and Esc the state equals the command's")
 
         # The gallery: three right arrows.
         driver.get(f"{base}/gallery")

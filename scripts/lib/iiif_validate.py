@@ -1,8 +1,9 @@
 """Runs iiif-validator-ng's IIIF Image API 3.0 tests against a running server and prints one line per
 failure and a summary. Exit status 0 when the detected compliance level is 2 and every test passes,
-apart from the one disagreement listed in KNOWN, whose other checks are repeated here."""
+apart from the two disagreements listed in KNOWN, whose other checks are repeated here."""
 import json
 import sys
+import urllib.error
 import urllib.request
 
 from iiif_validator.validate import run_tests
@@ -12,7 +13,12 @@ from iiif_validator.tests.test import TargetServer, IIIFVersion, ValidationFailu
 # 4.2 says `^max` scales the region "to the maximum size permitted by maxWidth, maxHeight, or maxArea",
 # which tileview declares (4096x4096 by default), so tileview answers 4096x4096. The validator then fails
 # while printing the mismatch (pyvips images have no `size`). The test's other sizes are checked below.
-KNOWN = {"SizeUpTest"}
+#
+# The validator's SizeNoUpTest expects `!2000,3000` on its 1000x1000 image to fail; section 4.2 defines `!w,h` as
+# "as large as possible but not larger than the extracted region, w or h", so tileview answers the region at its
+# own size (1000x1000), which is what a viewer's thumbnail box asks of a small image. The test's four other sizes
+# must fail, and are checked below.
+KNOWN = {"SizeUpTest", "SizeNoUpTest"}
 
 
 def image_size(url):
@@ -48,8 +54,24 @@ def main(base, identifier):
         if got != want:
             failed += 1
             print("FAIL SizeUpTest", url, "| expected:", want, "| got:", got)
+    # SizeNoUpTest's sizes: upscaling without ^ is 400, and !w,h gives at most the region.
+    for size in [f"{s},{s}", f",{s}", f"{s},", "pct:200"]:
+        url = f"{base}/{identifier}/full/{urllib.request.quote(size)}/0/default.png"
+        try:
+            with urllib.request.urlopen(url, timeout=120) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        if status != 400:
+            failed += 1
+            print("FAIL SizeNoUpTest", url, "| expected: 400 | got:", status)
+    url = f"{base}/{identifier}/full/{urllib.request.quote('!2000,3000')}/0/default.png"
+    if image_size(url) != (1000, 1000):
+        failed += 1
+        print("FAIL SizeNoUpTest", url, "| expected: (1000, 1000) | got:", image_size(url))
     maximum = image_size(f"{base}/{identifier}/full/%5Emax/0/default.png")
-    print(f"known disagreement: {', '.join(known) or 'none'} (^max gives {maximum[0]}x{maximum[1]}, the declared maxArea)")
+    print(f"known disagreements: {', '.join(sorted(known)) or 'none'} (^max gives {maximum[0]}x{maximum[1]}, the "
+          "declared maxArea; !2000,3000 gives the region, 1000x1000)")
     print(f"validator: {passed} tests passed, {failed} failed, {len(known)} known")
     return 0 if level == "LEVEL_2" and failed == 0 else 1
 

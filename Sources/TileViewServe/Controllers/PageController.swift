@@ -8,6 +8,28 @@ import TileView
 /// `Resources/`).
 struct PageController: Sendable {
     let root: ServeRoot
+    /// `--max-scale`: the largest zoom the pages' views allow (screen pixels per image pixel).
+    let maxScale: Double
+
+    /// What the listing of the root calls it: the served folder's own name.
+    var rootName: String {
+        root.path.split(separator: "/").last.map(String.init) ?? root.path
+    }
+
+    /// The page for something that is not there (404): what was asked for, and a way back to the listing.
+    func notFoundPage(_ what: String) -> Response {
+        var response = HTMLPage.response(
+            title: "not found",
+            body: """
+                <main class="listing">
+                <h1>Not found</h1>
+                <p>\(HTMLPage.escaped(what)) is not here (it may have been moved or removed).</p>
+                <p><a href="/">Back to \(HTMLPage.escaped(rootName))</a></p>
+                </main>
+                """)
+        response.status = .notFound
+        return response
+    }
 
     func addRoutes(to router: Router<ServeRequestContext>) {
         router.get("/", use: rootListing)
@@ -31,13 +53,16 @@ struct PageController: Sendable {
     /// `/view/{id}`: the page that zooms one image.
     @Sendable func imagePage(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
-        guard let file = root.file(forIdentifier: id) else { return TileServer.notFound }
+        guard let file = root.file(forIdentifier: id) else {
+            return notFoundPage("The image " + (ServeRoot.percentDecoded(id) ?? id))
+        }
         let name = ViewAnswer.name(of: file.identifier)
         return HTMLPage.response(
             title: name,
             body: """
                 <div id="tileview-viewport" tabindex="0" role="img" aria-label="\(HTMLPage.escaped(name))" \
-                data-kind="image" data-id="\(HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier)))"></div>
+                data-kind="image" data-id="\(HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier)))" \
+                data-max-scale="\(maxScale)"></div>
                 <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(ofFolderOf: file.identifier)))">back</a> \
                 <span>\(HTMLPage.escaped(name))</span> <span id="tileview-status" aria-live="polite"></span></nav>
                 <script src="/viewer/viewer.js"></script>
@@ -72,7 +97,9 @@ struct PageController: Sendable {
     }
 
     func gallery(_ request: Request, folderID: String) -> Response {
-        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        guard let folder = root.folder(forIdentifier: folderID) else {
+            return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
+        }
         let query = request.uri.queryParameters
         func value(_ key: String) -> String { query[key[...]].map { HTMLPage.escaped(String($0)) } ?? "" }
         let title = folder.identifier.isEmpty ? "all images" : folder.identifier
@@ -82,7 +109,7 @@ struct PageController: Sendable {
                 <div id="tileview-viewport" tabindex="0" role="img" aria-label="\(HTMLPage.escaped(title))" \
                 data-kind="gallery" data-folder="\(HTMLPage.escaped(ServeRoot.percentEncoded(folder.identifier)))" \
                 data-circular="\(value("circular"))" data-peek="\(value("peek"))" data-gap="\(value("gap"))" \
-                data-start="\(value("start"))"></div>
+                data-start="\(value("start"))" data-max-scale="\(maxScale)"></div>
                 <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(of: folder.identifier)))">back</a> \
                 <span id="tileview-status" aria-live="polite"></span></nav>
                 <script src="/viewer/viewer.js"></script>
@@ -91,10 +118,12 @@ struct PageController: Sendable {
 
     /// The listing of a folder: its sub-folders (each with a link to its gallery) and its images as thumbnails.
     func listing(folderID: String) -> Response {
-        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        guard let folder = root.folder(forIdentifier: folderID) else {
+            return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
+        }
         let (folders, images) = root.contents(of: folder)
-        var html =
-            "<main class=\"listing\">\n<h1>\(HTMLPage.escaped(folder.identifier.isEmpty ? "tileview" : folder.identifier))</h1>\n"
+        let title = folder.identifier.isEmpty ? rootName : folder.identifier
+        var html = "<main class=\"listing\">\n<h1>\(HTMLPage.escaped(title))</h1>\n"
         if !folder.identifier.isEmpty {
             html += "<p><a href=\"\(HTMLPage.escaped(Self.listingPath(ofFolderOf: folder.identifier)))\">up</a></p>\n"
         }
@@ -125,7 +154,7 @@ struct PageController: Sendable {
         }
         if folders.isEmpty && images.isEmpty { html += "<p>No image files here.</p>\n" }
         html += "</main>"
-        return HTMLPage.response(title: folder.identifier.isEmpty ? "tileview" : folder.identifier, body: html)
+        return HTMLPage.response(title: title, body: html)
     }
 
     /// The listing that holds `identifier` (an image's or a folder's).

@@ -36,6 +36,8 @@
     canvas.width = Math.round(width * dpr); canvas.height = Math.round(height * dpr);
     canvas.style.width = width + "px"; canvas.style.height = height + "px";
     const body = { viewport: { width, height } };
+    const maxScale = parseFloat(el.dataset.maxScale);
+    if (maxScale > 0) body.maxScale = maxScale;
     if (kind === "image") body.image = el.dataset.id;
     else {
       body.folder = el.dataset.folder;
@@ -74,6 +76,7 @@
       case "two-finger-tap": return "two-finger-tap";
       case "pinch": return "pinch " + op.f.toPrecision(6).replace(/\.?0+$/, "") + " " + fmt(op.x) + "," + fmt(op.y);
       case "pan": return "pan " + fmt(op.dx) + "," + fmt(op.dy);
+      case "zoom-to": return "zoom-to " + [op.x, op.y, op.w, op.h].map(fmt).join(",");
       case "move": return op.move;
       case "drag": return "drag " + fmt(op.dx) + "," + fmt(op.dy) + " velocity " + fmt(op.vx) + "," + fmt(op.vy);
     }
@@ -266,7 +269,8 @@
   }
   function zoomedIn() { return tv.state && tv.state.zoomScale > tv.state.minimumZoomScale + 1e-9; }
 
-  let lastTouchEnd = 0;
+  // When the touch handlers last took a double tap (none yet: a quick first double click is not dropped).
+  let lastTouchEnd = -Infinity;
   el.addEventListener("dblclick", (event) => {
     event.preventDefault();
     if (performance.now() - lastTouchEnd < 600) return;  // the touch handlers took it
@@ -352,7 +356,23 @@
   el.addEventListener("pointerup", release);
   el.addEventListener("pointercancel", release);
 
-  el.addEventListener("keydown", (event) => {
+  // The whole image in view (zoom-to of the image: the engine clamps it to the fit).
+  function fitOp() {
+    const s = tv.state;
+    return s ? { kind: "zoom-to", x: 0, y: 0, w: s.image.width, h: s.image.height } : null;
+  }
+  // One image pixel per screen pixel about the centre of what is shown: zoom-to of the viewport-sized rect there.
+  function oneToOneOp() {
+    const s = tv.state;
+    if (!s) return null;
+    const v = s.visibleRect, cx = v.x + v.width / 2, cy = v.y + v.height / 2;
+    return { kind: "zoom-to", x: cx - width / 2, y: cy - height / 2, w: width, h: height };
+  }
+
+  // Keys work on the whole page, not only while the viewer has the focus (a field being typed in keeps them).
+  document.addEventListener("keydown", (event) => {
+    if (event.target && event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+    if (event.ctrlKey || event.metaKey) return;
     const map = tv.answer && tv.answer.map;
     let op = null;
     if (kind === "gallery") {
@@ -365,7 +385,9 @@
     }
     if (event.key === "+" || event.key === "=") op = { kind: "pinch", f: 1.25, x: width / 2, y: height / 2 };
     if (event.key === "-") op = { kind: "pinch", f: 0.8, x: width / 2, y: height / 2 };
-    if (event.key === "0") op = { kind: "two-finger-tap" };
+    if (event.key === "0") op = fitOp();
+    if (event.key === "1") op = oneToOneOp();
+    if (event.key === "Escape" && zoomedIn()) op = fitOp();
     if (op) { event.preventDefault(); enqueue(op); }
   });
 
