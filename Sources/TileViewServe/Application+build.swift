@@ -78,6 +78,7 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
         LoginController(settings: settings, rules: access).addRoutes(to: router)
     }
     ImageController(server).addRoutes(to: router)
+    PresentationController(server).addRoutes(to: router)
     ViewController(server).addRoutes(to: router)
     PageController(root: settings.root, maxScale: settings.viewerMaxScale).addRoutes(to: router)
     return router

@@ -114,6 +114,8 @@ struct IIIFValidatorTests {
         #expect(text.contains("compliance level: LEVEL_2"), "\(text)")
         #expect(text.contains(" 0 failed, 2 known"), "\(text)")
         #expect(text.contains("known disagreements: SizeNoUpTest, SizeUpTest"), "\(text)")
+        // The Presentation 3 manifest and collection of the same server, parsed by iiif-prezi3's models.
+        #expect(text.contains("presentation: manifest of 1 canvas(es) and collection parsed by iiif-prezi3"), "\(text)")
     }
 }
 
@@ -134,8 +136,9 @@ struct LoadServeTests {
 }
 
 /// The viewer in a real headless chromium against a real server (`scripts/test-browser.sh`): the double click at
-/// (120, 80), wheel, drag and the two-finger fallback give the command's states, the screenshot its frame (PSNR),
-/// and three right arrows in a gallery its page and resident set.
+/// (120, 80), wheel, drag, the two-finger fallback and the keys give the command's states, the screenshot its
+/// frame (PSNR), three right arrows in a gallery its page and resident set, and Mirador pages through the folder's
+/// IIIF manifest to its third canvas.
 @Suite("Viewer in a browser", .tags(.external))
 struct BrowserTests {
     @Test("chromium: states equal the command's, screenshot PSNR of at least 30 dB", .timeLimit(.minutes(5)))

@@ -80,7 +80,8 @@ import TileViewIIIF
             try resolve("125,15,120,140/90,/!0/gray.jpg", image).get().scaledSize == PixelSize(width: 90, height: 105))
     }
 
-    @Test("every size form on a region smaller than the box or size asked: !w,h and max give the region, the others 400")
+    @Test(
+        "every size form on a region smaller than the box or size asked: !w,h and max give the region, the others 400")
     func regionsSmallerThanTheBox() throws {
         // A 120x80 image, as a listing's thumbnail (!240,240) or a viewer's first paint (!512,512) asks for it.
         let small = PixelSize(width: 120, height: 80)
@@ -95,11 +96,15 @@ import TileViewIIIF
         for text in ["240,", ",160", "240,160", "pct:200", "121,80"] {
             #expect(resolved(text).failureStatus == .badRequest, "\(text)")
         }
-        for (text, size) in [("^240,", (240, 160)), ("^,160", (240, 160)), ("^!240,240", (240, 160)), ("^pct:200", (240, 160))] {
+        for (text, size) in [
+            ("^240,", (240, 160)), ("^,160", (240, 160)), ("^!240,240", (240, 160)), ("^pct:200", (240, 160)),
+        ] {
             #expect(try resolved(text).get().scaledSize == PixelSize(width: size.0, height: size.1), "\(text)")
         }
         // A region of a larger image smaller than the box: the same.
-        #expect(try resolve("10,10,30,20/!256,256/0/default.jpg", image).get().scaledSize == PixelSize(width: 30, height: 20))
+        #expect(
+            try resolve("10,10,30,20/!256,256/0/default.jpg", image).get().scaledSize
+                == PixelSize(width: 30, height: 20))
     }
 
     @Test func upscalingWithoutCaretIs400() {

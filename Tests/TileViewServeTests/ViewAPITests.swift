@@ -470,7 +470,8 @@ struct ViewAPITests {
                     ($0.status, String(buffer: $0.body))
                 }
                 #expect(status == .notFound, "\(uri)")
-                #expect(page.contains("<h1>Not found</h1>") && page.contains("<a href=\"/\">Back to "), "\(uri): \(page)")
+                #expect(
+                    page.contains("<h1>Not found</h1>") && page.contains("<a href=\"/\">Back to "), "\(uri): \(page)")
             }
             #expect(
                 try await client.execute(uri: "/view/missing.jpg", method: .get) { String(buffer: $0.body) }
@@ -479,7 +480,8 @@ struct ViewAPITests {
             #expect(view.contains("data-max-scale=\"4.0\"") && gallery.contains("data-max-scale=\"4.0\""))
             // The listing of the root is titled with the served folder's name, not "tileview - tileview".
             let rootName = Self.pagesRoot.lastPathComponent
-            #expect(listing.contains("<title>\(rootName) - tileview</title>") && listing.contains("<h1>\(rootName)</h1>"))
+            #expect(
+                listing.contains("<title>\(rootName) - tileview</title>") && listing.contains("<h1>\(rootName)</h1>"))
         }
     }
 }

