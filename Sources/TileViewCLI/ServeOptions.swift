@@ -18,7 +18,8 @@ public struct ServeOptions: ParsableArguments {
         the viewer /, /browse/FOLDER-ID, /view/ID, /gallery, /gallery/FOLDER-ID, /viewer/viewer.js, \
         /viewer/viewer.css; the view API /api/views (POST), /api/views/VIEW (GET, DELETE), \
         /api/views/VIEW/gestures and /moves (POST), /api/views/VIEW/frame.png, /api/openapi.json, \
-        /api/images/ID/preview.jpg (the thumbnail the camera embedded, 404 when none); with --users \
+        /api/images/ID/preview.jpg (the thumbnail the camera embedded, 404 when none), /api/images/ID/info \
+        (info --json of the image, with its EXIF); with --users \
         /login and /logout; operations /healthz and /metrics (Prometheus text). \
         Only files under ROOT are served (no .., no dotfiles, \
         no symbolic link that leaves ROOT; a path is resolved and opened in one step and the descriptor checked is \

@@ -40,6 +40,8 @@ public struct ImageHeader: Sendable, Equatable {
     public var storedLevels: [PixelSize]
     /// A TIFF stored in tiles (read a tile at a time: a region needs only the tiles under it).
     public var isTiled: Bool
+    /// How the photo was taken, from its EXIF (nil without EXIF, or with none of the fields).
+    public var exif: ExifFields? = nil
 
     public init(
         format: ImageFormat, storedSize: PixelSize, orientation: ImageOrientation = .up, bitDepth: Int,
@@ -112,6 +114,7 @@ extension ImageHeader {
             orientation: exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up,
             bitDepth: Int(png.bit_depth), colorType: colorType, components: components,
             isInterlaced: png.interlaced != 0, color: color)
+        self.exif = exif.flatMap(ExifFields.read(inTIFF:))
     }
 
     init(jpeg: tv_jpeg_header, exif: [UInt8]?, color: ColorDescription) {
@@ -137,6 +140,7 @@ extension ImageHeader {
             orientation: exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up,
             bitDepth: Int(jpeg.precision), colorType: colorType, components: Int(jpeg.components),
             isProgressive: jpeg.progressive != 0, chromaSubsampling: subsampling, color: color)
+        self.exif = exif.flatMap(ExifFields.read(inTIFF:))
     }
 
     /// The J:a:b name of the sampling factors when both chroma components share theirs.

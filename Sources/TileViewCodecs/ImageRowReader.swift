@@ -77,7 +77,7 @@ public final class ImageRowReader {
         self.decoder = handle
         self.owner = owner
         self.columns = 0..<storedSize.width
-        self.header = ImageHeader(
+        var header = ImageHeader(
             format: format, storedSize: storedSize, orientation: orientation, bitDepth: Int(info.bit_depth),
             colorType: Self.colorType(info), components: Int(info.samples), color: color,
             // The brands say AVIF or HEIC (`ImageFormat.sniff` reads the compatible brands, the shim the major one).
@@ -91,6 +91,8 @@ public final class ImageRowReader {
                 tv_image_level_size(handle, UInt32(level + 1), &width, &height)
                 return PixelSize(width: Int(width), height: Int(height))
             }, isTiled: info.tiled != 0 && info.streams_rows != 0)
+        header.exif = exif.flatMap(ExifFields.read(inTIFF:))
+        self.header = header
         size = storedSize
     }
 

@@ -38,6 +38,8 @@ public struct ImageInfo: Codable, Equatable, Sendable {
     public var tileSize: Int
     /// Tiles over all levels.
     public var tiles: Int
+    /// How the photo was taken, from its EXIF (absent without it).
+    public var exif: ExifFields?
 
     public init(file: String, header: ImageHeader, tileSize: Int = TileGrid.defaultTileSize) {
         let pyramid = LevelPyramid(imageSize: header.orientedSize, tileSize: tileSize)
@@ -57,6 +59,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         compression = header.compression
         frames = header.frames
         storedLevels = header.format == .tiff ? header.storedLevels.map { [$0.width, $0.height] } : []
+        exif = header.exif
         color = header.color.name
         colorProblem = header.color.problem
         levels = pyramid.levelCount

@@ -188,6 +188,42 @@ struct DiskCacheRouteTests {
         }
     }
 
+    @Test("/api/images/{id}/info is info --json of the image, with the camera its EXIF names")
+    func imageInfo() async throws {
+        try await TemporaryFolder.with("serve-info") { folder in
+            // SampleImages/rocket.jpg with an EXIF segment naming the camera (IFD0 Make and Model).
+            func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+            func u32(_ v: Int) -> [UInt8] { u16(v >> 16 & 0xFFFF) + u16(v & 0xFFFF) }
+            let make = Array("Acme\u{0}".utf8)
+            let model = Array("Acme Lens-O-Matic 3000\u{0}".utf8)
+            let values = 8 + 2 + 24 + 4
+            var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + u32(8) + u16(2)
+            tiff += u16(0x010F) + u16(2) + u32(make.count) + u32(values)
+            tiff += u16(0x0110) + u16(2) + u32(model.count) + u32(values + make.count) + u32(0) + make + model
+            let payload = Array("Exif".utf8) + [0, 0] + tiff
+            let rocket = try Fixtures.bytes(Fixtures.sampleImages.appendingPathComponent("rocket.jpg"))
+            let file = Array(rocket[0..<2]) + [0xFF, 0xE1] + u16(payload.count + 2) + payload + Array(rocket[2...])
+            try Data(file).write(to: folder.appendingPathComponent("camera.jpg"))
+            try Data(rocket).write(to: folder.appendingPathComponent("plain.jpg"))
+            let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
+            try await buildApplication(server).test(.router) { client in
+                for (name, camera) in [("camera.jpg", "Acme Lens-O-Matic 3000"), ("plain.jpg", nil)] {
+                    let json = try await client.execute(uri: "/api/images/\(name)/info", method: .get) { response in
+                        #expect(response.status == .ok && response.headers[.eTag] != nil)
+                        return (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any]
+                    }
+                    #expect(json?["file"] as? String == name && json?["format"] as? String == "jpeg")
+                    #expect(json?["orientedWidth"] as? Int == 640 && json?["orientedHeight"] as? Int == 427)
+                    #expect((json?["exif"] as? [String: Any])?["camera"] as? String == camera, "\(name)")
+                }
+                #expect(
+                    try await client.execute(uri: "/api/images/missing.jpg/info", method: .get) { $0.status }
+                        == .notFound)
+            }
+            #expect(server.tiles.statistics.bytesDecoded == 0, "the header only")
+        }
+    }
+
     @Test("/metrics carries the disk cache's and the indexer's series")
     func metrics() async throws {
         try await TemporaryFolder.with("serve-disk-metrics") { folder in

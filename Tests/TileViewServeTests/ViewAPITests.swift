@@ -437,7 +437,7 @@ struct ViewAPITests {
             #expect(
                 Set(paths.keys) == [
                     "/api/views", "/api/views/{vid}", "/api/views/{vid}/gestures", "/api/views/{vid}/moves",
-                    "/api/views/{vid}/frame.png", "/api/images/{id}/preview.jpg",
+                    "/api/views/{vid}/frame.png", "/api/images/{id}/preview.jpg", "/api/images/{id}/info",
                 ])
         }
     }
@@ -476,6 +476,13 @@ struct ViewAPITests {
             #expect(
                 try await client.execute(uri: "/view/missing.jpg", method: .get) { String(buffer: $0.body) }
                     .contains("The image missing.jpg is not here"))
+            // The toolbar of docs/design.md section 17 on both pages, each button labelled.
+            for page in [view, gallery] {
+                #expect(page.contains("id=\"tileview-toolbar\" role=\"toolbar\""))
+                for action in ["zoom-in", "zoom-out", "fit", "one-to-one", "fullscreen", "download"] {
+                    #expect(page.contains("data-action=\"\(action)\" aria-label=\""), "\(action)")
+                }
+            }
             // The pages ask for the server's --max-scale (4 by default), so a small image can be zoomed.
             #expect(view.contains("data-max-scale=\"4.0\"") && gallery.contains("data-max-scale=\"4.0\""))
             // The listing of the root is titled with the served folder's name, not "tileview - tileview".

@@ -345,6 +345,46 @@ def main():
               "1, 0, + and Esc are sent as zoom-to, zoom-to, pinch and zoom-to", str(sent))
         replay(driver, tileview, path, w, h, sent, "after 1, 0, + and Esc the state equals the command's")
 
+        # The toolbar: each button is the engine's gesture (replayed through the command line), fullscreen is
+        # requested, and the download link is the image shown as a JPEG.
+        driver.get(f"{base}/view/{name}")
+        wait_idle(driver)
+        toolbar = driver.find_element(By.ID, "tileview-toolbar")
+        for action, test in [("zoom-in", lambda s: s["zoomScale"] > s["minimumZoomScale"]),
+                             ("one-to-one", lambda s: abs(s["zoomScale"] - 1) < 1e-9),
+                             ("zoom-out", lambda s: s["zoomScale"] < 1),
+                             ("fit", lambda s: abs(s["zoomScale"] - s["minimumZoomScale"]) < 1e-9)]:
+            toolbar.find_element(By.CSS_SELECTOR, f"[data-action={action}]").click()
+            wait_idle(driver)
+            state = driver.execute_script("return window.tileview.state")
+            check(test(state), f"the toolbar's {action}", json.dumps(state))
+        sent = driver.execute_script("return window.tileview.sent")
+        check([g.split(" ")[0] for g in sent] == ["pinch", "zoom-to", "pinch", "zoom-to"] and sent[0].startswith("pinch 1.5 "),
+              "zoom-in, one-to-one, zoom-out and fit are sent as pinch 1.5, zoom-to, pinch and zoom-to", str(sent))
+        replay(driver, tileview, path, w, h, sent, "after the toolbar's buttons the state equals the command's")
+        toolbar.find_element(By.CSS_SELECTOR, "[data-action=fullscreen]").click()
+        time.sleep(0.3)
+        check(driver.execute_script("return document.fullscreenElement !== null"), "the fullscreen button goes fullscreen")
+        driver.execute_script("document.fullscreenElement && document.exitFullscreen()")
+        # The information panel: the image's name and size from /api/images/ID/info.
+        toolbar.find_element(By.CSS_SELECTOR, "[data-action=info]").click()
+        shown = ""
+        for _ in range(50):
+            shown = driver.execute_script(
+                "const p = document.getElementById('tileview-info'); return p.hidden ? '' : p.innerText")
+            if name in shown:
+                break
+            time.sleep(0.1)
+        check(name in shown and "1000 × 872 pixels" in shown, "the info button shows the image's name and size",
+              shown.replace("\n", " | "))
+        link = toolbar.find_element(By.CSS_SELECTOR, "[data-action=download]")
+        href = link.get_attribute("href")
+        answer = driver.execute_script(
+            "const r = await fetch(arguments[0]); return [r.status, r.headers.get('content-type')]", href)
+        check(href.endswith(f"/iiif/3/{name}/full/max/0/default.jpg") and answer == [200, "image/jpeg"]
+              and link.get_attribute("download") == name.rsplit(".", 1)[0] + ".jpg",
+              "the download link is the image shown, as a JPEG at its largest size", f"{href} {answer}")
+
         mirador(driver, base, work)
 
         # The gallery: three right arrows.

@@ -33,6 +33,25 @@ struct ImageController: Sendable {
         router.get("/dzi/:name", use: deepZoomDescriptor)
         router.get("/dzi/:name/:level/:tile", use: deepZoomTile)
         router.get("/api/images/:id/preview.jpg", use: preview)
+        router.get("/api/images/:id/info", use: imageInfo)
+    }
+
+    /// `/api/images/{id}/info`: what `tileview info --json` says of the image, from its header (no pixel is
+    /// decoded): format, sizes, colour space, levels and, when the file has them, the EXIF fields (camera, lens,
+    /// exposure, aperture, ISO, focal length, date taken, GPS). The viewer's info panel shows it.
+    @Sendable func imageInfo(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let file = settings.root.file(forIdentifier: id) else { return TileServer.notFound }
+        if let unchanged = TileServer.notModified(request, file) { return unchanged }
+        let info: ImageInfo
+        do throws(ServeError) {
+            info = try await work.run { () throws(ServeError) in
+                ImageInfo(file: ViewAnswer.name(of: file.identifier), header: try open(file).header)
+            }
+        } catch {
+            return error.response
+        }
+        return TileServer.bytes(try TileServer.json(info), type: "application/json", file: file)
     }
 
     /// The most of a file read to find its EXIF thumbnail: the segments before the first scan (an APP1 segment is

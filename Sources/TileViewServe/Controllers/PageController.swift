@@ -65,6 +65,7 @@ struct PageController: Sendable {
                 data-max-scale="\(maxScale)"></div>
                 <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(ofFolderOf: file.identifier)))">back</a> \
                 <span>\(HTMLPage.escaped(name))</span> <span id="tileview-status" aria-live="polite"></span></nav>
+                \(Self.toolbar)
                 <script src="/viewer/viewer.js"></script>
                 """)
     }
@@ -90,6 +91,32 @@ struct PageController: Sendable {
         Self.asset(PackageResources.openapi_json, type: "application/json")
     }
 
+    /// The viewer's toolbar (docs/design.md section 17): each button is found by its `data-action` and labelled
+    /// for screen readers; the script maps it to the engine's gesture (zoom-in = `pinch 1.5` about the centre,
+    /// fit and one-to-one = `zoom-to`), opens fullscreen, or downloads the image shown.
+    static let toolbar: String = {
+        let buttons: [(action: String, label: String, key: String, face: String)] = [
+            ("zoom-in", "Zoom in", "+", "+"), ("zoom-out", "Zoom out", "-", "&minus;"),
+            ("fit", "Fit", "0", icon("M9 4v5H4M15 4v5h5M9 20v-5H4M15 20v-5h5")),
+            ("one-to-one", "One to one", "1", "1:1"),
+            ("fullscreen", "Fullscreen", "f", icon("M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5")),
+            ("info", "Information", "i", icon("M12 11v6M12 7v.01M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18")),
+        ]
+        let html = buttons.map { button in
+            "<button type=\"button\" data-action=\"\(button.action)\" aria-label=\"\(button.label)\" "
+                + "title=\"\(button.label) (\(button.key))\">\(button.face)</button>"
+        }
+        let download = "<a data-action=\"download\" aria-label=\"Download\" title=\"Download\" download href=\"#\">"
+        return "<div id=\"tileview-toolbar\" role=\"toolbar\" aria-label=\"View\">" + html.joined() + download
+            + "&#x2193;</a></div>\n<aside id=\"tileview-info\" aria-label=\"Information\" hidden><dl></dl></aside>"
+    }()
+
+    /// A line icon drawn from `path` (no font needed: a symbol a system lacks would show as a box).
+    static func icon(_ path: String) -> String {
+        "<svg viewBox=\"0 0 24 24\" width=\"18\" height=\"18\" aria-hidden=\"true\"><path d=\"\(path)\" "
+            + "fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\"/></svg>"
+    }
+
     static func asset(_ bytes: [UInt8], type: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
@@ -112,6 +139,7 @@ struct PageController: Sendable {
                 data-start="\(value("start"))" data-max-scale="\(maxScale)"></div>
                 <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(of: folder.identifier)))">back</a> \
                 <span id="tileview-status" aria-live="polite"></span></nav>
+                \(Self.toolbar)
                 <script src="/viewer/viewer.js"></script>
                 """)
     }

@@ -54,6 +54,7 @@
 
   function accept(answer, op) {
     const before = tv.answer;
+    setTimeout(() => { if (typeof updateDownload === "function") { updateDownload(); updateInfo(); } }, 0);
     tv.answer = answer; tv.view = answer.view; tv.state = answer.state;
     if (answer.kind === "gallery") tv.page = answer.page;
     tv.error = null;
@@ -388,8 +389,92 @@
     if (event.key === "0") op = fitOp();
     if (event.key === "1") op = oneToOneOp();
     if (event.key === "Escape" && zoomedIn()) op = fitOp();
+    if (event.key === "f") { toggleFullscreen(); event.preventDefault(); return; }
+    if (event.key === "i") { toggleInfo(); event.preventDefault(); return; }
     if (op) { event.preventDefault(); enqueue(op); }
   });
+
+  // ---- the toolbar ------------------------------------------------------------------------------
+  const toolbar = document.getElementById("tileview-toolbar");
+  const download = toolbar && toolbar.querySelector("[data-action=download]");
+  // The image shown: the view's, or the gallery's current page.
+  function shownId() {
+    if (kind === "image") return el.dataset.id;
+    const placements = (tv.answer && tv.answer.placements) || [];
+    const name = tv.answer && tv.answer.page && tv.answer.page.page;
+    const current = placements.find((p) => p.name === name) || placements[0];
+    return current ? current.id : null;
+  }
+  function updateDownload() {
+    const id = shownId();
+    if (download && id) {
+      download.href = "/iiif/3/" + id + "/full/max/0/default.jpg";
+      download.setAttribute("download", decodeURIComponent(id).split("/").pop().replace(/\.[^.]*$/, "") + ".jpg");
+    }
+  }
+  // The information panel: the image's description and EXIF (/api/images/ID/info), for the image shown.
+  const infoPanel = document.getElementById("tileview-info");
+  let infoShown = null;
+  async function updateInfo() {
+    const id = shownId();
+    if (!infoPanel || infoPanel.hidden || !id || id === infoShown) return;
+    infoShown = id;
+    const r = await fetch("/api/images/" + id + "/info");
+    if (!r.ok || id !== shownId()) return;
+    const info = await r.json();
+    const e = info.exif || {};
+    const rows = [
+      ["Name", info.file], ["Size", info.orientedWidth + " × " + info.orientedHeight + " pixels"],
+      ["Format", info.format.toUpperCase() + (info.compression ? " (" + info.compression + ")" : "")],
+      ["Colour", info.color], ["Camera", e.camera], ["Lens", e.lens], ["Exposure", e.exposure],
+      ["Aperture", e.fNumber ? "f/" + e.fNumber : null], ["ISO", e.iso], ["Focal length", e.focalLength ? e.focalLength + " mm" : null],
+      ["Taken", e.taken], ["Location", e.latitude != null && e.longitude != null ? e.latitude + ", " + e.longitude : null],
+    ];
+    const list = infoPanel.querySelector("dl");
+    list.textContent = "";
+    for (const [term, value] of rows) {
+      if (value == null || value === "") continue;
+      const dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = term; dd.textContent = String(value);
+      dt.dataset.field = term.toLowerCase();
+      list.append(dt, dd);
+    }
+  }
+  function toggleInfo() {
+    if (!infoPanel) return;
+    infoPanel.hidden = !infoPanel.hidden;
+    infoShown = null;
+    updateInfo();
+  }
+  function toggleFullscreen() {
+    if (document.fullscreenElement) document.exitFullscreen();
+    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen();
+  }
+  if (toolbar) {
+    toolbar.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-action]");
+      if (!button) return;
+      const action = button.dataset.action;
+      let op = null;
+      if (action === "zoom-in") op = { kind: "pinch", f: 1.5, x: width / 2, y: height / 2 };
+      if (action === "zoom-out") op = { kind: "pinch", f: 1 / 1.5, x: width / 2, y: height / 2 };
+      if (action === "fit") op = fitOp();
+      if (action === "one-to-one") op = oneToOneOp();
+      if (action === "fullscreen") toggleFullscreen();
+      if (action === "info") toggleInfo();
+      if (action === "download") { updateDownload(); return; }  // the link itself downloads
+      if (op) { event.preventDefault(); enqueue(op); }
+    });
+    // The toolbar fades after 2.5 s without the pointer moving (never while it has the focus or the pointer).
+    let idleTimer = null;
+    const wake = () => {
+      toolbar.classList.remove("idle");
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => toolbar.classList.add("idle"), 2500);
+    };
+    ["pointermove", "pointerdown", "keydown"].forEach((type) => document.addEventListener(type, wake));
+    wake();
+  }
 
   let resizeTimer = null;
   window.addEventListener("resize", () => {
