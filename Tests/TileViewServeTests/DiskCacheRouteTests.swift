@@ -150,22 +150,30 @@ struct DiskCacheRouteTests {
         }
     }
 
+    static func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func u32(_ v: Int) -> [UInt8] { u16(v >> 16 & 0xFFFF) + u16(v & 0xFFFF) }
+
+    /// Writes `camera.jpg` (SampleImages/rocket.jpg with the big-endian TIFF `exif` in an APP1 segment right after
+    /// its SOI) and `plain.jpg` (rocket.jpg as it is) into `folder`.
+    static func writeCameraAndPlain(exif: [UInt8], into folder: URL) throws {
+        let payload = Array("Exif".utf8) + [0, 0] + exif
+        let rocket = try Fixtures.bytes(Fixtures.sampleImages.appendingPathComponent("rocket.jpg"))
+        let file = Array(rocket[0..<2]) + [0xFF, 0xE1] + u16(payload.count + 2) + payload + Array(rocket[2...])
+        try Data(file).write(to: folder.appendingPathComponent("camera.jpg"))
+        try Data(rocket).write(to: folder.appendingPathComponent("plain.jpg"))
+    }
+
     @Test("preview.jpg is the thumbnail the file embeds, turned as the image is; 404 without one")
     func preview() async throws {
         try await TemporaryFolder.with("serve-preview") { folder in
             let thumbnail = try JPEGEncoder.encode(ImageBuffer(width: 16, height: 12, fill: RGBA8(r: 9, g: 99, b: 199)))
             // SampleImages/rocket.jpg with an EXIF segment first: orientation 6, and the thumbnail in IFD1.
-            func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-            func u32(_ v: Int) -> [UInt8] { u16(v >> 16 & 0xFFFF) + u16(v & 0xFFFF) }
+            let (u16, u32) = (Self.u16, Self.u32)
             var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + u32(8)
             tiff += u16(1) + u16(0x0112) + u16(3) + u32(1) + u16(6) + u16(0) + u32(26)
             tiff += u16(2) + u16(0x0201) + u16(4) + u32(1) + u32(56) + u16(0x0202) + u16(4) + u32(1)
             tiff += u32(thumbnail.count) + u32(0) + thumbnail
-            let payload = Array("Exif".utf8) + [0, 0] + tiff
-            let rocket = try Fixtures.bytes(Fixtures.sampleImages.appendingPathComponent("rocket.jpg"))
-            let file = Array(rocket[0..<2]) + [0xFF, 0xE1] + u16(payload.count + 2) + payload + Array(rocket[2...])
-            try Data(file).write(to: folder.appendingPathComponent("camera.jpg"))
-            try Data(rocket).write(to: folder.appendingPathComponent("plain.jpg"))
+            try Self.writeCameraAndPlain(exif: tiff, into: folder)
             let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
             try await buildApplication(server).test(.router) { client in
                 try await client.execute(uri: "/api/images/camera.jpg/preview.jpg", method: .get) { response in
@@ -192,19 +200,14 @@ struct DiskCacheRouteTests {
     func imageInfo() async throws {
         try await TemporaryFolder.with("serve-info") { folder in
             // SampleImages/rocket.jpg with an EXIF segment naming the camera (IFD0 Make and Model).
-            func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-            func u32(_ v: Int) -> [UInt8] { u16(v >> 16 & 0xFFFF) + u16(v & 0xFFFF) }
+            let (u16, u32) = (Self.u16, Self.u32)
             let make = Array("Acme\u{0}".utf8)
             let model = Array("Acme Lens-O-Matic 3000\u{0}".utf8)
             let values = 8 + 2 + 24 + 4
             var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + u32(8) + u16(2)
             tiff += u16(0x010F) + u16(2) + u32(make.count) + u32(values)
             tiff += u16(0x0110) + u16(2) + u32(model.count) + u32(values + make.count) + u32(0) + make + model
-            let payload = Array("Exif".utf8) + [0, 0] + tiff
-            let rocket = try Fixtures.bytes(Fixtures.sampleImages.appendingPathComponent("rocket.jpg"))
-            let file = Array(rocket[0..<2]) + [0xFF, 0xE1] + u16(payload.count + 2) + payload + Array(rocket[2...])
-            try Data(file).write(to: folder.appendingPathComponent("camera.jpg"))
-            try Data(rocket).write(to: folder.appendingPathComponent("plain.jpg"))
+            try Self.writeCameraAndPlain(exif: tiff, into: folder)
             let server = TileServer(settings: ServeSettings(root: try ServeRoot(path: folder.path)))
             try await buildApplication(server).test(.router) { client in
                 for (name, camera) in [("camera.jpg", "Acme Lens-O-Matic 3000"), ("plain.jpg", nil)] {
