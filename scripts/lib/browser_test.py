@@ -385,6 +385,25 @@ def main():
               and link.get_attribute("download") == name.rsplit(".", 1)[0] + ".jpg",
               "the download link is the image shown, as a JPEG at its largest size", f"{href} {answer}")
 
+        # A deep link: the address carries the rect shown, and a fresh page opened with it shows that rect.
+        driver.get(f"{base}/")
+        driver.get(f"{base}/view/{name}#xywh=100,100,400,300")
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        check(sent == ["zoom-to 100,100,400,300"], "a deep link opens as a zoom-to of its rect", str(sent))
+        replay(driver, tileview, path, w, h, sent, "the deep link's state equals the command's zoom-to")
+        ActionChains(driver).send_keys("+").perform()
+        wait_idle(driver)
+        v = driver.execute_script("return window.tileview.state.visibleRect")
+        shown = ",".join(str(math.floor(v[k] + 0.5)) for k in ["x", "y", "width", "height"])
+        check(driver.execute_script("return location.hash") == "#xywh=" + shown,
+              "after a gesture the address carries the rect shown", shown)
+        # A link pasted into the open page's address is followed too.
+        driver.execute_script("location.hash = '#xywh=0,0,500,436'")
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        check(sent[-1] == "zoom-to 0,0,500,436", "a deep link pasted into an open page is followed", str(sent))
+
         mirador(driver, base, work)
 
         # The gallery: three right arrows.

@@ -101,6 +101,10 @@ struct PageController: Sendable {
             ("one-to-one", "One to one", "1", "1:1"),
             ("fullscreen", "Fullscreen", "f", icon("M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5")),
             ("info", "Information", "i", icon("M12 11v6M12 7v.01M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18")),
+            (
+                "copy-link", "Copy the link to this view", "c",
+                icon("M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1" + "M14 10a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1")
+            ),
         ]
         let html = buttons.map { button in
             "<button type=\"button\" data-action=\"\(button.action)\" aria-label=\"\(button.label)\" "

@@ -58,6 +58,7 @@
     tv.answer = answer; tv.view = answer.view; tv.state = answer.state;
     if (answer.kind === "gallery") tv.page = answer.page;
     tv.error = null;
+    if (answer.kind === "image") writeLink(answer.state);
     if (answer.kind === "gallery") {
       const p = answer.page;
       show((p.page || "") + " (" + (answer.pageIndex + 1) + " of " + answer.pages + ")");
@@ -391,8 +392,27 @@
     if (event.key === "Escape" && zoomedIn()) op = fitOp();
     if (event.key === "f") { toggleFullscreen(); event.preventDefault(); return; }
     if (event.key === "i") { toggleInfo(); event.preventDefault(); return; }
+    if (event.key === "c") { copyLink(); event.preventDefault(); return; }
     if (op) { event.preventDefault(); enqueue(op); }
   });
+
+  // The address carries the view (#xywh=X,Y,W,H: the image rect shown, whole pixels), so it can be shared and
+  // reopened; replaced as the view changes, never a history entry per gesture.
+  function writeLink(state) {
+    const v = state && state.visibleRect;
+    if (!v) return;
+    const rect = [v.x, v.y, v.width, v.height].map((n) => Math.round(n));
+    history.replaceState(null, "", location.pathname + location.search + "#xywh=" + rect.join(","));
+    tv.link = location.href;
+  }
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      show("link copied");
+    } catch (error) {
+      show(location.href);  // no clipboard here: the link is shown to copy by hand
+    }
+  }
 
   // ---- the toolbar ------------------------------------------------------------------------------
   const toolbar = document.getElementById("tileview-toolbar");
@@ -462,6 +482,7 @@
       if (action === "one-to-one") op = oneToOneOp();
       if (action === "fullscreen") toggleFullscreen();
       if (action === "info") toggleInfo();
+      if (action === "copy-link") copyLink();
       if (action === "download") { updateDownload(); return; }  // the link itself downloads
       if (op) { event.preventDefault(); enqueue(op); }
     });
@@ -488,5 +509,16 @@
   });
 
   el.focus();
+  // A deep link (#xywh=X,Y,W,H in image pixels) opens that rect: a zoom-to, queued before any other input; a link
+  // pasted into the address of an open page (a hash change) is followed the same way.
+  function linkedOp() {
+    const linked = /(?:^#|&)xywh=(-?[\d.]+),(-?[\d.]+),([\d.]+),([\d.]+)/.exec(location.hash);
+    if (kind !== "image" || !linked) return null;
+    const [x, y, w, h] = linked.slice(1).map(Number);
+    return [x, y, w, h].every(Number.isFinite) && w > 0 && h > 0 ? { kind: "zoom-to", x, y, w, h } : null;
+  }
+  const opening = linkedOp();
+  if (opening) ops.push(opening);
+  window.addEventListener("hashchange", () => { const op = linkedOp(); if (op) enqueue(op); });
   create().finally(() => { tv.busy = false; pump(); });
 })();
