@@ -479,6 +479,9 @@ struct ViewAPITests {
             // The toolbar of docs/design.md section 17 on both pages, each button labelled.
             for page in [view, gallery] {
                 #expect(page.contains("id=\"tileview-toolbar\" role=\"toolbar\""))
+                #expect(
+                    page.contains("<canvas id=\"tileview-navigator\" role=\"img\"")
+                        && page.contains("id=\"tileview-info\""))
                 for action in [
                     "zoom-in", "zoom-out", "fit", "one-to-one", "fullscreen", "info", "copy-link", "download",
                 ] {

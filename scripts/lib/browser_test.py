@@ -89,10 +89,14 @@ def psnr(a, b):
     return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
 
 
+# What the page draws over the frame: hidden for a screenshot compared with the command's frame.
+OVERLAYS = "document.querySelectorAll('.bar, #tileview-toolbar, #tileview-navigator, #tileview-info')"
+
+
 def screenshot(driver, element, path):
-    driver.execute_script("document.querySelectorAll('.bar').forEach(b => b.style.visibility = 'hidden')")
+    driver.execute_script(OVERLAYS + ".forEach(b => b.style.visibility = 'hidden')")
     element.screenshot(path)
-    driver.execute_script("document.querySelectorAll('.bar').forEach(b => b.style.visibility = '')")
+    driver.execute_script(OVERLAYS + ".forEach(b => b.style.visibility = '')")
 
 
 def save(driver, element, path):
@@ -384,6 +388,30 @@ def main():
         check(href.endswith(f"/iiif/3/{name}/full/max/0/default.jpg") and answer == [200, "image/jpeg"]
               and link.get_attribute("download") == name.rsplit(".", 1)[0] + ".jpg",
               "the download link is the image shown, as a JPEG at its largest size", f"{href} {answer}")
+
+        # The navigator: shown while zoomed in, its rect the visible rect at its scale; a click there moves the
+        # view (a zoom-to of the same size about that point).
+        driver.get(f"{base}/view/{name}")
+        wait_idle(driver)
+        check(driver.execute_script("return document.getElementById('tileview-navigator').hidden"),
+              "the navigator is hidden at the fit")
+        ActionChains(driver).send_keys("+").perform()
+        wait_idle(driver)
+        nav = driver.find_element(By.ID, "tileview-navigator")
+        state = driver.execute_script("return window.tileview.state")
+        drawn = driver.execute_script("return window.tileview.navigator")
+        scale = min(160 / state["image"]["width"], 160 / state["image"]["height"])
+        v = state["visibleRect"]
+        check(nav.is_displayed() and drawn is not None and
+              all(abs(drawn[a] - v[b] * scale) < 0.01 for a, b in [("x", "x"), ("y", "y"), ("w", "width"), ("h", "height")]),
+              "the navigator shows the visible rect at its scale", f"{drawn} vs {v}")
+        ActionChains(driver).move_to_element_with_offset(nav, -40, -30).click().perform()
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        after = driver.execute_script("return window.tileview.state")
+        check(sent[-1].startswith("zoom-to ") and abs(after["zoomScale"] - state["zoomScale"]) < 1e-9,
+              "a click in the navigator moves the view there at the same zoom", str(sent))
+        replay(driver, tileview, path, w, h, sent, "after the navigator's click the state equals the command's")
 
         # A deep link: the address carries the rect shown, and a fresh page opened with it shows that rect.
         driver.get(f"{base}/")

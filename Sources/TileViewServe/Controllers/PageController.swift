@@ -113,6 +113,8 @@ struct PageController: Sendable {
         let download = "<a data-action=\"download\" aria-label=\"Download\" title=\"Download\" download href=\"#\">"
         return "<div id=\"tileview-toolbar\" role=\"toolbar\" aria-label=\"View\">" + html.joined() + download
             + "&#x2193;</a></div>\n<aside id=\"tileview-info\" aria-label=\"Information\" hidden><dl></dl></aside>"
+            + "\n<canvas id=\"tileview-navigator\" role=\"img\" aria-label=\"Where the view is in the image\" hidden>"
+            + "</canvas>"
     }()
 
     /// A line icon drawn from `path` (no font needed: a symbol a system lacks would show as a box).

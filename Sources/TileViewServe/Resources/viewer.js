@@ -132,20 +132,22 @@
     return entry;
   }
 
-  // Each image's embedded preview (/api/images/ID/preview.jpg), asked for once: a 404 (none) is not asked again.
-  const previews = new Map();
-  function preview(id) {
-    let entry = previews.get(id);
+  // Images kept apart from the tiles (never trimmed while loading), each asked for once: a 404 is not asked
+  // again. Each image's embedded preview (/api/images/ID/preview.jpg) and the navigator's whole image.
+  const lasting = new Map();
+  function lastingImage(url) {
+    let entry = lasting.get(url);
     if (!entry) {
       const img = new Image();
       entry = { img, loaded: false };
       img.onload = () => { entry.loaded = true; scheduleDraw(); };
-      img.src = "/api/images/" + id + "/preview.jpg";
-      previews.set(id, entry);
-      if (previews.size > 64) previews.delete(previews.keys().next().value);
+      img.src = url;
+      lasting.set(url, entry);
+      if (lasting.size > 64) lasting.delete(lasting.keys().next().value);
     }
     return entry;
   }
+  function preview(id) { return lastingImage("/api/images/" + id + "/preview.jpg"); }
 
   function trimImages(needed) {
     for (const [url, entry] of images) {
@@ -180,6 +182,7 @@
     }
     for (const p of answer.placements) drawPlacement(p, shift, needed);
     if (own) trimImages(needed);
+    if (own && typeof drawNavigator === "function") drawNavigator();
   }
 
   function levelSize(size, level) {
@@ -412,6 +415,45 @@
     } catch (error) {
       show(location.href);  // no clipboard here: the link is shown to copy by hand
     }
+  }
+
+  // ---- the navigator: the whole image, and the rect the view shows (while zoomed in) --------------------
+  const nav = document.getElementById("tileview-navigator");
+  const navCtx = nav && nav.getContext("2d");
+  const NAV_SIDE = 160;
+  let navScale = 0;
+  function drawNavigator() {
+    const s = tv.state, id = shownId();
+    if (!nav || !s || !id) return;
+    nav.hidden = !zoomedIn();
+    if (nav.hidden) { tv.navigator = null; return; }
+    const W = s.image.width, H = s.image.height;
+    navScale = Math.min(NAV_SIDE / W, NAV_SIDE / H);
+    const w = Math.max(1, Math.round(W * navScale)), h = Math.max(1, Math.round(H * navScale));
+    if (nav.width !== w * dpr || nav.height !== h * dpr) {
+      nav.width = w * dpr; nav.height = h * dpr;
+      nav.style.width = w + "px"; nav.style.height = h + "px";
+    }
+    navCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    navCtx.fillStyle = "#111"; navCtx.fillRect(0, 0, w, h);
+    const whole = lastingImage("/iiif/3/" + id + "/full/!" + NAV_SIDE + "," + NAV_SIDE + "/0/default.jpg");
+    if (whole.loaded) navCtx.drawImage(whole.img, 0, 0, w, h);
+    const v = s.visibleRect;
+    const r = { x: v.x * navScale, y: v.y * navScale, w: v.width * navScale, h: v.height * navScale };
+    navCtx.strokeStyle = "#9cf"; navCtx.lineWidth = 2;
+    navCtx.strokeRect(r.x, r.y, r.w, r.h);
+    tv.navigator = r;
+  }
+  if (nav) {
+    // A click moves the view there: the same rect size, centred on the point (a zoom-to).
+    nav.addEventListener("click", (event) => {
+      const s = tv.state;
+      if (!s || !navScale) return;
+      const b = nav.getBoundingClientRect();
+      const x = (event.clientX - b.left) / navScale, y = (event.clientY - b.top) / navScale;
+      const v = s.visibleRect;
+      enqueue({ kind: "zoom-to", x: x - v.width / 2, y: y - v.height / 2, w: v.width, h: v.height });
+    });
   }
 
   // ---- the toolbar ------------------------------------------------------------------------------
