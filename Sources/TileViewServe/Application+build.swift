@@ -77,9 +77,14 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
     if let access = settings.access {
         LoginController(settings: settings, rules: access).addRoutes(to: router)
     }
-    ImageController(server).addRoutes(to: router)
-    PresentationController(server).addRoutes(to: router)
-    ViewController(server).addRoutes(to: router)
+    let (images, work, budget) = (server.images, server.work, server.budget)
+    ImageController(
+        settings: settings, images: images, responses: server.responses, coalescer: server.coalescer, work: work,
+        budget: budget, metrics: server.metrics, indexer: server.indexer
+    ).addRoutes(to: router)
+    PresentationController(settings: settings, images: images, work: work).addRoutes(to: router)
+    ViewController(settings: settings, images: images, work: work, budget: budget, views: server.views)
+        .addRoutes(to: router)
     PageController(root: settings.root, maxScale: settings.viewerMaxScale).addRoutes(to: router)
     return router
 }

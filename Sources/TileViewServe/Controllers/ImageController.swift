@@ -15,17 +15,6 @@ struct ImageController: Sendable {
     let metrics: ServerMetrics
     let indexer: CoarseLevelIndexer?
 
-    init(_ server: TileServer) {
-        settings = server.settings
-        images = server.images
-        responses = server.responses
-        coalescer = server.coalescer
-        work = server.work
-        budget = server.budget
-        metrics = server.metrics
-        indexer = server.indexer
-    }
-
     func addRoutes(to router: Router<ServeRequestContext>) {
         router.get("/iiif/3/:id", use: redirect)
         router.get("/iiif/3/:id/info.json", use: info)

@@ -15,12 +15,6 @@ struct PresentationController: Sendable {
     let images: ServedImages
     let work: BlockingWork
 
-    init(_ server: TileServer) {
-        settings = server.settings
-        images = server.images
-        work = server.work
-    }
-
     func addRoutes(to router: Router<ServeRequestContext>) {
         router.get("/iiif/presentation/3/manifest.json", use: rootManifest)
         router.get("/iiif/presentation/3/collection.json", use: rootCollection)

@@ -12,14 +12,6 @@ struct ViewController: Sendable {
     let budget: WorkBudget
     let views: ViewStore
 
-    init(_ server: TileServer) {
-        settings = server.settings
-        images = server.images
-        work = server.work
-        budget = server.budget
-        views = server.views
-    }
-
     /// The largest viewport side a view takes (its area is also bounded by `--max-area`).
     static let maxViewportSide = 4096
 
