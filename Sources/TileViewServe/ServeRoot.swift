@@ -20,6 +20,9 @@ public struct ServeRoot: Sendable {
     /// How identifiers are resolved (the walk alone only in tests).
     var resolution: OpenDescriptor.Resolution = .automatic
 
+    /// What pages and documents call the root: the served folder's own name (`SampleImages` for `./SampleImages/`).
+    public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+
     /// A root that must be an existing folder.
     public init(path: String) throws(TileViewError) {
         guard let real = FileStatus.resolvedPath(path), let root = OpenDescriptor.openRoot(real) else {

@@ -6,36 +6,10 @@ import TileViewCore
     import Darwin
 #endif
 
-/// The file operations of an on-disk cache (`CoarseLevelStore`): whole entries read with one `pread`, touched when
+/// The file operations of an on-disk cache (`CoarseLevelStore`): whole entries mapped to be read, touched when
 /// used (their modification time is the least-recently-used order, shared by every process using the folder),
 /// listed for eviction, and a test of whether a folder takes new files. Writes go through `AtomicFile`.
 public enum CacheFiles {
-    /// The whole file at `path` when it is a regular file of at most `limit` bytes; nil when it is absent, larger,
-    /// or cannot be read (a cache treats all of these as a miss).
-    public static func read(_ path: String, limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return nil }
-        let size = Int(info.st_size)
-        var complete = true
-        // Read straight into the array's storage (no zero fill first); a short read gives nil.
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var done = 0
-            while done < size {
-                let n = pread(fd, buffer.baseAddress! + done, size - done, off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
-            }
-            complete = done == size
-            if !complete { buffer.baseAddress!.update(repeating: 0, count: size) }
-            initialized = size
-        }
-        return complete ? bytes : nil
-    }
-
     /// Runs `body` with the whole file at `path` mapped read-only (the page cache's pages, no copy), when it is a
     /// regular file of 1 to `limit` bytes; nil when it is absent, larger, empty or cannot be mapped. The mapping
     /// lives while `body` runs. (A file truncated by another process while mapped would fault: entries are only

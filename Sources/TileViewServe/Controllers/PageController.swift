@@ -11,11 +11,6 @@ struct PageController: Sendable {
     /// `--max-scale`: the largest zoom the pages' views allow (screen pixels per image pixel).
     let maxScale: Double
 
-    /// What the listing of the root calls it: the served folder's own name.
-    var rootName: String {
-        root.path.split(separator: "/").last.map(String.init) ?? root.path
-    }
-
     /// The page for something that is not there (404): what was asked for, and a way back to the listing.
     func notFoundPage(_ what: String) -> Response {
         var response = HTMLPage.response(
@@ -24,7 +19,7 @@ struct PageController: Sendable {
                 <main class="listing">
                 <h1>Not found</h1>
                 <p>\(HTMLPage.escaped(what)) is not here (it may have been moved or removed).</p>
-                <p><a href="/">Back to \(HTMLPage.escaped(rootName))</a></p>
+                <p><a href="/">Back to \(HTMLPage.escaped(root.name))</a></p>
                 </main>
                 """)
         response.status = .notFound
@@ -156,7 +151,7 @@ struct PageController: Sendable {
             return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
         }
         let (folders, images) = root.contents(of: folder)
-        let title = folder.identifier.isEmpty ? rootName : folder.identifier
+        let title = folder.identifier.isEmpty ? root.name : folder.identifier
         var html = "<main class=\"listing\">\n<h1>\(HTMLPage.escaped(title))</h1>\n"
         if !folder.identifier.isEmpty {
             html += "<p><a href=\"\(HTMLPage.escaped(Self.listingPath(ofFolderOf: folder.identifier)))\">up</a></p>\n"

@@ -46,7 +46,7 @@ struct PresentationController: Sendable {
     /// What a folder is called in its documents: its identifier, or the served folder's own name for the root.
     func label(of folder: ServedFolder) -> String {
         folder.identifier.isEmpty
-            ? (settings.root.path.split(separator: "/").last.map(String.init) ?? settings.root.path) : folder.identifier
+            ? settings.root.name : folder.identifier
     }
 
     func manifest(_ request: Request, folderID: String) async throws -> Response {
