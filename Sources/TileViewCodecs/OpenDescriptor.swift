@@ -28,11 +28,16 @@ public final class OpenDescriptor: Sendable {
     /// Up to `count` bytes from the start of the file (read with `pread`: the descriptor's offset is not used),
     /// fewer when the file is shorter or a read fails.
     public func prefix(_ count: Int) -> [UInt8] {
+        bytes(at: 0, count: count)
+    }
+
+    /// Up to `count` bytes from `offset` (with `pread`), fewer when the file ends sooner or a read fails.
+    public func bytes(at offset: Int, count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(0, count))
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeMutableBytes {
-                pread(rawValue, $0.baseAddress! + done, $0.count - done, off_t(done))
+                pread(rawValue, $0.baseAddress! + done, $0.count - done, off_t(offset + done))
             }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { break }

@@ -4,7 +4,7 @@ import TileViewZoom
 
 /// One step of a gallery walk: a page move, a zoom gesture on the current page, or a finger drag between pages.
 ///
-/// Text forms, one per script line: a move word (`next`, `prev`, `left`, `right`, `up`, `down`, any letter case);
+/// Text forms, one per script line: a move (`next`, `prev`, `left`, `right`, `up`, `down`, `goto N`, any letter case);
 /// a zoom gesture as `tileview zoom --gesture` takes it (`double-tap X,Y`, `two-finger-tap`, `pinch F X,Y`,
 /// `pan DX,DY`, `zoom-to X,Y,W,H`); or `drag DX,DY velocity VX,VY` (the finger's motion in viewport pixels, then
 /// the content offset's velocity at release in points per millisecond, UIKit's convention; `velocity VX,VY` may
@@ -18,8 +18,12 @@ public enum GalleryAction: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(GalleryActionParseError) {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard let first = words.first else { throw GalleryActionParseError(input: text, problem: "the step is empty") }
-        if words.count == 1, let move = PageMove(rawValue: first.lowercased()) {
-            self = .move(move)
+        if first.lowercased() == "goto" || (words.count == 1 && PageMove.validWords.contains(first.lowercased())) {
+            do throws(PageMoveError) {
+                self = .move(try PageMove(parsing: text))
+            } catch {
+                throw GalleryActionParseError(input: text, problem: error.description)
+            }
             return
         }
         if first == "drag" {
@@ -38,7 +42,7 @@ public enum GalleryAction: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .move(let move): return move.rawValue
+        case .move(let move): return move.description
         case .gesture(let gesture): return gesture.description
         case .drag(let t, let v):
             let f = Self.formatNumber

@@ -13,7 +13,8 @@ import TileViewZoom
 /// - The initial view is frame 0: the start page at rest, every resident page loaded.
 /// - A move applies `Pager.apply`; with N transition frames and a move to a neighbouring slot, N eased frames
 ///   (`TransitionPlan`, gap-aware with peeking) come before the frame at rest on the new page. A jump that is
-///   not to a neighbour (`next` from the end of a map row) is not animated.
+///   not to a neighbour (`next` from the end of a map row, `goto` a page further away) is not animated; `goto`
+///   a page the gallery does not have is an input error.
 /// - A zoom gesture applies to the current page's zoom state; its points are in viewport pixels and are moved
 ///   into the page's frame (they differ when neighbours peek). One frame.
 /// - A drag locks to its dominant axis (on a map the pager turns to it first, `Pager.orient`), moves the
@@ -98,6 +99,10 @@ public struct GalleryPlanner {
     }
 
     private mutating func applyMove(_ move: PageMove, _ action: GalleryAction) throws(TileViewError) {
+        if case .goto(let number) = move, layout.position(ofPage: number - 1) == nil {
+            let pages = layout.count == 1 ? "1 page" : "\(layout.count) pages"
+            throw TileViewError(.input, path: "\(move)", reason: "there is no page \(number): the gallery has \(pages)")
+        }
         let step = pager.apply(move)
         let peek = self.peek(along: step.axis)
         let distance = abs(step.targetSlot.column - step.from.column) + abs(step.targetSlot.row - step.from.row)

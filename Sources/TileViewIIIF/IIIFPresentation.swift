@@ -9,17 +9,24 @@ public enum IIIFPresentation {
     /// A language map with no language: `{"none": [text]}`.
     public static func label(_ text: String) -> [String: [String]] { ["none": [text]] }
 
-    /// One image of a manifest: its label, its size, and the base URI of its Image API service
-    /// (`BASE/iiif/3/ID`).
+    /// One image of a manifest: its label, its size, the base URI of its Image API service (`BASE/iiif/3/ID`),
+    /// and where its file can be downloaded as stored, with its media type (nil when it cannot).
     public struct Image: Sendable, Equatable {
         public var label: String
         public var size: PixelSize
         public var service: String
+        public var original: (url: String, format: String)?
 
-        public init(label: String, size: PixelSize, service: String) {
+        public init(label: String, size: PixelSize, service: String, original: (url: String, format: String)? = nil) {
             self.label = label
             self.size = size
             self.service = service
+            self.original = original
+        }
+
+        public static func == (a: Image, b: Image) -> Bool {
+            a.label == b.label && a.size == b.size && a.service == b.service && a.original?.url == b.original?.url
+                && a.original?.format == b.original?.format
         }
     }
 
@@ -58,7 +65,8 @@ public enum IIIFPresentation {
     }
 
     /// A Canvas the size of its image, painted by the image (a body at `full/max` with its Image API service),
-    /// with a thumbnail (`!240,240`) and a rendering to download (the image as a JPEG at its largest size).
+    /// with a thumbnail (`!240,240`) and renderings to download: the original file, when known, and the image as a
+    /// JPEG at its largest size.
     struct Canvas: Encodable {
         let id: String
         let image: Image
@@ -76,9 +84,14 @@ public enum IIIFPresentation {
             try c.encode(
                 [Resource(id: image.service + "/full/!240,240/0/default.jpg", type: "Image", service: service)],
                 forKey: .thumbnail)
-            try c.encode(
-                [Resource(id: image.service + "/full/max/0/default.jpg", type: "Image", label: "JPEG, largest size")],
-                forKey: .rendering)
+            var renderings = [
+                Resource(id: image.service + "/full/max/0/default.jpg", type: "Image", label: "JPEG, largest size")
+            ]
+            if let original = image.original {
+                renderings.insert(
+                    Resource(id: original.url, type: "Image", format: original.format, label: "Original file"), at: 0)
+            }
+            try c.encode(renderings, forKey: .rendering)
             let painting = Annotation(
                 id: id + "/page/annotation",
                 body: Resource(
@@ -98,6 +111,7 @@ public enum IIIFPresentation {
     struct Resource: Encodable {
         let id: String
         let type: String
+        var format = "image/jpeg"
         var label: String? = nil
         var size: PixelSize? = nil
         var service: [ImageService]? = nil
@@ -108,7 +122,7 @@ public enum IIIFPresentation {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(id, forKey: .id)
             try c.encode(type, forKey: .type)
-            try c.encode("image/jpeg", forKey: .format)
+            try c.encode(format, forKey: .format)
             if let label { try c.encode(IIIFPresentation.label(label), forKey: .label) }
             if let size {
                 try c.encode(size.width, forKey: .width)

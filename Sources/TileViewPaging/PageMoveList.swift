@@ -1,7 +1,8 @@
-/// An ordered list of moves, as given by `--moves "next,next,prev"` or by the text of a script file.
+/// An ordered list of moves, as given by `--moves "next,next,goto 5,prev"` or by the text of a script file.
 ///
 /// Moves are separated by commas, white space or line breaks, so `next,next`, `next, next` and one move per line
-/// all read the same. `#` starts a comment that runs to the end of its line. Empty text is an empty list.
+/// all read the same; `goto` takes the word after it as its page number (`goto 5`, on one line). `#` starts a
+/// comment that runs to the end of its line. Empty text is an empty list.
 public struct PageMoveList: Hashable, Sendable, RandomAccessCollection {
     /// The moves, in the order they apply.
     public let moves: [PageMove]
@@ -15,14 +16,10 @@ public struct PageMoveList: Hashable, Sendable, RandomAccessCollection {
         var moves: [PageMove] = []
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (lineIndex, rawLine) in lines.enumerated() {
-            let line = rawLine.prefix { $0 != "#" }
-            let words = line.split { $0 == "," || $0.isWhitespace }
-            for word in words {
-                guard let move = PageMove(rawValue: word.lowercased()) else {
-                    throw .unknownMove(
-                        word: String(word), index: moves.count + 1, line: lines.count > 1 ? lineIndex + 1 : nil)
-                }
-                moves.append(move)
+            let line = lines.count > 1 ? lineIndex + 1 : nil
+            var words = rawLine.prefix { $0 != "#" }.split { $0 == "," || $0.isWhitespace }.map(String.init)[...]
+            while !words.isEmpty {
+                moves.append(try PageMove.take(from: &words, index: moves.count + 1, line: line))
             }
         }
         self.moves = moves

@@ -2,7 +2,7 @@
 public struct PageStep: Hashable, Sendable, CustomStringConvertible {
     public typealias Cell = PageMap.Cell
 
-    /// The move applied; nil for the initial step, a jump (`Pager.move(to:)`) or a change of axis.
+    /// The move applied; nil for the initial step, a drag's jump (`Pager.move(to:)`) or a change of axis.
     public let move: PageMove?
     /// The position before the step.
     public let from: Cell
@@ -30,7 +30,7 @@ public struct PageStep: Hashable, Sendable, CustomStringConvertible {
     public var moved: Bool { position != from }
 
     public var description: String {
-        let what = move.map(\.rawValue) ?? "-"
+        let what = move?.description ?? "-"
         let result = moved ? "moved \(from) -> \(position)" : "stays \(position)"
         return "\(what) \(result) axis \(axis) \(plan)"
     }

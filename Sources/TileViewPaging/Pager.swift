@@ -37,8 +37,12 @@ public struct Pager: Hashable, Sendable {
             plan: ResidentPlan(from: [], to: resident))
     }
 
-    /// Applies one move (see `PageLayout.position(after:from:)`).
+    /// Applies one move (see `PageLayout.position(after:from:)`). A `goto` is a jump (`move(to:)`) that records
+    /// its move; one to a page number the layout does not have does not move.
     public mutating func apply(_ move: PageMove) -> PageStep {
+        if case .goto(let number) = move {
+            return jump(to: layout.position(ofPage: number - 1) ?? position, move: move)
+        }
         guard let target = layout.position(after: move, from: position) else {
             return settle(move: move, at: position, slot: position, axis: axis)
         }
@@ -57,8 +61,12 @@ public struct Pager: Hashable, Sendable {
     /// Jumps to any page, e.g. where a drag was released. The axis becomes the axis along which the two positions
     /// differ (unchanged when they differ on both). No move when `target` holds no page.
     public mutating func move(to target: Cell) -> PageStep {
+        jump(to: target, move: nil)
+    }
+
+    private mutating func jump(to target: Cell, move: PageMove?) -> PageStep {
         guard layout.holdsPage(target), target != position else {
-            return settle(move: nil, at: position, slot: position, axis: axis)
+            return settle(move: move, at: position, slot: position, axis: axis)
         }
         var newAxis = axis
         if !layout.isMap {
@@ -68,7 +76,7 @@ public struct Pager: Hashable, Sendable {
         } else if target.column == position.column {
             newAxis = .vertical
         }
-        return settle(move: nil, at: target, slot: nearestSlot(of: target), axis: newAxis)
+        return settle(move: move, at: target, slot: nearestSlot(of: target), axis: newAxis)
     }
 
     /// Plans the resident set along `axis` without moving, e.g. when a drag on a map locks to the other axis.

@@ -15,7 +15,7 @@ struct GalleryCommand: ParsableCommand {
             Pages come from FILES (in that order), --dir (its .png/.jpg/.jpeg files in natural name order, \
             img2 before img10; named by file name) or --map (a text grid, one row per line, cells separated \
             by white space, '.' a hole, other cells page paths relative to the map file). Steps come from \
-            --moves (next, prev, left, right, up, down, separated by commas) or --script (one step per line, \
+            --moves (next, prev, left, right, up, down, goto N, separated by commas) or --script (one step per line, \
             '#' comments): a move, a zoom gesture on the current page ("double-tap X,Y", "two-finger-tap", \
             "pinch F X,Y", "pan DX,DY", "zoom-to X,Y,W,H"; points in frame pixels) or "drag DX,DY velocity \
             VX,VY" (finger motion in pixels, release velocity in points per millisecond). Linear lists stop at \
@@ -40,7 +40,7 @@ struct GalleryCommand: ParsableCommand {
     @Option(help: "Viewport (frame) size in pixels, WxH (default: 1024x768).", transform: ViewportSize.parse)
     var viewport = ViewportSize(width: 1024, height: 768)
 
-    @Option(help: ArgumentHelp("Moves separated by commas, e.g. \"next,next,prev\".", valueName: "MOVES"))
+    @Option(help: ArgumentHelp("Moves separated by commas, e.g. \"next,next,prev,goto 5\".", valueName: "MOVES"))
     var moves: String?
 
     @Option(help: ArgumentHelp("A script file: one move, gesture or drag per line.", valueName: "FILE"))

@@ -144,8 +144,10 @@ struct BrowserTests {
     @Test("chromium: states equal the command's, screenshot PSNR of at least 30 dB", .timeLimit(.minutes(5)))
     func browser() async throws {
         let (status, text) = try await CommandRunner.scriptOffThePool("test-browser.sh")
-        #expect(status == 0, "\(text)")
-        #expect(text.contains("browser: 0 failed") && !text.contains("FAIL:"), "\(text)")
+        // The failed checks first (the whole output is long), then the output.
+        let failed = text.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("Error") }
+        #expect(status == 0, "\(failed.joined(separator: "\n"))\n\(text)")
+        #expect(text.contains("browser: 0 failed") && !text.contains("FAIL:"), "\(failed.joined(separator: "\n"))")
     }
 }
 

@@ -35,6 +35,31 @@ struct GalleryPlannerTests {
         #expect(frames[0].loaded == [Self.cell(0), Self.cell(1)])
     }
 
+    @Test("goto N jumps without loading the pages between, is animated only to a neighbour, and wraps the short way")
+    func gotoJumps() throws {
+        let frames = try Self.plan(.linear(8), "goto 6\ngoto 5\ngoto 5", transitions: 2)
+        // 1 initial, the jump to 6 (not a neighbour: one frame), to 5 (a neighbour: 2 eased + rest), to 5 again.
+        #expect(frames.map(\.position.column) == [0, 5, 5, 4, 4, 4])
+        #expect(frames[1].loaded == [Self.cell(4), Self.cell(5), Self.cell(6)])
+        #expect(frames[1].evicted == [Self.cell(0), Self.cell(1)])
+        let loadedByTheJump = Set(frames[0...1].flatMap(\.loaded))
+        #expect(loadedByTheJump.isDisjoint(with: [2, 3].map { Self.cell($0) }), "the pages between are not loaded")
+        #expect(frames[2].transition != nil && frames[3].transition != nil && frames[4].transition == nil)
+        #expect(frames[5].loaded.isEmpty && frames[5].evicted.isEmpty)
+        // On a ring of 8, page 8 is one step back from page 1: animated, the current page changing halfway.
+        let ring = try Self.plan(.circular(8), "goto 8", transitions: 2)
+        #expect(ring.map(\.position.column) == [0, 0, 7, 7])
+        #expect(ring[1].transition != nil && ring[2].transition != nil)
+    }
+
+    @Test("goto a page the gallery does not have is an input error naming the move and the page count")
+    func gotoMissingPage() throws {
+        let error = try #require(throws: TileViewError.self) { try Self.plan(.linear(3), "next\ngoto 4") }
+        #expect(error.kind == .input)
+        #expect(error.description == "goto 4: there is no page 4: the gallery has 3 pages")
+        #expect(throws: TileViewError.self) { try Self.plan(.linear(1), "goto 2") }
+    }
+
     @Test("circular lists wrap both ways with 1, 2, 3 and 10 pages", arguments: [1, 2, 3, 10])
     func circularWrap(count: Int) throws {
         let forward = try Self.plan(.circular(count), Array(repeating: "next", count: count + 1).joined(separator: ","))

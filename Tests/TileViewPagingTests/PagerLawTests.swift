@@ -53,6 +53,29 @@ struct PagerLawTests {
         }
     }
 
+    @Test("goto N lands on the Nth page (or stays when there is none) and loads only pages beside where it lands")
+    func gotoLaws() throws {
+        try forEachCase(seed: 0x5EED_0006, cases: 2000) { seed, rng in
+            let layout = RandomLayouts.layout(&rng)
+            var pager = RandomLayouts.pager(layout, &rng)
+            for _ in 0..<10 {
+                let number = Int.random(in: 1...(layout.count + 1), using: &rng)
+                let from = pager.position
+                let before = Set(pager.resident)
+                let step = pager.apply(.goto(number))
+                let context = "seed \(seed) goto \(number) from \(from) layout \(layout)"
+                let expected = layout.position(ofPage: number - 1) ?? from
+                try #require(step.position == expected, "\(context): landed on \(step.position)")
+                try #require(step.move == .goto(number), "\(context): the step does not record its move")
+                let around = Set(layout.neighbours(of: expected) + [expected])
+                try #require(
+                    step.plan.resident.count <= 3 && step.plan.resident.allSatisfy(around.contains), "\(context)")
+                try #require(step.plan.load.allSatisfy(around.contains), "\(context): loads a page it passed over")
+                try #require(Set(step.plan.evict) == before.subtracting(step.plan.resident), "\(context): evictions")
+            }
+        }
+    }
+
     @Test("no move into a hole: every move lands where the grid says, or stays")
     func movesFollowTheGrid() throws {
         try forEachCase(seed: 0x5EED_0002, cases: 3000) { seed, rng in
@@ -80,8 +103,9 @@ struct PagerLawTests {
                 let move = RandomLayouts.move(&rng)
                 let from = pager.position
                 guard pager.apply(move).moved else { continue }
-                let back = pager.apply(move.reversed)
-                try #require(back.position == from, "seed \(seed): \(move) then \(move.reversed) from \(from)")
+                let reverse = try #require(move.reversed)
+                let back = pager.apply(reverse)
+                try #require(back.position == from, "seed \(seed): \(move) then \(reverse) from \(from)")
             }
         }
     }

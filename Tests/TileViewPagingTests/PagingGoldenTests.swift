@@ -19,7 +19,7 @@ struct PagingGoldenTests {
         var lines = ["# \(layout.isMap ? "map" : "\(layout)") moves: \(moves)"]
         for (index, step) in steps.enumerated() {
             lines.append(
-                "step \(index) \(step.move?.rawValue ?? "start") page \(name(step.position)) cell \(step.position)"
+                "step \(index) \(step.move?.description ?? "start") page \(name(step.position)) cell \(step.position)"
                     + " \(step.moved ? "moved" : "stayed") axis \(step.axis) resident \(names(step.plan.resident))"
                     + " load \(names(step.plan.load)) evict \(names(step.plan.evict))")
         }

@@ -42,7 +42,7 @@ enum RandomLayouts {
     }
 
     static func move(_ rng: inout SplitMix64) -> PageMove {
-        PageMove.allCases.randomElement(using: &rng)!
+        PageMove.steps.randomElement(using: &rng)!
     }
 
     /// A page in the layout, chosen at random.

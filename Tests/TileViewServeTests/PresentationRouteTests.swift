@@ -72,7 +72,16 @@ struct PresentationRouteTests {
                     uri: thumbnail.replacingOccurrences(of: "http://localhost", with: ""), method: .get
                 ) { $0.status }
                 #expect(thumb == .ok, "\(thumbnail)")
-                #expect((canvas["rendering"] as? [[String: Any]])?.first?["format"] as? String == "image/jpeg")
+                // Renderings to download: the original file as stored (its bytes answer), then the largest JPEG.
+                let renderings = try #require(canvas["rendering"] as? [[String: Any]])
+                #expect(renderings.map { $0["format"] as? String }.last == "image/jpeg" && renderings.count == 2)
+                let original = try #require(renderings.first?["id"] as? String)
+                #expect(
+                    original.hasSuffix("/file") && original.hasPrefix("http://localhost/api/images/"), "\(original)")
+                let (fileStatus, fileType) = try await client.execute(
+                    uri: original.replacingOccurrences(of: "http://localhost", with: ""), method: .get
+                ) { ($0.status, $0.headers[.contentType]) }
+                #expect(fileStatus == .ok && fileType == renderings.first?["format"] as? String, "\(original)")
             }
             let (_, paged) = try await Self.json(client, "/iiif/presentation/3/manifest.json?paged=1")
             #expect(paged["behavior"] as? [String] == ["paged"])

@@ -3,8 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TileView
-import TileViewServe
 import TileViewTestSupport
+
+@testable import TileViewServe
 
 /// The view API (docs/design.md section 11) through Hummingbird's test client: the life of a view, expiry, the bound on
 /// views, every gesture and move, residency, errors, and frames byte for byte equal to what `tileview zoom` and
@@ -161,19 +162,23 @@ struct ViewAPITests {
         }
     }
 
-    @Test("seeded random gesture sequences: every frame is the bytes tileview zoom writes", arguments: 0..<6)
+    @Test(
+        "seeded random gesture sequences, turns among them: every frame is the bytes tileview zoom writes",
+        arguments: 0..<6)
     func randomGestures(_ index: Int) async throws {
         var random = SplitMix64(seed: SplitMix64.caseSeed(0x7E57_0011, index))
         let names = ["rocket.jpg", "coffee.png", "astronaut.png", "hubble_deep_field.jpg", "chelsea.png", "retina.jpg"]
         let name = names[index % names.count]
         let viewport = PixelSize(width: 64 + Int(random.next() % 400), height: 48 + Int(random.next() % 300))
         var gestures: [String] = []
-        for _ in 0..<6 {
+        for step in 0..<6 {
             let x = random.uniform(0, Double(viewport.width))
             let y = random.uniform(0, Double(viewport.height))
             let f = { (v: Double) in String(format: "%.3f", v) }
+            // Step 2 always turns the image (the viewer's rotate button), so every sequence draws a turned image.
             let gesture =
-                switch random.next() % 5 {
+                switch step == 2 ? 5 : random.next() % 5 {
+                case 5: "rotate \([90, 180, 270, -90][Int(random.next() % 4)])"
                 case 0: "double-tap \(f(x)),\(f(y))"
                 case 1: "two-finger-tap"
                 case 2: "pinch \(f(random.logUniform(0.3, 4))) \(f(x)),\(f(y))"
@@ -209,7 +214,7 @@ struct ViewAPITests {
 
     // MARK: - Gallery views
 
-    /// Walks a gallery view with seeded random moves, gestures and drags, comparing every step's record and
+    /// Walks a gallery view with seeded random moves (`goto N` among them), gestures and drags, comparing every step's record and
     /// the last frame with `tileview gallery` on the same steps; residency never above three.
     @Test(
         "gallery walks (linear, circular, with peek and gap): records, residency and frames equal the CLI's",
@@ -218,15 +223,19 @@ struct ViewAPITests {
         var random = SplitMix64(seed: SplitMix64.caseSeed(0x6A11, peek * 2 + (circular ? 1 : 0)))
         let viewport = PixelSize(width: 300, height: 200)
         let settings = GallerySettings(viewport: viewport, peek: peek, gap: gap)
-        let walk = (0..<10).map { _ in
-            let roll = random.next() % 10
+        let walk = (0..<10).map { index in
+            // Step 4 is always a jump and step 6 a turn, so every walk has both.
+            if index == 6 { return "rotate 90" }
+            let roll = index == 4 ? 9 : random.next() % 10
             return roll < 5
                 ? (roll < 3 ? "next" : "prev")
                 : roll < 7
                     ? "double-tap \(Int(random.next() % 300)),\(Int(random.next() % 200))"
                     : roll < 8
                         ? "pinch 1.5 150,100"
-                        : roll < 9 ? "drag -\(40 + Int(random.next() % 100)),0 velocity 0.6,0" : "drag 20,3"
+                        : roll < 9
+                            ? "drag -\(40 + Int(random.next() % 100)),0 velocity 0.6,0"
+                            : index != 4 && random.next() % 2 == 0 ? "drag 20,3" : "goto \(1 + random.next() % 6)"
         }
         try await Self.withClient { client in
             let created = try await Self.call(
@@ -240,7 +249,7 @@ struct ViewAPITests {
             var steps: [String] = []
             for (n, step) in walk.enumerated() {
                 steps.append(step)
-                let isGesture = step.hasPrefix("double-tap") || step.hasPrefix("pinch")
+                let isGesture = step.hasPrefix("double-tap") || step.hasPrefix("pinch") || step.hasPrefix("rotate")
                 let answer = try await Self.call(
                     client, .post, "/api/views/\(created.view)/\(isGesture ? "gestures" : "moves")",
                     isGesture ? ["gesture": step] : ["move": step])
@@ -349,6 +358,13 @@ struct ViewAPITests {
             #expect(imageMove.status == .conflict)
             let twoMoves = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "next,next"])
             #expect(twoMoves.status == .badRequest)
+            let gotoZero = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "goto 0"])
+            #expect(gotoZero.status == .badRequest && gotoZero.text.contains("a page number from 1 up"))
+            let pastTheEnd = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "goto 3"])
+            #expect(pastTheEnd.status == .badRequest, "\(pastTheEnd.text)")
+            #expect(pastTheEnd.text == "goto 3: there is no page 3: the gallery has 2 pages\n")
+            let gotoTwo = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "GOTO 2"])
+            #expect(gotoTwo.status == .ok && gotoTwo.json["pageIndex"] as? Int == 1, "\(gotoTwo.text)")
             let extraKey = try await Self.call(
                 client, .post, "/api/views/\(gallery.view)/moves", ["move": "next", "speed": 2])
             #expect(extraKey.status == .badRequest && extraKey.text.contains("\"speed\""), "\(extraKey.text)")
@@ -483,11 +499,27 @@ struct ViewAPITests {
                     page.contains("<canvas id=\"tileview-navigator\" role=\"img\"")
                         && page.contains("id=\"tileview-info\""))
                 for action in [
-                    "zoom-in", "zoom-out", "fit", "one-to-one", "fullscreen", "info", "copy-link", "download",
+                    "zoom-in", "zoom-out", "fit", "one-to-one", "rotate", "fullscreen", "info", "copy-link", "download",
+                    "help",
                 ] {
                     #expect(page.contains("data-action=\"\(action)\" aria-label=\""), "\(action)")
                 }
+                #expect(page.contains("<div id=\"tileview-help\" role=\"dialog\""))
             }
+            // Galleries add the slideshow with its interval, and the strip: one lazy IIIF thumbnail per page, in
+            // the gallery's page order, numbered from 1 as goto counts.
+            #expect(
+                gallery.contains("data-action=\"slideshow\" aria-label=\"Play a slideshow\" aria-pressed=\"false\""))
+            #expect(gallery.contains("<select data-setting=\"interval\""))
+            #expect(!view.contains("data-action=\"slideshow\"") && !view.contains("tileview-strip"))
+            let strip = try #require(gallery.range(of: "<nav id=\"tileview-strip\"").map { gallery[$0.lowerBound...] })
+            let numbered = strip.matches(of: /data-page="(\d+)" aria-label="\d+: ([^"]+)"/).map {
+                (Int($0.1)!, String($0.2))
+            }
+            #expect(numbered.map(\.0) == [1, 2] && numbered.map(\.1) == ["coffee.png", "rocket.jpg"], "\(numbered)")
+            #expect(
+                strip.contains(
+                    "<img loading=\"lazy\" alt=\"\" src=\"/iiif/3/album%2Frocket.jpg/full/!96,96/0/default.jpg\">"))
             // The pages ask for the server's --max-scale (4 by default), so a small image can be zoomed.
             #expect(view.contains("data-max-scale=\"4.0\"") && gallery.contains("data-max-scale=\"4.0\""))
             // The listing of the root is titled with the served folder's name, not "tileview - tileview".
@@ -495,5 +527,43 @@ struct ViewAPITests {
             #expect(
                 listing.contains("<title>\(rootName) - tileview</title>") && listing.contains("<h1>\(rootName)</h1>"))
         }
+    }
+
+    @Test("the original file: its bytes as stored, in chunks, named for download, with its tag; 304 and 404")
+    func originalFile() async throws {
+        try await Self.withClient { client in
+            for name in ["astronaut.png", "album/rocket.jpg"] {
+                let stored = try Data(contentsOf: Self.pagesRoot.appendingPathComponent(name))
+                let encoded = name.replacingOccurrences(of: "/", with: "%2F")
+                let response = try await client.execute(uri: "/api/images/\(encoded)/file", method: .get) { $0 }
+                #expect(response.status == .ok)
+                #expect(Data(buffer: response.body) == stored, "\(name): \(response.body.readableBytes) bytes")
+                #expect(response.headers[.contentType] == (name.hasSuffix(".png") ? "image/png" : "image/jpeg"))
+                let file = String(name.split(separator: "/").last!)
+                #expect(
+                    response.headers[.contentDisposition]
+                        == "attachment; filename=\"\(file)\"; filename*=UTF-8''\(file)")
+                let tag = try #require(response.headers[.eTag])
+                let again = try await client.execute(
+                    uri: "/api/images/\(encoded)/file", method: .get, headers: [.ifNoneMatch: tag]
+                ) { $0 }
+                #expect(again.status == .notModified && again.body.readableBytes == 0)
+            }
+            // astronaut.png is 791,555 bytes: four chunks of 256 KiB, the last one short.
+            #expect(try Data(contentsOf: Self.pagesRoot.appendingPathComponent("astronaut.png")).count > 3 << 18)
+            for uri in ["/api/images/missing.jpg/file", "/api/images/..%2Fsecret.jpg/file", "/api/images/album/file"] {
+                #expect(try await client.execute(uri: uri, method: .get) { $0.status } == .notFound, "\(uri)")
+            }
+        }
+    }
+
+    @Test("a download's name: plain ASCII as filename, the exact name (RFC 8187) as filename*")
+    func attachmentNames() {
+        #expect(ImageController.attachment("a b.jpg") == "attachment; filename=\"a b.jpg\"; filename*=UTF-8''a%20b.jpg")
+        #expect(
+            ImageController.attachment("été \"1\".png")
+                == "attachment; filename=\"_t_ _1_.png\"; filename*=UTF-8''%C3%A9t%C3%A9%20%221%22.png")
+        #expect(ImageController.mediaType(ofFileNamed: "X.JPEG") == "image/jpeg")
+        #expect(ImageController.mediaType(ofFileNamed: "notes") == "application/octet-stream")
     }
 }

@@ -64,6 +64,16 @@ def cli(tileview, *args):
     return result.stdout
 
 
+def double_click(driver, x, y):
+    """A double click at (x, y) in the window; once the page settles, the steps it has sent."""
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(x, y)
+    actions.pointer_action.double_click()
+    actions.perform()
+    wait_idle(driver)
+    return driver.execute_script("return window.tileview.sent")
+
+
 def wait_idle(driver, timeout=30):
     end = time.time() + timeout
     while time.time() < end:
@@ -90,7 +100,8 @@ def psnr(a, b):
 
 
 # What the page draws over the frame: hidden for a screenshot compared with the command's frame.
-OVERLAYS = "document.querySelectorAll('.bar, #tileview-toolbar, #tileview-navigator, #tileview-info')"
+OVERLAYS = ("document.querySelectorAll('.bar, #tileview-toolbar, #tileview-navigator, #tileview-info, "
+            "#tileview-strip, #tileview-help')")
 
 
 def screenshot(driver, element, path):
@@ -197,12 +208,7 @@ def main():
         print(f"viewport element: {w}x{h}")
         path = os.path.join(root, name)
 
-        actions = ActionBuilder(driver)
-        actions.pointer_action.move_to_location(120, 80)
-        actions.pointer_action.double_click()
-        actions.perform()
-        wait_idle(driver)
-        sent = driver.execute_script("return window.tileview.sent")
+        sent = double_click(driver, 120, 80)
         check(sent == ["double-tap 120,80"], "the double click is sent as a double tap at (120, 80)", str(sent))
         state = driver.execute_script("return window.tileview.state")
         expected = json.loads(cli(tileview, "zoom", path, "--viewport", f"{w}x{h}", "--tap", "120,80",
@@ -385,9 +391,52 @@ def main():
         href = link.get_attribute("href")
         answer = driver.execute_script(
             "const r = await fetch(arguments[0]); return [r.status, r.headers.get('content-type')]", href)
-        check(href.endswith(f"/iiif/3/{name}/full/max/0/default.jpg") and answer == [200, "image/jpeg"]
-              and link.get_attribute("download") == name.rsplit(".", 1)[0] + ".jpg",
-              "the download link is the image shown, as a JPEG at its largest size", f"{href} {answer}")
+        size = driver.execute_script(
+            "const r = await fetch(arguments[0]); return (await r.arrayBuffer()).byteLength", href)
+        check(href.endswith(f"/api/images/{name}/file") and answer == [200, "image/jpeg"]
+              and link.get_attribute("download") == name and size == os.path.getsize(path),
+              "the download link is the original file of the image shown, as stored", f"{href} {answer} {size} bytes")
+
+        # Rotate: the button sends rotate 90; the state and the drawn frame (tiles asked for turned) are the
+        # command's; the address carries the turn and the rect in the upright image's pixels, and a fresh page
+        # opened with it shows the same view.
+        driver.get(f"{base}/view/{name}")
+        wait_idle(driver)
+        driver.find_element(By.CSS_SELECTOR, "#tileview-toolbar [data-action=rotate]").click()
+        wait_idle(driver)
+        sent = double_click(driver, 300, 200)
+        state = driver.execute_script("return window.tileview.state")
+        check(sent == ["rotate 90", "double-tap 300,200"] and state.get("rotation") == 90,
+              "the rotate button sends rotate 90, and the view is turned", f"{sent} {state.get('rotation')}")
+        replay(driver, tileview, path, w, h, sent, "after rotate and a double tap the state equals the command's")
+        turned = os.path.join(work, "turned.png")
+        args = ["zoom", path, "--viewport", f"{w}x{h}", "--max-scale", MAX_SCALE, "-o", turned]
+        for gesture in sent:
+            args += ["--gesture", gesture]
+        cli(tileview, *args)
+        screenshot(driver, driver.find_element(By.ID, "tileview-viewport"), shot)
+        value = psnr(Image.open(shot), Image.open(turned))
+        check(value >= 30, "the turned view draws the command's turned frame", f"PSNR {value:.2f} dB")
+        link = driver.execute_script("return location.hash")
+        check("&rot=90" in link and link.startswith("#xywh="), "the address carries the turn", link)
+        if shots:
+            save(driver, driver.find_element(By.ID, "tileview-viewport"), os.path.join(shots, "viewer-rotated.jpg"))
+        driver.get(f"{base}/")
+        driver.get(f"{base}/view/{name}{link}")
+        wait_idle(driver)
+        reopened = driver.execute_script("return window.tileview.state")
+        sent = driver.execute_script("return window.tileview.sent")
+        check(sent[0] == "rotate 90" and sent[1].startswith("zoom-to ") and reopened.get("rotation") == 90 and
+              all(abs(reopened["visibleRect"][k] - state["visibleRect"][k]) <= 2 for k in ["x", "y", "width", "height"]),
+              "the link opened fresh turns and shows the same rect", f"{sent} {reopened['visibleRect']} vs {state['visibleRect']}")
+        replay(driver, tileview, path, w, h, sent, "the turned deep link's state equals the command's")
+
+        # The help overlay: ? opens it, Esc closes it (and does not fit the view while it closes).
+        driver.find_element(By.TAG_NAME, "body").send_keys("?")
+        shown = driver.execute_script("return !document.getElementById('tileview-help').hidden")
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        closed = driver.execute_script("return document.getElementById('tileview-help').hidden")
+        check(shown and closed, "? shows the help overlay and Esc closes it", f"{shown} {closed}")
 
         # The navigator: shown while zoomed in, its rect the visible rect at its scale; a click there moves the
         # view (a zoom-to of the same size about that point).
@@ -451,6 +500,89 @@ def main():
         check(page["page"] == last["page"] and page["resident"] == last["resident"] and page["step"] == last["step"],
               "three right arrows: the page and resident set of tileview gallery --moves next,next,next",
               f"{page['page']} {page['resident']} vs {last['page']} {last['resident']}")
+
+        # The thumbnail strip: a click on the fifth thumbnail is the move goto 5, the page and resident set of
+        # tileview gallery --moves goto 5; the strip marks it. Back and forward step through the pages shown.
+        driver.get(f"{base}/gallery")
+        wait_idle(driver)
+        thumbs = driver.find_elements(By.CSS_SELECTOR, "#tileview-strip [data-page]")
+        check(len(thumbs) == 6 and thumbs[0].get_attribute("aria-current") == "true",
+              "the strip has a thumbnail per page, the first marked current", str(len(thumbs)))
+        thumbs[4].click()
+        wait_idle(driver)
+        page = driver.execute_script("return window.tileview.page")
+        sent = driver.execute_script("return window.tileview.sent")
+        report = json.loads(cli(tileview, "gallery", "--dir", root, "--viewport", f"{gw}x{gh}", "--moves", "goto 5",
+                                "--json", "-o", os.path.join(work, "goto")))
+        last = report["steps"][-1]
+        check(sent == ["goto 5"] and page["page"] == last["page"] and page["resident"] == last["resident"]
+              and page["loaded"] == last["loaded"],
+              "a strip click is the move goto 5, as tileview gallery --moves 'goto 5'",
+              f"{sent} {page['page']} {page['loaded']} vs {last['page']} {last['loaded']}")
+        check(thumbs[4].get_attribute("aria-current") == "true" and thumbs[0].get_attribute("aria-current") is None,
+              "the strip marks the page shown")
+        check(driver.execute_script("return location.hash") == "#page=5", "the address names the page",
+              driver.execute_script("return location.hash"))
+        driver.back()
+        wait_idle(driver)
+        back = driver.execute_script("return [window.tileview.answer.pageIndex, location.hash, window.tileview.sent]")
+        driver.forward()
+        wait_idle(driver)
+        forward = driver.execute_script("return [window.tileview.answer.pageIndex, location.hash, window.tileview.sent]")
+        check(back[0] == 0 and forward[0] == 4 and forward[2][-2:] == ["goto 1", "goto 5"],
+              "back and forward step through the pages shown", f"{back} {forward}")
+        # Home and End are goto 1 and goto the last page.
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        wait_idle(driver)
+        end = driver.execute_script("return [window.tileview.answer.pageIndex, window.tileview.sent.slice(-1)[0]]")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+        wait_idle(driver)
+        home = driver.execute_script("return [window.tileview.answer.pageIndex, window.tileview.sent.slice(-1)[0]]")
+        check(end == [5, "goto 6"] and home == [0, "goto 1"], "End and Home go to the last and first pages", f"{end} {home}")
+        if shots:
+            thumbs = driver.find_elements(By.CSS_SELECTOR, "#tileview-strip [data-page]")
+            thumbs[2].click()
+            wait_idle(driver)
+            time.sleep(0.5)
+            save(driver, None, os.path.join(shots, "viewer-strip.jpg"))
+
+        # A gallery's deep link opens on its page, zoomed to its rect there.
+        driver.get(f"{base}/")
+        driver.get(f"{base}/gallery#page=3&xywh=100,50,200,150")
+        wait_idle(driver)
+        opened = driver.execute_script("return [window.tileview.page.page, window.tileview.sent, window.tileview.state.visibleRect]")
+        check(opened[0] == "coffee.png" and len(opened[1]) == 1 and opened[1][0].startswith("zoom-to 100,50,200,150"),
+              "a gallery link opens on its page, at its rect", str(opened))
+
+        # The slideshow: every interval a next, until the last page of a linear gallery, where it stops.
+        driver.get(f"{base}/gallery?interval=0.5#page=4")
+        wait_idle(driver)
+        driver.find_element(By.CSS_SELECTOR, "#tileview-toolbar [data-action=slideshow]").click()
+        playing = driver.execute_script("return window.tileview.slideshow === true")
+        for _ in range(100):
+            done = driver.execute_script("return window.tileview.slideshow === false && window.tileview.idle()")
+            if done:
+                break
+            time.sleep(0.1)
+        final = driver.execute_script("return [window.tileview.answer.pageIndex, window.tileview.sent]")
+        check(playing and done and final == [5, ["next", "next"]],
+              "the slideshow steps next every interval and stops at the last page", str(final))
+        # Space plays and pauses it in a circular gallery: it wraps past the end.
+        driver.get(f"{base}/gallery?interval=0.5&circular=1#page=6")
+        wait_idle(driver)
+        driver.find_element(By.TAG_NAME, "body").send_keys(" ")
+        for _ in range(100):
+            if driver.execute_script("return window.tileview.answer.pageIndex === 0"):
+                break
+            time.sleep(0.05)
+        driver.find_element(By.TAG_NAME, "body").send_keys(" ")
+        wait_idle(driver)
+        wrapped = driver.execute_script(
+            "return [window.tileview.answer.pageIndex, window.tileview.slideshow, window.tileview.sent]")
+        time.sleep(1.2)  # more than two intervals: a slideshow still playing would have moved on
+        still = driver.execute_script("return window.tileview.sent.length")
+        check(wrapped[0] == 0 and wrapped[1] is False and wrapped[2] == ["next"] and still == 1,
+              "space plays a circular slideshow past the end and pauses it", f"{wrapped} {still}")
         if shots:
             # A gallery with neighbours peeking in, on its second page.
             driver.get(f"{base}/gallery?peek=90&gap=16")

@@ -34,9 +34,9 @@ public enum ShareScope: Equatable, Sendable {
     case image(String)
     case folder(String)
 
-    /// What a request path reaches: `/view/ID`, `/iiif/3/ID[/...]`, `/api/images/ID/preview.jpg`, `/dzi/ID.dzi`,
-    /// `/dzi/ID_files/...` an image, `/gallery[/FOLDER]`, `/browse/FOLDER` and `/iiif/presentation/3[/FOLDER]/...`
-    /// a folder; nil for any other path (or an identifier with an empty, `.` or `..` part).
+    /// What a request path reaches: `/view/ID`, `/iiif/3/ID[/...]`, `/api/images/ID/(preview.jpg|info|file)`,
+    /// `/dzi/ID.dzi`, `/dzi/ID_files/...` an image, `/gallery[/FOLDER]`, `/browse/FOLDER` and
+    /// `/iiif/presentation/3[/FOLDER]/...` a folder; nil for any other path (or an identifier with an empty, `.` or `..` part).
     public init?(path: String) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard path.hasPrefix("/"), let first = parts.first else { return nil }

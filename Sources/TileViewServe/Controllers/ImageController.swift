@@ -23,6 +23,85 @@ struct ImageController: Sendable {
         router.get("/dzi/:name/:level/:tile", use: deepZoomTile)
         router.get("/api/images/:id/preview.jpg", use: preview)
         router.get("/api/images/:id/info", use: imageInfo)
+        router.get("/api/images/:id/file", use: original)
+    }
+
+    /// An answer given instead of the file's bytes.
+    struct EarlyAnswer: Error {
+        let response: Response
+    }
+
+    /// The file the request's `id` names and its open descriptor, or the answer instead: 404 when there is no such
+    /// file, 304 when the client's copy is current.
+    func openedFile(_ request: Request, _ context: ServeRequestContext) throws -> Result<
+        (ServedFile, OpenDescriptor), EarlyAnswer
+    > {
+        let id = try context.parameters.require("id")
+        guard let file = settings.root.file(forIdentifier: id), let descriptor = file.descriptor else {
+            return .failure(EarlyAnswer(response: TileServer.notFound))
+        }
+        if let unchanged = TileServer.notModified(request, file) { return .failure(EarlyAnswer(response: unchanged)) }
+        return .success((file, descriptor))
+    }
+
+    /// How much of a file one read of `original` holds.
+    static let originalChunkBytes = 256 << 10
+
+    /// `/api/images/{id}/file`: the file itself, as stored (the viewer's download, a manifest's `rendering`), read
+    /// through the descriptor the request resolved and streamed a chunk at a time (a large file is never held
+    /// whole), with the file's entity tag and an attachment name. A file that shrinks while it is sent ends the
+    /// connection rather than pass a short body as whole.
+    @Sendable func original(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        let (file, descriptor): (ServedFile, OpenDescriptor)
+        switch try openedFile(request, context) {
+        case .success(let opened): (file, descriptor) = opened
+        case .failure(let answer): return answer.response
+        }
+        let name = ViewAnswer.name(of: file.identifier)
+        var headers: HTTPFields = [.contentType: Self.mediaType(ofFileNamed: name)]
+        headers[.eTag] = file.entityTag
+        headers[.cacheControl] = "public, max-age=86400"
+        headers[.contentDisposition] = Self.attachment(name)
+        let size = file.size
+        let body = ResponseBody(contentLength: size) { writer in
+            var offset = 0
+            while offset < size {
+                let count = min(Self.originalChunkBytes, size - offset)
+                let start = offset
+                let chunk = await BlockingWork.onWorkerThread { descriptor.bytes(at: start, count: count) }.get()
+                guard chunk.count == count else {
+                    throw TileViewError(.read, path: file.identifier, reason: "the file shrank while it was sent")
+                }
+                try await writer.write(ByteBuffer(bytes: chunk))
+                offset += count
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The media type of an image file, by its name's extension (the formats `ImageFolder` lists).
+    static func mediaType(ofFileNamed name: String) -> String {
+        let types = [
+            "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif",
+            "tif": "image/tiff", "tiff": "image/tiff", "heic": "image/heic", "heif": "image/heif", "avif": "image/avif",
+        ]
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return types[ext] ?? "application/octet-stream"
+    }
+
+    /// `Content-Disposition` naming the file: a plain ASCII `filename` (others replaced by `_`) and the exact
+    /// name as RFC 8187 `filename*`.
+    static func attachment(_ name: String) -> String {
+        let plain = String(
+            name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" }
+        )
+        let exact = name.utf8.map { byte -> String in
+            let c = Character(Unicode.Scalar(byte))
+            return byte < 0x80 && (c.isLetter || c.isNumber || "-._~".contains(c))
+                ? String(c) : String(format: "%%%02X", byte)
+        }.joined()
+        return "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(exact)"
     }
 
     /// `/api/images/{id}/info`: what `tileview info --json` says of the image, from its header (no pixel is
@@ -51,11 +130,11 @@ struct ImageController: Sendable {
     /// file's EXIF, as stored (no decode), with the image's orientation added so that a browser turns it; 404
     /// when the file has none. A viewer paints it while the tiles come.
     @Sendable func preview(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id")
-        guard let file = settings.root.file(forIdentifier: id), let descriptor = file.descriptor else {
-            return TileServer.notFound
+        let (file, descriptor): (ServedFile, OpenDescriptor)
+        switch try openedFile(request, context) {
+        case .success(let opened): (file, descriptor) = opened
+        case .failure(let answer): return answer.response
         }
-        if let unchanged = TileServer.notModified(request, file) { return unchanged }
         let head = await BlockingWork.onWorkerThread { descriptor.prefix(Self.previewSearchBytes) }.get()
         guard let thumbnail = ExifThumbnail.jpeg(inJPEG: head) else {
             return TileServer.text(.notFound, "\(file.identifier) has no embedded preview")

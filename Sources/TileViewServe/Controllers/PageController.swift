@@ -60,7 +60,7 @@ struct PageController: Sendable {
                 data-max-scale="\(maxScale)"></div>
                 <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(ofFolderOf: file.identifier)))">back</a> \
                 <span>\(HTMLPage.escaped(name))</span> <span id="tileview-status" aria-live="polite"></span></nav>
-                \(Self.toolbar)
+                \(Self.toolbar(gallery: false))
                 <script src="/viewer/viewer.js"></script>
                 """)
     }
@@ -88,29 +88,82 @@ struct PageController: Sendable {
 
     /// The viewer's toolbar (docs/design.md section 17): each button is found by its `data-action` and labelled
     /// for screen readers; the script maps it to the engine's gesture (zoom-in = `pinch 1.5` about the centre,
-    /// fit and one-to-one = `zoom-to`), opens fullscreen, or downloads the image shown.
-    static let toolbar: String = {
-        let buttons: [(action: String, label: String, key: String, face: String)] = [
+    /// fit and one-to-one = `zoom-to`, rotate = `rotate 90`), opens fullscreen, or downloads the image shown.
+    /// Galleries add the slideshow, its interval, and the thumbnail strip. With it come the information panel,
+    /// the navigator and the help overlay.
+    static func toolbar(gallery: Bool) -> String {
+        var buttons: [(action: String, label: String, key: String, face: String)] = [
             ("zoom-in", "Zoom in", "+", "+"), ("zoom-out", "Zoom out", "-", "&minus;"),
             ("fit", "Fit", "0", icon("M9 4v5H4M15 4v5h5M9 20v-5H4M15 20v-5h5")),
             ("one-to-one", "One to one", "1", "1:1"),
+            ("rotate", "Rotate", "r", icon("M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7")),
+        ]
+        if gallery { buttons.append(("slideshow", "Play a slideshow", "space", icon("M8 5v14l11-7z"))) }
+        buttons += [
             ("fullscreen", "Fullscreen", "f", icon("M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5")),
             ("info", "Information", "i", icon("M12 11v6M12 7v.01M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18")),
             (
                 "copy-link", "Copy the link to this view", "c",
                 icon("M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1" + "M14 10a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1")
             ),
+            ("help", "Keys and gestures", "?", "?"),
         ]
-        let html = buttons.map { button in
-            "<button type=\"button\" data-action=\"\(button.action)\" aria-label=\"\(button.label)\" "
+        var html = buttons.map { button in
+            let pressed = button.action == "slideshow" ? " aria-pressed=\"false\"" : ""
+            return "<button type=\"button\" data-action=\"\(button.action)\" aria-label=\"\(button.label)\"\(pressed) "
                 + "title=\"\(button.label) (\(button.key))\">\(button.face)</button>"
         }
-        let download = "<a data-action=\"download\" aria-label=\"Download\" title=\"Download\" download href=\"#\">"
+        if gallery {
+            let choices = [2, 4, 8, 15].map { "<option value=\"\($0)\"\($0 == 4 ? " selected" : "")>\($0) s</option>" }
+            let select =
+                "<select data-setting=\"interval\" aria-label=\"Slideshow interval\" title=\"Slideshow interval\">"
+            html.insert(select + choices.joined() + "</select>", at: html.firstIndex { $0.contains("slideshow") }! + 1)
+        }
+        let download =
+            "<a data-action=\"download\" aria-label=\"Download the original\" title=\"Download the original\" "
+            + "download href=\"#\">&#x2193;</a>"
         return "<div id=\"tileview-toolbar\" role=\"toolbar\" aria-label=\"View\">" + html.joined() + download
-            + "&#x2193;</a></div>\n<aside id=\"tileview-info\" aria-label=\"Information\" hidden><dl></dl></aside>"
+            + "</div>\n<aside id=\"tileview-info\" aria-label=\"Information\" hidden><dl></dl></aside>"
             + "\n<canvas id=\"tileview-navigator\" role=\"img\" aria-label=\"Where the view is in the image\" hidden>"
-            + "</canvas>"
-    }()
+            + "</canvas>\n" + help(gallery: gallery)
+    }
+
+    /// The help overlay (`?`): every key and gesture the page takes.
+    static func help(gallery: Bool) -> String {
+        var rows: [(String, String)] = [
+            ("double click, double tap", "zoom in 1.5x about the point (shift: zoom out)"),
+            ("wheel, pinch", "zoom about the pointer"), ("drag", "pan" + (gallery ? "; at fit, turn the page" : "")),
+            ("+ / &minus;", "zoom in / out about the centre"), ("0, Esc", "fit the whole image"),
+            ("1", "one image pixel per screen pixel"), ("r / R", "rotate clockwise / anticlockwise"),
+        ]
+        rows +=
+            gallery
+            ? [
+                ("&larr; &rarr;, Page Up/Down", "previous / next page (on a map: &uarr; &darr; too)"),
+                ("Home / End", "first / last page"), ("space", "play / pause the slideshow"),
+            ] : [("arrow keys", "pan")]
+        rows += [
+            ("f", "fullscreen"), ("i", "information about the image"), ("c", "copy the link to this view"),
+            ("?", "this help"),
+        ]
+        let body = rows.map { "<tr><th scope=\"row\"><kbd>\($0.0)</kbd></th><td>\($0.1)</td></tr>" }.joined()
+        return "<div id=\"tileview-help\" role=\"dialog\" aria-label=\"Keys and gestures\" hidden>"
+            + "<div class=\"help-card\"><h2>Keys and gestures</h2><table>\(body)</table>"
+            + "<button type=\"button\">Close</button></div></div>"
+    }
+
+    /// A gallery's thumbnail strip: one lazily loaded IIIF thumbnail per page, in page order, numbered from 1.
+    static func strip(_ images: [ServedFile]) -> String {
+        var html = "<nav id=\"tileview-strip\" aria-label=\"Pages\">"
+        for (index, file) in images.enumerated() {
+            let name = HTMLPage.escaped(ViewAnswer.name(of: file.identifier))
+            let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier))
+            html += "<button type=\"button\" data-page=\"\(index + 1)\" aria-label=\"\(index + 1): \(name)\" "
+            html += "title=\"\(name)\"><img loading=\"lazy\" alt=\"\" "
+            html += "src=\"/iiif/3/\(encoded)/full/!96,96/0/default.jpg\"></button>"
+        }
+        return html + "</nav>"
+    }
 
     /// A line icon drawn from `path` (no font needed: a symbol a system lacks would show as a box).
     static func icon(_ path: String) -> String {
@@ -137,10 +190,11 @@ struct PageController: Sendable {
                 <div id="tileview-viewport" tabindex="0" role="img" aria-label="\(HTMLPage.escaped(title))" \
                 data-kind="gallery" data-folder="\(HTMLPage.escaped(ServeRoot.percentEncoded(folder.identifier)))" \
                 data-circular="\(value("circular"))" data-peek="\(value("peek"))" data-gap="\(value("gap"))" \
-                data-start="\(value("start"))" data-max-scale="\(maxScale)"></div>
+                data-start="\(value("start"))" data-interval="\(value("interval"))" data-max-scale="\(maxScale)"></div>
                 <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(of: folder.identifier)))">back</a> \
                 <span id="tileview-status" aria-live="polite"></span></nav>
-                \(Self.toolbar)
+                \(Self.toolbar(gallery: true))
+                \(Self.strip(root.contents(of: folder).images))
                 <script src="/viewer/viewer.js"></script>
                 """)
     }

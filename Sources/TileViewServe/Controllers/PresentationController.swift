@@ -61,9 +61,11 @@ struct PresentationController: Sendable {
         let members = await work.run { () -> [IIIFPresentation.Image] in
             files.compactMap { file in
                 guard let image = try? images.open(file) else { return nil }
+                let encoded = ServeRoot.percentEncoded(file.identifier)
+                let name = ViewAnswer.name(of: file.identifier)
                 return IIIFPresentation.Image(
-                    label: ViewAnswer.name(of: file.identifier), size: image.imageSize,
-                    service: base + "/iiif/3/" + ServeRoot.percentEncoded(file.identifier))
+                    label: name, size: image.imageSize, service: base + "/iiif/3/" + encoded,
+                    original: (base + "/api/images/" + encoded + "/file", ImageController.mediaType(ofFileNamed: name)))
             }
         }
         let id = Self.documentURL(base: base, folder: folder.identifier, "manifest.json")

@@ -63,9 +63,9 @@ struct ViewController: Sendable {
         }
     }
 
-    /// The gesture a body gives, when views take it: 400 for text that is no gesture, and for a turn (a client
-    /// draws a view from its placements' IIIF tiles, which carry no turn yet) or a fling (a view has no clock to
-    /// decelerate on: a client sends the pans it draws).
+    /// The gesture a body gives, when views take it: 400 for text that is no gesture, and for a fling (a view has
+    /// no clock to decelerate on: a client sends the pans it draws). A turn is taken: the placements' states carry
+    /// `rotation`, and a client draws them from IIIF tiles requested with that rotation.
     static func viewGesture(_ body: ViewRequest.GestureBody) throws(ViewError) -> ZoomGesture {
         let gesture: ZoomGesture
         do throws(ZoomGestureParseError) {
@@ -74,7 +74,6 @@ struct ViewController: Sendable {
             throw .badRequest("\(error)")
         }
         switch gesture {
-        case .rotate: throw .badRequest("rotate is not available in views yet (tileview zoom takes it)")
         case .fling: throw .badRequest("pan with a velocity is not available in views yet (tileview zoom takes it)")
         default: return gesture
         }
@@ -91,7 +90,12 @@ struct ViewController: Sendable {
                     guard case .gallery(let session, _, _) = content else {
                         throw .conflict("moves apply to gallery views; this view shows one image")
                     }
-                    do throws(TileViewError) { try session.apply(action) } catch { throw .image(error) }
+                    do throws(TileViewError) {
+                        try session.apply(action)
+                    } catch {
+                        // A goto past the last page is the request's fault; anything else is the image's.
+                        throw error.kind == .input ? .badRequest(error.description) : .image(error)
+                    }
                     return ViewAnswer(view: id, content: content)
                 }
             }

@@ -139,7 +139,7 @@ enum ViewRequest {
         }
     }
 
-    /// A move (`next`, `prev`, `left`, `right`, `up`, `down`) or a drag between pages (`drag DX,DY velocity
+    /// A move (`next`, `prev`, `left`, `right`, `up`, `down`, `goto N`) or a drag between pages (`drag DX,DY velocity
     /// VX,VY`); 400 with the command line's message for anything else.
     static func parseMove(_ text: String) throws(ViewError) -> GalleryAction {
         let trimmed = text.drop(while: \.isWhitespace)

@@ -36,6 +36,7 @@
     canvas.width = Math.round(width * dpr); canvas.height = Math.round(height * dpr);
     canvas.style.width = width + "px"; canvas.style.height = height + "px";
     const body = { viewport: { width, height } };
+    const linked = kind === "gallery" ? readLink() : null;
     const maxScale = parseFloat(el.dataset.maxScale);
     if (maxScale > 0) body.maxScale = maxScale;
     if (kind === "image") body.image = el.dataset.id;
@@ -45,9 +46,16 @@
       body.peek = parseInt(el.dataset.peek || "0", 10) || 0;
       body.gap = parseInt(el.dataset.gap || "0", 10) || 0;
       if (el.dataset.start) body.start = el.dataset.start;
+      if (linked.page) body.start = linked.page - 1;
     }
     if (tv.view) call("DELETE", "/api/views/" + tv.view);
-    const r = await call("POST", "/api/views", body);
+    let r = await call("POST", "/api/views", body);
+    if (r.status === 404 && linked && linked.page) {
+      // A link to a page the folder no longer has opens the gallery where the page would start it.
+      delete body.start;
+      if (el.dataset.start) body.start = el.dataset.start;
+      r = await call("POST", "/api/views", body);
+    }
     if (!r.ok) { tv.error = r.text.trim(); show(tv.error); return; }
     accept(JSON.parse(r.text), null);
   }
@@ -58,11 +66,13 @@
     tv.answer = answer; tv.view = answer.view; tv.state = answer.state;
     if (answer.kind === "gallery") tv.page = answer.page;
     tv.error = null;
-    if (answer.kind === "image") writeLink(answer.state);
+    writeLink(answer);
     if (answer.kind === "gallery") {
       const p = answer.page;
       show((p.page || "") + " (" + (answer.pageIndex + 1) + " of " + answer.pages + ")");
       el.setAttribute("aria-label", p.page);
+      markStrip(answer.pageIndex);
+      if (slideshow.playing) slideshow.schedule();
     }
     if (op && (op.kind === "move" || op.kind === "drag") && before &&
         before.page && before.page.page !== answer.page.page) {
@@ -80,6 +90,12 @@
       case "pan": return "pan " + fmt(op.dx) + "," + fmt(op.dy);
       case "zoom-to": return "zoom-to " + [op.x, op.y, op.w, op.h].map(fmt).join(",");
       case "move": return op.move;
+      case "rotate": return "rotate " + op.degrees;
+      case "linked-rect": {
+        // A link's rect is in the upright image's pixels; the state it meets may be turned.
+        const s = tv.state, r = s ? turnedRect(op, s.rotation || 0, uprightSize(s)) : op;
+        return "zoom-to " + [r.x, r.y, r.width, r.height].map(fmt).join(",");
+      }
       case "drag": return "drag " + fmt(op.dx) + "," + fmt(op.dy) + " velocity " + fmt(op.vx) + "," + fmt(op.vy);
     }
     return "";
@@ -100,6 +116,7 @@
       while (ops.length) {
         const op = ops.shift();
         const text = describe(op);
+        if (op.kind === "linked-rect" && !tv.state) continue;
         const moves = op.kind === "move" || op.kind === "drag";
         const r = await call("POST", "/api/views/" + tv.view + (moves ? "/moves" : "/gestures"),
           moves ? { move: text } : { gesture: text });
@@ -190,26 +207,44 @@
     return { width: Math.ceil(size.width / f), height: Math.ceil(size.height / f) };
   }
 
+  // A turned state (rotation 90, 180 or 270, clockwise) describes the turned image: its size and visible rect.
+  // Tiles are the upright image's, asked for turned (IIIF rotation), and drawn where the turn puts them.
+  function uprightSize(s) {
+    const sideways = s.rotation === 90 || s.rotation === 270;
+    return sideways ? { width: s.image.height, height: s.image.width } : { width: s.image.width, height: s.image.height };
+  }
+  // A rect of the upright image (size `up`) as the image turned by `rot` has it, and back.
+  function turnedRect(r, rot, up) {
+    const w = r.width, h = r.height;
+    if (rot === 90) return { x: up.height - r.y - h, y: r.x, width: h, height: w };
+    if (rot === 180) return { x: up.width - r.x - w, y: up.height - r.y - h, width: w, height: h };
+    if (rot === 270) return { x: r.y, y: up.width - r.x - w, width: h, height: w };
+    return { x: r.x, y: r.y, width: w, height: h };
+  }
+  function uprightRect(r, rot, up) {
+    return turnedRect(r, (360 - rot) % 360, rot === 90 || rot === 270 ? { width: up.height, height: up.width } : up);
+  }
+
   function drawPlacement(p, shift, needed) {
-    const s = p.state, f = p.frame, scale = s.zoomScale;
-    const W = s.image.width, H = s.image.height;
+    const s = p.state, f = p.frame, scale = s.zoomScale, rot = s.rotation || 0;
+    const W = s.image.width, H = s.image.height, up = uprightSize(s);
     const ox = f.x + s.imageFrame.x + shift.x, oy = f.y + s.imageFrame.y + shift.y;
     const base = "/iiif/3/" + p.id;
     ctx.save();
     ctx.beginPath(); ctx.rect(f.x + shift.x, f.y + shift.y, f.width, f.height); ctx.clip();
     ctx.imageSmoothingEnabled = true; ctx.imageSmoothingQuality = "high";
     // A small whole image first, then the tiles of coarser levels already here, then the level drawn.
-    const small = base + "/full/!512,512/0/default.jpg";
+    const small = base + "/full/!512,512/" + rot + "/default.jpg";
     needed.add(small);
     const whole = image(small, true);
     if (whole.loaded) {
       ctx.drawImage(whole.img, ox, oy, W * scale, H * scale);
     } else {
       // Until then, the preview the camera embedded in the file (served as stored, turned by its EXIF).
-      const early = preview(p.id);
-      if (early.loaded) ctx.drawImage(early.img, ox, oy, W * scale, H * scale);
+      const early = rot === 0 && preview(p.id);
+      if (early && early.loaded) ctx.drawImage(early.img, ox, oy, W * scale, H * scale);
     }
-    const maxLevel = Math.max(0, Math.ceil(Math.log2(Math.max(W, H) / TILE)));
+    const maxLevel = Math.max(0, Math.ceil(Math.log2(Math.max(up.width, up.height) / TILE)));
     for (let level = Math.min(maxLevel, p.level + 2); level >= p.level; level--) {
       drawLevel(p, level, level === p.level, ox, oy, needed);
     }
@@ -217,10 +252,10 @@
   }
 
   function drawLevel(p, level, request, ox, oy, needed) {
-    const s = p.state, scale = s.zoomScale, W = s.image.width, H = s.image.height;
+    const s = p.state, scale = s.zoomScale, rot = s.rotation || 0, up = uprightSize(s), W = up.width, H = up.height;
     const factor = Math.pow(2, level), span = TILE * factor;
-    const size = levelSize(s.image, level);
-    const v = s.visibleRect;
+    const size = levelSize(up, level);
+    const v = uprightRect(s.visibleRect, rot, up);
     const c0 = Math.max(0, Math.floor(v.x / span)), r0 = Math.max(0, Math.floor(v.y / span));
     const c1 = Math.min(Math.ceil(size.width / TILE) - 1, Math.floor((v.x + v.width - 1e-9) / span));
     const r1 = Math.min(Math.ceil(size.height / TILE) - 1, Math.floor((v.y + v.height - 1e-9) / span));
@@ -229,12 +264,13 @@
         const x = c * span, y = r * span;
         const w = Math.min(span, W - x), h = Math.min(span, H - y);
         const tw = Math.min(TILE, size.width - c * TILE), th = Math.min(TILE, size.height - r * TILE);
-        const url = "/iiif/3/" + p.id + "/" + x + "," + y + "," + w + "," + h + "/" + tw + "," + th + "/0/default.jpg";
+        const url = "/iiif/3/" + p.id + "/" + x + "," + y + "," + w + "," + h + "/" + tw + "," + th + "/" + rot + "/default.jpg";
         if (request) needed.add(url);
         const entry = image(url, request);
         if (!entry || !entry.loaded) continue;
-        const x0 = Math.round(ox + x * scale), y0 = Math.round(oy + y * scale);
-        const x1 = Math.round(ox + (x + w) * scale), y1 = Math.round(oy + (y + h) * scale);
+        const t = turnedRect({ x, y, width: w, height: h }, rot, up);
+        const x0 = Math.round(ox + t.x * scale), y0 = Math.round(oy + t.y * scale);
+        const x1 = Math.round(ox + (t.x + t.width) * scale), y1 = Math.round(oy + (t.y + t.height) * scale);
         ctx.drawImage(entry.img, x0, y0, x1 - x0, y1 - y0);
       }
     }
@@ -388,6 +424,14 @@
       const pans = { ArrowRight: [-40, 0], ArrowLeft: [40, 0], ArrowUp: [0, 40], ArrowDown: [0, -40] };
       if (pans[event.key]) op = { kind: "pan", dx: pans[event.key][0], dy: pans[event.key][1] };
     }
+    if (kind === "gallery" && tv.answer && (event.key === "Home" || event.key === "End")) {
+      op = { kind: "move", move: "goto " + (event.key === "Home" ? 1 : tv.answer.pages) };
+    }
+    if (kind === "gallery" && event.key === " ") { slideshow.toggle(); event.preventDefault(); return; }
+    if (event.key === "?") { toggleHelp(); event.preventDefault(); return; }
+    if (event.key === "Escape" && help && !help.hidden) { toggleHelp(); event.preventDefault(); return; }
+    if (event.key === "r") op = { kind: "rotate", degrees: 90 };
+    if (event.key === "R") op = { kind: "rotate", degrees: -90 };
     if (event.key === "+" || event.key === "=") op = { kind: "pinch", f: 1.25, x: width / 2, y: height / 2 };
     if (event.key === "-") op = { kind: "pinch", f: 0.8, x: width / 2, y: height / 2 };
     if (event.key === "0") op = fitOp();
@@ -399,14 +443,62 @@
     if (op) { event.preventDefault(); enqueue(op); }
   });
 
-  // The address carries the view (#xywh=X,Y,W,H: the image rect shown, whole pixels), so it can be shared and
-  // reopened; replaced as the view changes, never a history entry per gesture.
-  function writeLink(state) {
-    const v = state && state.visibleRect;
-    if (!v) return;
-    const rect = [v.x, v.y, v.width, v.height].map((n) => Math.round(n));
-    history.replaceState(null, "", location.pathname + location.search + "#xywh=" + rect.join(","));
+  // The address carries the view: #xywh=X,Y,W,H (the rect shown, in the upright image's pixels, whole), &rot=R
+  // (its turn, clockwise) and, in a gallery, page=N (from 1; the rect only while zoomed in), so it can be shared
+  // and reopened. A gallery's new page is a history entry (back and forward step through pages); anything else
+  // replaces the current entry, never one entry per gesture.
+  let lastHash = null;
+  function linkOf(answer) {
+    const s = answer.state, parts = [];
+    if (answer.kind === "gallery") parts.push("page=" + (answer.pageIndex + 1));
+    if (answer.kind === "image" || s.zoomScale > s.minimumZoomScale + 1e-9) {
+      const r = uprightRect(s.visibleRect, s.rotation || 0, uprightSize(s));
+      parts.push("xywh=" + [r.x, r.y, r.width, r.height].map((n) => Math.round(n)).join(","));
+    }
+    if (s.rotation) parts.push("rot=" + s.rotation);
+    return "#" + parts.join("&");
+  }
+  function writeLink(answer) {
+    if (!answer || !answer.state) return;
+    const hash = linkOf(answer);
+    const shownPage = readLink().page;
+    const newPage = answer.kind === "gallery" && shownPage && shownPage !== answer.pageIndex + 1;
+    if (hash !== location.hash) {
+      const url = location.pathname + location.search + hash;
+      if (newPage) history.pushState(null, "", url); else history.replaceState(null, "", url);
+    }
+    lastHash = location.hash;
     tv.link = location.href;
+  }
+  // What the address asks for: {page, rect, rot}, each absent when not given (or not a valid value).
+  function readLink() {
+    const fields = {};
+    for (const part of location.hash.replace(/^#/, "").split("&")) {
+      const eq = part.indexOf("=");
+      if (eq > 0) fields[part.slice(0, eq)] = part.slice(eq + 1);
+    }
+    const link = {};
+    const page = Number(fields.page);
+    if (Number.isInteger(page) && page >= 1) link.page = page;
+    const rect = (fields.xywh || "").split(",").map(Number);
+    if (rect.length === 4 && rect.every(Number.isFinite) && rect[2] > 0 && rect[3] > 0) {
+      link.rect = { x: rect[0], y: rect[1], width: rect[2], height: rect[3] };
+    }
+    const rot = Number(fields.rot);
+    if ([90, 180, 270].includes(rot)) link.rot = rot;
+    return link;
+  }
+  // The steps that take the view from `current` (an answer, or null before the first) to what the address asks:
+  // the page (goto), the turn, then the rect (a zoom-to, resolved against the state it is sent to).
+  function linkOps(current) {
+    const link = readLink(), ops = [];
+    if (kind === "gallery" && current && link.page && link.page !== current.pageIndex + 1) {
+      ops.push({ kind: "move", move: "goto " + link.page });
+    }
+    const turn = ((link.rot || 0) - ((current && current.state.rotation) || 0) + 360) % 360;
+    if (turn) ops.push({ kind: "rotate", degrees: turn === 270 ? -90 : turn });
+    if (link.rect) ops.push(Object.assign({ kind: "linked-rect" }, link.rect));
+    return ops;
   }
   async function copyLink() {
     try {
@@ -436,7 +528,7 @@
     }
     navCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
     navCtx.fillStyle = "#111"; navCtx.fillRect(0, 0, w, h);
-    const whole = lastingImage("/iiif/3/" + id + "/full/!" + NAV_SIDE + "," + NAV_SIDE + "/0/default.jpg");
+    const whole = lastingImage("/iiif/3/" + id + "/full/!" + NAV_SIDE + "," + NAV_SIDE + "/" + (s.rotation || 0) + "/default.jpg");
     if (whole.loaded) navCtx.drawImage(whole.img, 0, 0, w, h);
     const v = s.visibleRect;
     const r = { x: v.x * navScale, y: v.y * navScale, w: v.width * navScale, h: v.height * navScale };
@@ -470,8 +562,8 @@
   function updateDownload() {
     const id = shownId();
     if (download && id) {
-      download.href = "/iiif/3/" + id + "/full/max/0/default.jpg";
-      download.setAttribute("download", decodeURIComponent(id).split("/").pop().replace(/\.[^.]*$/, "") + ".jpg");
+      download.href = "/api/images/" + id + "/file";
+      download.setAttribute("download", decodeURIComponent(id).split("/").pop());
     }
   }
   // The information panel: the image's description and EXIF (/api/images/ID/info), for the image shown.
@@ -522,22 +614,97 @@
       if (action === "zoom-out") op = { kind: "pinch", f: 1 / 1.5, x: width / 2, y: height / 2 };
       if (action === "fit") op = fitOp();
       if (action === "one-to-one") op = oneToOneOp();
+      if (action === "rotate") op = { kind: "rotate", degrees: 90 };
+      if (action === "slideshow") slideshow.toggle();
+      if (action === "help") toggleHelp();
       if (action === "fullscreen") toggleFullscreen();
       if (action === "info") toggleInfo();
       if (action === "copy-link") copyLink();
       if (action === "download") { updateDownload(); return; }  // the link itself downloads
       if (op) { event.preventDefault(); enqueue(op); }
     });
-    // The toolbar fades after 2.5 s without the pointer moving (never while it has the focus or the pointer).
+    // The controls (toolbar, strip) fade after 2.5 s without the pointer moving or a key, the photo first (never
+    // one that has the focus or the pointer).
     let idleTimer = null;
     const wake = () => {
-      toolbar.classList.remove("idle");
+      document.body.classList.remove("idle");
       clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => toolbar.classList.add("idle"), 2500);
+      idleTimer = setTimeout(() => document.body.classList.add("idle"), 2500);
     };
     ["pointermove", "pointerdown", "keydown"].forEach((type) => document.addEventListener(type, wake));
     wake();
   }
+
+  // ---- the thumbnail strip (galleries): a click is the move goto N --------------------------------------
+  const strip = document.getElementById("tileview-strip");
+  function markStrip(index) {
+    if (!strip) return;
+    const previous = strip.querySelector("[aria-current]");
+    if (previous) previous.removeAttribute("aria-current");
+    const current = strip.querySelector('[data-page="' + (index + 1) + '"]');
+    if (!current) return;
+    current.setAttribute("aria-current", "true");
+    const b = current.getBoundingClientRect(), sb = strip.getBoundingClientRect();
+    if (b.left < sb.left || b.right > sb.right) strip.scrollLeft += b.left - sb.left - (sb.width - b.width) / 2;
+  }
+  if (strip) {
+    strip.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-page]");
+      if (button) enqueue({ kind: "move", move: "goto " + button.dataset.page });
+    });
+  }
+
+  // ---- the slideshow (galleries): next every interval; stops at the last page unless the gallery is circular --
+  const intervalChoice = toolbar && toolbar.querySelector("[data-setting=interval]");
+  const slideshow = {
+    playing: false, timer: null,
+    seconds() {
+      const chosen = parseFloat(intervalChoice ? intervalChoice.value : el.dataset.interval);
+      return chosen >= 0.5 && chosen <= 600 ? chosen : 4;
+    },
+    toggle() { this.playing ? this.stop() : this.play(); },
+    play() {
+      if (kind !== "gallery" || !tv.answer) return;
+      this.playing = true; tv.slideshow = true;
+      this.button(true);
+      this.schedule();
+    },
+    stop() {
+      this.playing = false; tv.slideshow = false;
+      clearTimeout(this.timer); this.timer = null;
+      this.button(false);
+    },
+    // The next step after the interval, counted from the page shown; at the end of a linear gallery it stops.
+    schedule() {
+      clearTimeout(this.timer);
+      const a = tv.answer;
+      if (a && el.dataset.circular !== "1" && a.pageIndex + 1 >= a.pages) { this.stop(); return; }
+      this.timer = setTimeout(() => { if (this.playing) enqueue({ kind: "move", move: "next" }); }, this.seconds() * 1000);
+    },
+    button(on) {
+      const b = toolbar && toolbar.querySelector("[data-action=slideshow]");
+      if (b) { b.setAttribute("aria-pressed", String(on)); b.setAttribute("aria-label", on ? "Pause the slideshow" : "Play a slideshow"); }
+    },
+  };
+  if (intervalChoice) {
+    if (el.dataset.interval) {
+      const wanted = String(parseFloat(el.dataset.interval));
+      if (![...intervalChoice.options].some((o) => o.value === wanted)) intervalChoice.add(new Option(wanted + " s", wanted, true, true));
+      intervalChoice.value = wanted;
+    }
+    intervalChoice.addEventListener("change", () => { if (slideshow.playing) slideshow.schedule(); });
+  }
+  // Every answer while playing restarts the interval (accept schedules it): a page chosen by hand is shown in full.
+
+  // ---- the help overlay (?) --------------------------------------------------------------------------
+  const help = document.getElementById("tileview-help");
+  function toggleHelp() {
+    if (!help) return;
+    help.hidden = !help.hidden;
+    if (!help.hidden) { const close = help.querySelector("button"); if (close) close.focus(); }
+    else el.focus();
+  }
+  if (help) help.addEventListener("click", (event) => { if (event.target === help || event.target.closest("button")) toggleHelp(); });
 
   let resizeTimer = null;
   window.addEventListener("resize", () => {
@@ -551,16 +718,15 @@
   });
 
   el.focus();
-  // A deep link (#xywh=X,Y,W,H in image pixels) opens that rect: a zoom-to, queued before any other input; a link
-  // pasted into the address of an open page (a hash change) is followed the same way.
-  function linkedOp() {
-    const linked = /(?:^#|&)xywh=(-?[\d.]+),(-?[\d.]+),([\d.]+),([\d.]+)/.exec(location.hash);
-    if (kind !== "image" || !linked) return null;
-    const [x, y, w, h] = linked.slice(1).map(Number);
-    return [x, y, w, h].every(Number.isFinite) && w > 0 && h > 0 ? { kind: "zoom-to", x, y, w, h } : null;
+  // A deep link opens what it names, queued before any other input (a gallery starts on its page); a link pasted
+  // into the address of an open page, and the browser's back and forward, are followed the same way.
+  ops.push(...linkOps(null));
+  function followLink() {
+    if (location.hash === lastHash) return;
+    lastHash = location.hash;
+    for (const op of linkOps(tv.answer)) enqueue(op);
   }
-  const opening = linkedOp();
-  if (opening) ops.push(opening);
-  window.addEventListener("hashchange", () => { const op = linkedOp(); if (op) enqueue(op); });
+  window.addEventListener("hashchange", followLink);
+  window.addEventListener("popstate", followLink);
   create().finally(() => { tv.busy = false; pump(); });
 })();
