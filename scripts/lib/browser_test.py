@@ -64,6 +64,42 @@ def cli(tileview, *args):
     return result.stdout
 
 
+def camera_jpeg(source, target):
+    """Writes `source` (a JPEG) to `target` with an EXIF APP1 segment first: Make, Model, and an Exif IFD with
+    exposure 1/250 s, f/2.8, ISO 200, 50 mm and the date taken (big-endian TIFF, as a camera writes it)."""
+    import struct
+    ascii_values, entries0, entries_exif = [], [], []
+    ifd0 = 8
+    exif = ifd0 + 2 + 3 * 12 + 4
+    data = exif + 2 + 5 * 12 + 4
+
+    def place(raw):
+        nonlocal data
+        at = data
+        ascii_values.append(raw)
+        data += len(raw)
+        return at
+
+    def ascii(tag, text):
+        raw = text.encode() + b"\0"
+        return struct.pack(">HHII", tag, 2, len(raw), place(raw))
+
+    def rational(tag, n, d):
+        return struct.pack(">HHII", tag, 5, 1, place(struct.pack(">II", n, d)))
+
+    entries0 = [ascii(0x010F, "Fujifilm"), ascii(0x0110, "X-T30"), struct.pack(">HHII", 0x8769, 4, 1, exif)]
+    entries_exif = [rational(0x829A, 1, 250), rational(0x829D, 28, 10), struct.pack(">HHIHH", 0x8827, 3, 1, 200, 0),
+                    ascii(0x9003, "2024:05:17 10:30:00"), rational(0x920A, 50, 1)]
+    tiff = b"MM\0*" + struct.pack(">I", ifd0)
+    tiff += struct.pack(">H", 3) + b"".join(entries0) + struct.pack(">I", 0)
+    tiff += struct.pack(">H", 5) + b"".join(entries_exif) + struct.pack(">I", 0)
+    tiff += b"".join(ascii_values)
+    payload = b"Exif\0\0" + tiff
+    original = open(source, "rb").read()
+    with open(target, "wb") as out:
+        out.write(original[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + original[2:])
+
+
 def double_click(driver, x, y):
     """A double click at (x, y) in the window; once the page settles, the steps it has sent."""
     actions = ActionBuilder(driver)
@@ -387,6 +423,25 @@ def main():
             time.sleep(0.1)
         check(name in shown and "1000 × 872 pixels" in shown, "the info button shows the image's name and size",
               shown.replace("\n", " | "))
+        # The EXIF of a photo that has it (a sub-folder, so the gallery below keeps its six pages).
+        os.makedirs(os.path.join(root, "exif"), exist_ok=True)
+        camera_jpeg(os.path.join(root, "rocket.jpg"), os.path.join(root, "exif", "camera.jpg"))
+        driver.get(f"{base}/view/exif%2Fcamera.jpg")
+        wait_idle(driver)
+        driver.find_element(By.TAG_NAME, "body").send_keys("i")
+        shown = ""
+        for _ in range(50):
+            shown = driver.execute_script(
+                "const p = document.getElementById('tileview-info'); return p.hidden ? '' : p.innerText")
+            if "X-T30" in shown:
+                break
+            time.sleep(0.1)
+        wanted = ["Fujifilm X-T30", "1/250 s", "f/2.8", "200", "50 mm", "2024:05:17 10:30:00"]
+        check(all(w in shown for w in wanted), "the info panel (key i) shows the photo's EXIF",
+              shown.replace("\n", " | "))
+        driver.get(f"{base}/view/{name}")
+        wait_idle(driver)
+        toolbar = driver.find_element(By.ID, "tileview-toolbar")
         link = toolbar.find_element(By.CSS_SELECTOR, "[data-action=download]")
         href = link.get_attribute("href")
         answer = driver.execute_script(
@@ -545,6 +600,24 @@ def main():
             wait_idle(driver)
             time.sleep(0.5)
             save(driver, None, os.path.join(shots, "viewer-strip.jpg"))
+
+        # At 320 px wide (a small phone) every control of a gallery page is on the screen and none covers another.
+        driver.set_window_size(320, 640)
+        driver.get(f"{base}/gallery")
+        wait_idle(driver)
+        boxes = driver.execute_script("""
+            return [...document.querySelectorAll('#tileview-toolbar > *')].map(e => {
+                const b = e.getBoundingClientRect();
+                return [e.dataset.action || e.dataset.setting, b.left, b.top, b.right, b.bottom];
+            });""")
+        inside = all(b[1] >= 0 and b[3] <= 320 and b[2] >= 0 and b[4] <= 640 for b in boxes)
+        apart = all(a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2]
+                    for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        strip_top = driver.execute_script("return document.getElementById('tileview-strip').getBoundingClientRect().top")
+        above = all(b[4] <= strip_top for b in boxes)
+        check(len(boxes) >= 12 and inside and apart and above,
+              "at 320 px wide the toolbar's controls are all on screen, apart, above the strip", str(boxes))
+        driver.set_window_size(1024, 768)
 
         # A gallery's deep link opens on its page, zoomed to its rect there.
         driver.get(f"{base}/")
