@@ -90,7 +90,7 @@ let package = Package(
 
         // Every system call outside the C door: files written atomically, folders, signals, threads, locks,
         // process memory.
-        .target(name: "TileViewSystem", dependencies: ["TileViewCore", "TileViewCodecs"]),
+        .target(name: "TileViewSystem", dependencies: ["TileViewCore", "TileViewCodecs", "CImageCodecs"]),
         // Runs of numbered frames: the output folder, the journal, resuming, shards, signals, the writer.
         .target(
             name: "TileViewRun", dependencies: ["TileViewCore", "TileViewCodecs", "TileViewGallery", "TileViewSystem"]),

@@ -93,6 +93,14 @@ public final class SharedTileCache: Sendable {
     package static let indexesKept = 16
 
     private let state: Locked<State>
+
+    /// How often its locks (tiles and bands, entropy indexes, whole images) were taken, and how often a thread
+    /// waited for one (`/metrics`).
+    public var lockContention: [(lock: String, acquisitions: Int, waits: Int)] {
+        [("tiles", state.contention), ("indexes", indexes.contention), ("wholes", wholes.contention)].map {
+            ($0.0, $0.1.acquisitions, $0.1.waits)
+        }
+    }
     private let indexes = Locked(IndexShelf())
     private let wholes = Locked(WholeShelf())
     public let budgetBytes: Int

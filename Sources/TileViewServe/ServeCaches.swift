@@ -7,26 +7,38 @@ public struct EncodedImage: Sendable {
 }
 
 /// The least recently used encoded answers, within a byte budget (the same `TileCache` the tiles use, keyed by
-/// the file's version and the request). Thread-safe.
+/// the file's version and the request). Thread-safe, and striped: the budget is split over one part per
+/// processor (up to 16), each key living in the part its hash picks, so requests on different threads seldom
+/// wait for one another's lookups (docs/benchmarks.md section 10).
 public final class ResponseCache: Sendable {
-    private let entries: Locked<TileCache<String, EncodedImage>>
+    private let entries: Striped<TileCache<String, EncodedImage>>
+
+    /// How often its locks were taken, and how often a thread waited for one (`/metrics`).
+    public var lockContention: (acquisitions: Int, waits: Int) { entries.contention }
     public let budgetBytes: Int
 
-    public init(budgetBytes: Int) {
+    public init(budgetBytes: Int, parts: Int = Striped<Int>.partCount(processors: SystemInfo.availableProcessors)) {
         self.budgetBytes = max(0, budgetBytes)
-        // One answer may take at most an eighth of the budget: a few huge images must not flush every tile.
-        entries = Locked(
-            TileCache(budgetBytes: self.budgetBytes, entryCapBytes: self.budgetBytes / 8) { $0.bytes.count })
+        let budget = self.budgetBytes
+        var count = 1
+        while count < parts { count *= 2 }
+        // One answer may take at most an eighth of the budget (and no more than its part): a few huge images must
+        // not flush every tile.
+        entries = Striped(count: count) { _ in
+            TileCache(budgetBytes: budget / count, entryCapBytes: min(budget / 8, budget / count)) { $0.bytes.count }
+        }
     }
 
     /// The answer stored for `key` (counted as a hit or a miss).
-    public func value(forKey key: String) -> EncodedImage? { entries.withLock { $0.value(forKey: key) } }
-
-    public func insert(_ value: EncodedImage, forKey key: String) {
-        entries.withLock { _ = $0.insert(value, forKey: key) }
+    public func value(forKey key: String) -> EncodedImage? {
+        entries.part(for: key).withLock { $0.value(forKey: key) }
     }
 
-    public var statistics: TileCacheStatistics { entries.withLock { $0.statistics } }
+    public func insert(_ value: EncodedImage, forKey key: String) {
+        entries.part(for: key).withLock { _ = $0.insert(value, forKey: key) }
+    }
+
+    public var statistics: TileCacheStatistics { entries.values(\.statistics).reduce(TileCacheStatistics(), +) }
 }
 
 /// Identical requests that arrive while the first is being answered wait for its answer instead of decoding

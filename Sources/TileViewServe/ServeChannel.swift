@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import Synchronization
 import TileView
 
 /// The server's HTTP/1.1 connections: Hummingbird's HTTP/1 channel with the connection rules of docs/design.md section
@@ -42,19 +43,19 @@ public struct ServeChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        guard let id = registry.admit(channel) else {
+        guard let slot = registry.admit(channel) else {
             // Every connection is answering a request: this one is closed at once (never an error of accept).
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
         }
         let registry = self.registry
-        channel.closeFuture.whenComplete { _ in registry.remove(id) }
+        channel.closeFuture.whenComplete { _ in registry.remove(slot.id) }
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: decoderLimits)
             try channel.pipeline.syncOperations.addHandler(
-                ConnectionRules(registry: registry, id: id, drainSeconds: drainSeconds))
+                ConnectionRules(registry: registry, slot: slot, drainSeconds: drainSeconds))
             try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try channel.pipeline.syncOperations.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
@@ -74,11 +75,29 @@ public struct ServeChannel: ServerChildChannel, HTTPChannelHandler {
 /// room; when every one is answering, the new one is closed. So a health check gets in under any number of
 /// half-sent requests. Thread-safe.
 public final class ConnectionRegistry: Sendable {
-    enum Phase { case reading, answering, idle }
+    enum Phase: UInt8 {
+        case reading
+        case answering
+        case idle
+    }
+
+    /// A connection's place in the registry. Its phase is set by the connection's own handler at each request
+    /// without the registry's lock (an atomic: the registry reads it only to choose a connection to close).
+    final class Slot: Sendable {
+        let id: Int
+        private let state = Atomic<UInt8>(Phase.reading.rawValue)
+
+        init(id: Int) { self.id = id }
+
+        var phase: Phase {
+            get { Phase(rawValue: state.load(ordering: .relaxed)) ?? .reading }
+            set { state.store(newValue.rawValue, ordering: .relaxed) }
+        }
+    }
 
     private struct Entry {
         let channel: any Channel
-        var phase: Phase
+        let slot: Slot
     }
 
     private struct State {
@@ -91,15 +110,18 @@ public final class ConnectionRegistry: Sendable {
     public let limit: Int
     private let state = Locked(State())
 
+    /// How often its lock was taken, and how often a thread waited for it (`/metrics`).
+    public var lockContention: (acquisitions: Int, waits: Int) { state.contention }
+
     public init(limit: Int) { self.limit = max(1, limit) }
 
     /// Registers a new connection; nil when it must be closed.
-    func admit(_ channel: any Channel) -> Int? {
-        let (id, evicted): (Int?, (any Channel)?) = state.withLock { s in
+    func admit(_ channel: any Channel) -> Slot? {
+        let (slot, evicted): (Slot?, (any Channel)?) = state.withLock { s in
             var evicted: (any Channel)? = nil
             if s.entries.count >= limit {
                 // The oldest (smallest id) not answering a request.
-                guard let victim = s.entries.filter({ $0.value.phase != .answering }).min(by: { $0.key < $1.key })
+                guard let victim = s.entries.filter({ $0.value.slot.phase != .answering }).min(by: { $0.key < $1.key })
                 else {
                     s.refused += 1
                     return (nil, nil)
@@ -109,17 +131,12 @@ public final class ConnectionRegistry: Sendable {
                 evicted = victim.value.channel
             }
             s.next += 1
-            s.entries[s.next] = Entry(channel: channel, phase: .reading)
-            return (s.next, evicted)
+            let slot = Slot(id: s.next)
+            s.entries[s.next] = Entry(channel: channel, slot: slot)
+            return (slot, evicted)
         }
         evicted?.close(promise: nil)
-        return id
-    }
-
-    func set(_ id: Int, _ phase: Phase) {
-        state.withLock { s in
-            if s.entries[id] != nil { s.entries[id]!.phase = phase }
-        }
+        return slot
     }
 
     func remove(_ id: Int) { state.withLock { $0.entries[id] = nil } }
@@ -157,7 +174,7 @@ final class ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     let registry: ConnectionRegistry
-    let id: Int
+    let slot: ConnectionRegistry.Slot
     let drainSeconds: Int64
     /// Whether each request read and not yet answered keeps the connection alive, in order.
     private var keepAlive: [Bool] = []
@@ -167,16 +184,16 @@ final class ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
     private var waitingClose: EventLoopPromise<Void>?
     private var closing = false
 
-    init(registry: ConnectionRegistry, id: Int, drainSeconds: Int64) {
+    init(registry: ConnectionRegistry, slot: ConnectionRegistry.Slot, drainSeconds: Int64) {
         self.registry = registry
-        self.id = id
+        self.slot = slot
         self.drainSeconds = drainSeconds
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
             keepAlive.append(head.isKeepAlive)
-            registry.set(id, .answering)
+            slot.phase = .answering
         }
         context.fireChannelRead(data)
     }
@@ -215,7 +232,7 @@ final class ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(part), promise: written)
         guard ends else { return }
         let alive = keepAlive.isEmpty ? true : keepAlive.removeFirst()
-        registry.set(id, keepAlive.isEmpty ? .idle : .answering)
+        slot.phase = keepAlive.isEmpty ? .idle : .answering
         if !alive {
             context.flush()
             close(context: context, mode: .all, promise: nil)

@@ -12,8 +12,25 @@ public final class ServerMetrics: Sendable {
         var bucketCounts: [String: [Int]] = [:]
         var durationSums: [String: Double] = [:]
         var decodedBytes = 0
+
+        /// Two parts' counts together.
+        func adding(_ other: State) -> State {
+            var sum = self
+            sum.requests.merge(other.requests) { $0.merging($1, uniquingKeysWith: +) }
+            sum.bucketCounts.merge(other.bucketCounts) { zip($0, $1).map(+) }
+            sum.durationSums.merge(other.durationSums, uniquingKeysWith: +)
+            sum.decodedBytes += other.decodedBytes
+            return sum
+        }
     }
-    private let state = Locked(State())
+    /// Counted per thread (one part per processor), summed when read: every request counts, and no two threads
+    /// wait for the same lock to do it.
+    private let state = Striped(count: Striped<State>.partCount(processors: SystemInfo.availableProcessors)) { _ in
+        State()
+    }
+
+    /// How often its locks were taken, and how often a thread waited for one (`/metrics`).
+    public var lockContention: (acquisitions: Int, waits: Int) { state.contention }
 
     public init() {}
 
@@ -44,7 +61,7 @@ public final class ServerMetrics: Sendable {
     /// Counts one answered request.
     public func record(path: String, status: Int, seconds: Double) {
         let route = Self.route(ofPath: path)
-        state.withLock { s in
+        state.partOfThisThread.withLock { s in
             s.requests[route, default: [:]][status, default: 0] += 1
             var counts = s.bucketCounts[route] ?? Array(repeating: 0, count: Self.buckets.count)
             for (i, bound) in Self.buckets.enumerated() where seconds <= bound { counts[i] += 1 }
@@ -55,12 +72,12 @@ public final class ServerMetrics: Sendable {
 
     /// Counts level pixels decoded for an answer.
     public func recordDecoded(bytes: Int) {
-        state.withLock { $0.decodedBytes += bytes }
+        state.partOfThisThread.withLock { $0.decodedBytes += bytes }
     }
 
     /// The text exposition (format 0.0.4).
     public func text() -> String {
-        let s = state.withLock { $0 }
+        let s = state.values { $0 }.reduce(State()) { $0.adding($1) }
         var out = "# HELP tileview_requests_total Requests answered, by route and status.\n"
         out += "# TYPE tileview_requests_total counter\n"
         for route in s.requests.keys.sorted() {

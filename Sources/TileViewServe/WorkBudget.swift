@@ -58,6 +58,9 @@ public final class WorkBudget: Sendable {
 
     private let state = Locked(State())
 
+    /// How often its lock was taken, and how often a thread waited for it (`/metrics`).
+    public var lockContention: (acquisitions: Int, waits: Int) { state.contention }
+
     /// A budget of `budgetBytes` for a machine of `processors`; `maxWait` (seconds) replaces both lanes' waits.
     public init(budgetBytes: Int, processors: Int = SystemInfo.availableProcessors, maxWait wait: Double? = nil) {
         let budget = max(1 << 20, budgetBytes)

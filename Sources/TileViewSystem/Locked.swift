@@ -15,6 +15,10 @@ public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var value: Value
+    /// Times the lock was taken, and of those the times a thread found it held and had to wait (counted while
+    /// holding it, so no atomics: `/metrics` reports them for the server's shared locks).
+    private var acquisitions = 0
+    private var waits = 0
 
     public init(_ value: Value) {
         self.value = value
@@ -37,15 +41,32 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value while holding the lock.
     public func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
-        pthread_mutex_lock(mutex)
+        lock()
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
+    }
+
+    /// How often the lock was taken, and how often a thread had to wait for it.
+    public var contention: (acquisitions: Int, waits: Int) {
+        pthread_mutex_lock(mutex)  // a look at the counts is not counted
+        defer { pthread_mutex_unlock(mutex) }
+        return (acquisitions, waits)
+    }
+
+    /// Takes the mutex, counting a wait when another thread holds it (a `trylock` costs what a `lock` does when
+    /// the mutex is free).
+    private func lock() {
+        if pthread_mutex_trylock(mutex) != 0 {
+            pthread_mutex_lock(mutex)
+            waits += 1
+        }
+        acquisitions += 1
     }
 
     /// Runs `body` with the value while holding the lock, once `ready` holds for it: until then the thread sleeps
     /// with the lock released, and checks again each time another thread calls `wakeWaiters()`.
     public func withLock<Result>(when ready: (Value) -> Bool, _ body: (inout Value) -> Result) -> Result {
-        pthread_mutex_lock(mutex)
+        lock()
         defer { pthread_mutex_unlock(mutex) }
         while !ready(value) { pthread_cond_wait(condition, mutex) }
         return body(&value)

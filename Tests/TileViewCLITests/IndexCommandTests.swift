@@ -76,6 +76,33 @@ struct IndexCommandTests {
         }
     }
 
+    @Test("a server pinned to one processor (taskset) runs one render at a time and says so in /metrics")
+    func pinnedServer() throws {
+        try TemporaryFolder.with("pinned-serve") { dir in
+            let root = try Self.makeRoot(dir)
+            let port = 20_000 + Int(getpid() % 20_000) + Int.random(in: 0..<20_000)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = [
+                "-c", "0", CommandRunner.executable.path, "serve", root.path, "--port", "\(port)", "--cache-dir", "none",
+            ]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            let base = "http://127.0.0.1:\(port)"
+            var health = 0
+            for _ in 0..<100 where health != 200 {
+                health = (try? ServeCommandTests.get(base + "/healthz").status) ?? 0
+                if health != 200 { usleep(100_000) }
+            }
+            let metrics = String(decoding: try ServeCommandTests.get(base + "/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("\ntileview_processors 1\n"), "\(metrics)")
+            #expect(metrics.contains("\ntileview_render_threads 1\n"), "\(metrics)")
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
     @Test("a server started after `tileview index` answers the first view from the cache, decoding nothing")
     func serverReadsTheIndex() throws {
         try TemporaryFolder.with("index-serve") { dir in

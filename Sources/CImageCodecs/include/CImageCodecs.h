@@ -108,6 +108,11 @@ int tv_open_beneath(int root, const char *root_path, const char *relative, int w
 /* fstat of `fd` as an identity; 0, or -1 with errno set. */
 int tv_descriptor_identity(int fd, tv_file_identity *identity);
 
+/* ---------- the process (system_info.c) ---------- */
+
+/* How many processors this process's affinity mask allows (sched_getaffinity), or -1 when it cannot be read. */
+int tv_affinity_cpu_count(void);
+
 /* ---------- colour (lcms2: color.c) ---------- */
 
 /* What a colour transform reads: RGBA8 (gray: R = G = B, the first byte read), or four bytes of CMYK ink per

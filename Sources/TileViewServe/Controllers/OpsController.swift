@@ -1,4 +1,5 @@
 import Hummingbird
+import TileViewSystem
 
 /// The operator's routes: `/healthz` (`ok` while the server serves) and `/metrics` (Prometheus text: requests,
 /// caches, the work budget, connections and views).
@@ -47,7 +48,7 @@ struct OpsController: Sendable {
             + ServerMetrics.counterText(
                 "tileview_requests_coalesced_total",
                 "Image requests answered by an identical request in flight.", await server.coalescer.joined)
-            + workText()
+            + workText() + lockText()
             + ServerMetrics.gaugeText("tileview_views_open", "Views open (image and gallery).", server.views.count)
             + ServerMetrics.counterText("tileview_views_created_total", "Views made.", server.views.counters.created)
             + ServerMetrics.counterText(
@@ -92,11 +93,37 @@ struct OpsController: Sendable {
         return text
     }
 
+    /// Each shared lock of the request path: how often it was taken and how often a thread waited for it, the
+    /// evidence of what serialises requests (docs/benchmarks.md).
+    func lockText() -> String {
+        var locks = server.tiles.lockContention.map { ("tile_cache_" + $0.lock, $0.acquisitions, $0.waits) }
+        for (name, figures) in [
+            ("responses", server.responses.lockContention), ("metrics", server.metrics.lockContention),
+            ("work_budget", server.budget.lockContention), ("connections", server.connections.lockContention),
+            ("views", server.views.lockContention),
+        ] {
+            locks.append((name, figures.acquisitions, figures.waits))
+        }
+        var text = "# HELP tileview_lock_acquisitions_total Times a shared lock was taken.\n"
+        text += "# TYPE tileview_lock_acquisitions_total counter\n"
+        for lock in locks { text += "tileview_lock_acquisitions_total{lock=\"\(lock.0)\"} \(lock.1)\n" }
+        text += "# HELP tileview_lock_waits_total Times a thread found a shared lock held and waited.\n"
+        text += "# TYPE tileview_lock_waits_total counter\n"
+        for lock in locks { text += "tileview_lock_waits_total{lock=\"\(lock.0)\"} \(lock.2)\n" }
+        return text
+    }
+
     func workText() -> String {
         let work = server.budget.figures
         let open = server.connections.figures
         return ServerMetrics.gaugeText(
-            "tileview_work_budget_bytes", "The bytes renders may hold (--work-mb).", server.budget.budgetBytes)
+            "tileview_processors",
+            "The processors this process may use (affinity mask and cgroup CPU quota); renders run this many at once.",
+            SystemInfo.availableProcessors)
+            + ServerMetrics.gaugeText(
+                "tileview_render_threads", "Renders that may run at once.", server.settings.maxConcurrentRenders)
+            + ServerMetrics.gaugeText(
+                "tileview_work_budget_bytes", "The bytes renders may hold (--work-mb).", server.budget.budgetBytes)
             + ServerMetrics.gaugeText(
                 "tileview_work_bytes", "Bytes renders and answers being written hold now.", work.used)
             + ServerMetrics.gaugeText(

@@ -22,6 +22,9 @@ public final class ViewStore: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Locked(State())
 
+    /// How often its lock was taken, and how often a thread waited for it (`/metrics`).
+    public var lockContention: (acquisitions: Int, waits: Int) { state.contention }
+
     public init(
         maxViews: Int, idleSeconds: Double,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
