@@ -9,13 +9,14 @@
 #   iiif      libvips (for pyvips), iiif-validator-ng and iiif-prezi3 in .build/iiif-validator, on Python 3.12
 #             (pyenv's 3.12.1, or python3.12 on PATH)
 #   api-fuzz  schemathesis from PyPI in .build/api-fuzz-venv
+#   replicas  nginx (the recipe in front of two servers) and systemd's systemd-analyze (the unit's check)
 #   all       every group (scripts/test.sh runs this once, before any test)
 # The scripts that need a group call this with it, so each also works on its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(core)
-[ "${groups[0]}" = all ] && groups=(core browser cluster iiif api-fuzz)
+[ "${groups[0]}" = all ] && groups=(core browser cluster iiif api-fuzz replicas)
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
@@ -75,6 +76,9 @@ for group in "${groups[@]}"; do
     api-fuzz)
       venv_need .build/api-fuzz-venv python3 'import schemathesis' schemathesis
       ;;
-    *) echo "ensure-deps.sh: unknown group '$group' (core, browser, cluster, iiif, api-fuzz, all)" >&2; exit 64 ;;
+    replicas)
+      apt_need nginx systemd
+      ;;
+    *) echo "ensure-deps.sh: unknown group '$group' (core, browser, cluster, iiif, api-fuzz, replicas, all)" >&2; exit 64 ;;
   esac
 done

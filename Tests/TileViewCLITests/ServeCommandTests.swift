@@ -164,3 +164,18 @@ struct APIFuzzTests {
         #expect(count >= 1000 && generated.contains("\(count) passed"), "\(generated)")
     }
 }
+
+/// More than one server, with the recipes under deploy/ (`scripts/test-replicas.sh`): real nginx running
+/// deploy/nginx/tileview.conf in front of two real replicas sharing a cache folder (round robin, nginx's cache
+/// hits, a view on one replica with the command's frame, a replica SIGKILLed and restarted), the systemd unit
+/// through `systemd-analyze verify`, and the Kubernetes manifests through kubernetes-validate and their own
+/// checks.
+@Suite("Replicas behind nginx", .tags(.external))
+struct ReplicaTests {
+    @Test("nginx in front of two replicas; the systemd unit and the Kubernetes manifests", .timeLimit(.minutes(3)))
+    func replicas() async throws {
+        let (status, text) = try await CommandRunner.scriptOffThePool("test-replicas.sh")
+        let failed = text.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
+        #expect(status == 0 && text.contains("replicas: 0 failed"), "\(failed.joined(separator: "\n"))\n\(text)")
+    }
+}
