@@ -167,10 +167,8 @@ public final class ImageRowReader {
     public func readRows(
         _ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes stride: Int
     ) throws(CodecError) -> Int {
-        let rows = min(max(count, 0), remainingRows)
+        let rows = rowsToRead(count, into: destination, rowBytes: stride)
         guard rows > 0 else { return 0 }
-        precondition(stride >= rowBytes, "rows must be at least columns * 4 bytes apart")
-        precondition(destination.count >= (rows - 1) * stride + rowBytes, "the destination is too small")
         return try read(rows, into: destination.baseAddress?.assumingMemoryBound(to: UInt8.self), stride: stride)
     }
 

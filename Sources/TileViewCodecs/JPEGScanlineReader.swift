@@ -29,6 +29,8 @@ public final class JPEGScanlineReader {
     public let header: ImageHeader
     /// Set by `start`.
     public private(set) var window: JPEGScanlineWindow?
+    /// Bytes in one delivered row: the window's (0 before `start`).
+    public var rowBytes: Int { window?.rowBytes ?? 0 }
     /// The next row `readRows` delivers (rows read plus rows skipped).
     public private(set) var nextRow = 0
 
@@ -147,11 +149,9 @@ public final class JPEGScanlineReader {
     public func readRows(
         _ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes stride: Int
     ) throws(CodecError) -> Int {
-        guard let window else { preconditionFailure("call start first") }
-        let rows = min(max(count, 0), remainingRows)
+        precondition(window != nil, "call start first")
+        let rows = rowsToRead(count, into: destination, rowBytes: stride)
         guard rows > 0 else { return 0 }
-        precondition(stride >= window.rowBytes, "rows must be at least the window's width * 4 bytes apart")
-        precondition(destination.count >= (rows - 1) * stride + window.rowBytes, "the destination is too small")
         var done: UInt32 = 0
         var error = tv_error()
         let status = tv_jpeg_read_rows(
@@ -160,19 +160,6 @@ public final class JPEGScanlineReader {
         nextRow += Int(done)
         guard status == TV_OK else { throw CodecError(status: status, error: error, format: .jpeg) }
         return Int(done)
-    }
-
-    /// Decodes the next `count` rows into `image` starting at its row `row` (the image must be
-    /// exactly as wide as the window) and returns how many it wrote.
-    public func readRows(_ count: Int, into image: inout ImageBuffer, atRow row: Int = 0) throws(CodecError) -> Int {
-        guard let window else { preconditionFailure("call start first") }
-        precondition(image.width == window.columns.count, "the image must be as wide as the window")
-        let rows = min(max(count, 0), image.height - row)
-        guard rows > 0 else { return 0 }
-        let stride = window.rowBytes
-        return try image.pixels.withMutableBytes { (raw) throws(CodecError) -> Int in
-            try readRows(rows, into: UnsafeMutableRawBufferPointer(rebasing: raw[(row * stride)...]), rowBytes: stride)
-        }
     }
 
     /// Ends decoding. After the last row it reads on to the end of the stream, so warnings

@@ -89,10 +89,8 @@ public final class PNGRowReader {
     public func readRows(
         _ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes stride: Int
     ) throws(CodecError) -> Int {
-        let rows = min(max(count, 0), remainingRows)
+        let rows = rowsToRead(count, into: destination, rowBytes: stride)
         guard rows > 0 else { return 0 }
-        precondition(stride >= rowBytes, "rows must be at least width * 4 bytes apart")
-        precondition(destination.count >= (rows - 1) * stride + rowBytes, "the destination is too small")
         if header.isInterlaced {
             let image = try decodedWholeImage()
             image.withUnsafeBytes { source in
@@ -112,18 +110,6 @@ public final class PNGRowReader {
         nextRow += Int(done)
         guard status == TV_OK else { throw CodecError(status: status, error: error, format: .png) }
         return Int(done)
-    }
-
-    /// Decodes the next `count` rows into `image` starting at its row `row` (the image must be
-    /// exactly as wide as the PNG) and returns how many it wrote.
-    public func readRows(_ count: Int, into image: inout ImageBuffer, atRow row: Int = 0) throws(CodecError) -> Int {
-        precondition(image.width == header.storedSize.width, "the image must be as wide as the PNG")
-        let rows = min(max(count, 0), image.height - row)
-        guard rows > 0 else { return 0 }
-        let stride = rowBytes
-        return try image.pixels.withMutableBytes { (raw) throws(CodecError) -> Int in
-            try readRows(rows, into: UnsafeMutableRawBufferPointer(rebasing: raw[(row * stride)...]), rowBytes: stride)
-        }
     }
 
     /// Decodes and drops the next `count` rows (PNG rows depend on the row above, so they

@@ -1,11 +1,40 @@
 import TileViewCore
 
 /// A reader that delivers rows top to bottom into caller memory (the PNG, JPEG and other formats' streaming readers).
-protocol RowStreamingReader: AnyObject {
+public protocol RowStreamingReader: AnyObject {
+    /// The next row it delivers.
     var nextRow: Int { get }
+    /// The bytes of one delivered row (4 a pixel).
+    var rowBytes: Int { get }
+    /// Rows not delivered or skipped yet.
+    var remainingRows: Int { get }
     func readRows(_ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes: Int) throws(CodecError)
         -> Int
     func finish() throws(CodecError)
+}
+
+extension RowStreamingReader {
+    /// How many of `count` rows a read delivers (fewer at the bottom), after checking that `destination` holds them
+    /// `stride` bytes apart.
+    func rowsToRead(_ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes stride: Int) -> Int {
+        let rows = min(max(count, 0), remainingRows)
+        guard rows > 0 else { return 0 }
+        precondition(stride >= rowBytes, "rows must be at least \(rowBytes) bytes apart")
+        precondition(destination.count >= (rows - 1) * stride + rowBytes, "the destination is too small")
+        return rows
+    }
+
+    /// Decodes the next `count` rows into `image` starting at its row `row` (the image must be exactly as wide as
+    /// the rows) and returns how many it wrote.
+    public func readRows(_ count: Int, into image: inout ImageBuffer, atRow row: Int = 0) throws(CodecError) -> Int {
+        let stride = rowBytes
+        precondition(image.width * 4 == stride, "the image must be as wide as the rows")
+        let rows = min(max(count, 0), image.height - row)
+        guard rows > 0 else { return 0 }
+        return try image.pixels.withMutableBytes { (raw) throws(CodecError) -> Int in
+            try readRows(rows, into: UnsafeMutableRawBufferPointer(rebasing: raw[(row * stride)...]), rowBytes: stride)
+        }
+    }
 }
 
 extension PNGRowReader: RowStreamingReader {}

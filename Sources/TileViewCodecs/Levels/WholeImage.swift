@@ -84,12 +84,13 @@ final class WholeImageRows: RowStreamingReader {
 
     init(_ whole: WholeImage) { self.whole = whole }
 
+    var rowBytes: Int { whole.size.width * 4 }
+    var remainingRows: Int { whole.size.height - nextRow }
+
     func readRows(_ count: Int, into destination: UnsafeMutableRawBufferPointer, rowBytes stride: Int)
         throws(CodecError) -> Int
     {
-        let size = whole.size
-        let rows = min(max(count, 0), size.height - nextRow)
-        let rowBytes = size.width * 4
+        let rows = min(max(count, 0), remainingRows)
         for row in 0..<rows {
             whole.withRow(nextRow + row) { source in
                 (destination.baseAddress! + row * stride).copyMemory(from: source, byteCount: rowBytes)
