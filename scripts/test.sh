@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up (scripts/ensure-deps.sh all, once) and runs every test in two tiers:
+# Sets up (scripts/ensure-deps.sh all, once), checks the formatting (scripts/lint.sh: a finding fails the run), and
+# runs every test in two tiers:
 #   fast      the library, the commands and the server, in process and on loopback: one `swift test` run per
 #             test target, one after another, so each target's time is its own;
 #   external  the suites tagged `.external` (Tests/TileViewTestSupport/Tags.swift), which drive outside programs
@@ -93,6 +94,10 @@ PY
 }
 
 start=$(date +%s)
+echo "== formatting: scripts/lint.sh (swift-format lint --strict)"
+if scripts/lint.sh >"$logs/lint.log" 2>&1; then echo "   clean"; else
+  echo "   findings (fix with swift format --in-place):"; sed 's/^/   /' "$logs/lint.log" | head -40; status=1
+fi
 echo "== fast tier: each test target on its own"
 for target in $(cd Tests && ls -d *Tests | sort); do
   run "$logs/$target.log" "$target" none --filter "^$target\\." --skip "$external"

@@ -48,7 +48,8 @@ public enum IIIFPresentation {
         }
 
         enum CodingKeys: String, CodingKey {
-            case context = "@context", id, type, label, behavior, items
+            case context = "@context"
+            case id, type, label, behavior, items
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -171,7 +172,10 @@ public enum IIIFPresentation {
             self.members = members
         }
 
-        enum CodingKeys: String, CodingKey { case context = "@context", id, type, label, items }
+        enum CodingKeys: String, CodingKey {
+            case context = "@context"
+            case id, type, label, items
+        }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)

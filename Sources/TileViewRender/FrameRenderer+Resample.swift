@@ -117,7 +117,8 @@ extension FrameRenderer {
         if background.isDestination {
             compositeOverDestination(row, columns: columns, coverage: coverage, rowCoverage: rowCoverage, into: out)
         } else {
-            composite(row, columns: columns, coverage: coverage, rowCoverage: rowCoverage, background: background, into: out)
+            composite(
+                row, columns: columns, coverage: coverage, rowCoverage: rowCoverage, background: background, into: out)
         }
     }
 

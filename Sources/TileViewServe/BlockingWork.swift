@@ -20,7 +20,9 @@ public actor BlockingWork {
     }
 
     /// `body`'s result, run on a thread outside Swift's cooperative pool (Dispatch's global queue).
-    static func onWorkerThread<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async -> Result<T, E> {
+    static func onWorkerThread<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async -> Result<
+        T, E
+    > {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 do throws(E) {

@@ -96,8 +96,9 @@ final class CoarseLevelIndexer: Sendable {
     private func work() {
         // Indexing never slows an answer: it runs at the lowest priority.
         BatchScheduling.lowestPriority()
+        let hasWork: (State) -> Bool = { $0.stopped || !$0.queue.isEmpty || $0.scanDue }
         while true {
-            let next = state.withLock(when: { $0.stopped || !$0.queue.isEmpty || $0.scanDue }) { state -> Next in
+            let next = state.withLock(when: hasWork) { state -> Next in
                 if state.stopped { return .stop }
                 if let identifier = state.queue.first {
                     state.queue.removeFirst()

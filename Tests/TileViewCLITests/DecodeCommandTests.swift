@@ -39,20 +39,20 @@ struct DecodeCommandTests {
 
     @Test("--no-orient keeps the stored layout")
     func noOrientKeepsStoredPixels() throws {
-        let record = try #require(CorpusManifest.records.first { ($0.exif_orientation ?? 1) == 6 && $0.isValid })
+        let record = try #require(CorpusManifest.records.first { ($0.exifOrientation ?? 1) == 6 && $0.isValid })
         try TemporaryFolder.with("decode") { dir in
             let out = dir.appendingPathComponent("stored.png")
             let result = try CommandRunner.run(["decode", record.url.path, "-o", out.path, "--no-orient"])
             #expect(result.status == 0, "\(result)")
             let decoded = try ImageDecoder.decode(.file(path: out.path))
-            #expect(SHA256.hex(decoded.image.pixels) == record.sha256_rgba8)
+            #expect(SHA256.hex(decoded.image.pixels) == record.sha256Rgba8)
             #expect(decoded.image.width == record.width)
         }
     }
 
     @Test("--lenient keeps what decoded from a damaged JPEG and warns")
     func lenientWarns() throws {
-        let record = try #require(CorpusManifest.records.first { $0.lenient_sha256_rgba8 != nil })
+        let record = try #require(CorpusManifest.records.first { $0.lenientSha256Rgba8 != nil })
         try TemporaryFolder.with("decode") { dir in
             let out = dir.appendingPathComponent("lenient.png")
             let strict = try CommandRunner.run(["decode", record.url.path, "-o", out.path])
@@ -61,7 +61,7 @@ struct DecodeCommandTests {
             #expect(lenient.status == 0, "\(lenient)")
             #expect(lenient.stderr.contains("warning"), "\(lenient)")
             let decoded = try ImageDecoder.decode(.file(path: out.path))
-            #expect(SHA256.hex(decoded.image.pixels) == record.lenient_sha256_rgba8)
+            #expect(SHA256.hex(decoded.image.pixels) == record.lenientSha256Rgba8)
         }
     }
 

@@ -32,7 +32,7 @@ struct InfoCommandTests {
             #expect(info.width == record.width && info.height == record.height, "\(record.file)")
             #expect(info.orientedWidth == record.expectedOrientedWidth, "\(record.file)")
             #expect(info.orientedHeight == record.expectedOrientedHeight, "\(record.file)")
-            let orientation = record.exif_orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+            let orientation = record.exifOrientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
             #expect(info.orientation == orientation, "\(record.file)")
         }
     }

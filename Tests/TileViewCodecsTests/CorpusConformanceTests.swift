@@ -64,15 +64,15 @@ struct CorpusConformanceTests {
             header.storedSize == PixelSize(width: record.width ?? -1, height: record.height ?? -1), "\(record.file)")
         #expect(header.format.rawValue == record.format, "\(record.file)")
 
-        if record.sha256_rgba8_oriented != nil {
+        if record.sha256Rgba8Oriented != nil {
             let stored = try ImageDecoder.decode(source, options: DecodeOptions(applyOrientation: false, color: .keep))
             #expect(stored.image.size == header.storedSize, "\(record.file)")
-            #expect(SHA256.hex(stored.image.pixels) == record.sha256_rgba8, "\(record.file) stored pixels")
+            #expect(SHA256.hex(stored.image.pixels) == record.sha256Rgba8, "\(record.file) stored pixels")
         }
         if header.format == .jpeg {
             let bytes = try Fixtures.bytes(record.url)
-            #expect(ExifOrientationParser.exifValue(inJPEG: bytes) == record.exif_orientation, "\(record.file)")
-            #expect(header.orientation == ImageOrientation(exifValue: record.exif_orientation ?? 1), "\(record.file)")
+            #expect(ExifOrientationParser.exifValue(inJPEG: bytes) == record.exifOrientation, "\(record.file)")
+            #expect(header.orientation == ImageOrientation(exifValue: record.exifOrientation ?? 1), "\(record.file)")
         }
     }
 
@@ -88,12 +88,12 @@ struct CorpusConformanceTests {
 
     @Test(
         "lenient decoding keeps the pixels of warning-only JPEGs and reports the warning",
-        arguments: CorpusManifest.records.filter { $0.lenient_sha256_rgba8 != nil })
+        arguments: CorpusManifest.records.filter { $0.lenientSha256Rgba8 != nil })
     func lenientPixels(_ record: CorpusRecord) throws {
         let decoded = try ImageDecoder.decode(
             .file(path: record.url.path), options: DecodeOptions(lenient: true, color: .keep))
-        #expect(decoded.image.width == record.lenient_width && decoded.image.height == record.lenient_height)
-        #expect(SHA256.hex(decoded.image.pixels) == record.lenient_sha256_rgba8, "\(record.file)")
+        #expect(decoded.image.width == record.lenientWidth && decoded.image.height == record.lenientHeight)
+        #expect(SHA256.hex(decoded.image.pixels) == record.lenientSha256Rgba8, "\(record.file)")
         #expect(!decoded.warnings.isEmpty, "\(record.file) must carry its libjpeg warning")
     }
 }

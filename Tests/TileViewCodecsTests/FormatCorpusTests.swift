@@ -54,7 +54,7 @@ struct FormatCorpusTests {
             #expect(header.storedSize == PixelSize(width: record.width ?? -1, height: record.height ?? -1), "\(record)")
             #expect(header.orientation.rawValue == (record.orientation ?? 1), "\(record): \(header.orientation)")
             if let frames = record.frames { #expect(header.frames == frames, "\(record): \(header.frames) frames") }
-            if let depth = record.bit_depth, header.format != .gif {
+            if let depth = record.bitDepth, header.format != .gif {
                 #expect(header.bitDepth == depth, "\(record): \(header.bitDepth)-bit")
             }
             // A CMYK file's reference is its inks converted to sRGB through its profile.
@@ -62,14 +62,14 @@ struct FormatCorpusTests {
             if record.color == "cmyk" { options.color = .srgb }
             let decoded = try ImageDecoder.decode(.file(path: record.url.path), options: options)
             try Self.check(
-                decoded.image, hash: record.sha256_rgba8, reference: record.reference_png,
+                decoded.image, hash: record.sha256Rgba8, reference: record.referencePng,
                 tolerance: record.tolerance ?? 0, record, "stored values")
             var upright = options
             upright.applyOrientation = true
             let turned = try ImageDecoder.decode(.file(path: record.url.path), options: upright)
             #expect(
                 turned.image.size
-                    == PixelSize(width: record.oriented_width ?? -1, height: record.oriented_height ?? -1),
+                    == PixelSize(width: record.orientedWidth ?? -1, height: record.orientedHeight ?? -1),
                 "\(record): upright \(turned.image.size)")
             #expect(turned.image == decoded.image.applying(header.orientation), "\(record): upright pixels")
         }
@@ -77,7 +77,7 @@ struct FormatCorpusTests {
 
     @Test("a file with a profile is converted to sRGB as lcms2 converts it, and keeps its stored values with keep")
     func profiles() throws {
-        let tagged = FormatCorpus.records.filter { $0.expected == "ok" && $0.sha256_rgba8_srgb != nil }
+        let tagged = FormatCorpus.records.filter { $0.expected == "ok" && $0.sha256Rgba8Srgb != nil }
         #expect(tagged.count >= 4, "the corpus has tagged WebP, HEIF, AVIF and TIFF files")
         for record in tagged {
             let header = try ImageHeader.read(from: .file(path: record.url.path))
@@ -85,8 +85,8 @@ struct FormatCorpusTests {
             let converted = try ImageDecoder.decode(
                 .file(path: record.url.path), options: DecodeOptions(applyOrientation: false, color: .srgb))
             try Self.check(
-                converted.image, hash: record.sha256_rgba8_srgb, reference: record.reference_png_srgb,
-                tolerance: record.tolerance_srgb ?? 0, record, "converted to sRGB")
+                converted.image, hash: record.sha256Rgba8Srgb, reference: record.referencePngSrgb,
+                tolerance: record.toleranceSrgb ?? 0, record, "converted to sRGB")
             let kept = try ImageDecoder.decode(.file(path: record.url.path), options: Self.stored)
             #expect(kept.image != converted.image, "\(record): the profile changed nothing")
         }
@@ -191,7 +191,7 @@ struct FormatCorpusTests {
             let source = ImageSource.file(path: record.url.path)
             let header = try ImageHeader.read(from: source)
             #expect(header.storedLevels == record.levels!.map { PixelSize(width: $0[0], height: $0[1]) }, "\(record)")
-            let hashes = try #require(record.levels_sha256_rgba8)
+            let hashes = try #require(record.levelsSha256Rgba8)
             for level in 0...4 {
                 let scale = LevelScale.pyramidLevel(level, header: header)
                 let size = scale.levelSize(ofStored: header.storedSize)

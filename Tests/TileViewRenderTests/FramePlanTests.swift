@@ -31,7 +31,8 @@ struct FramePlanTests {
         return source.pixels.withUnsafeBufferPointer { bytes in
             renderer.renderFrame(xAxis: x, yAxis: y) { x, y, paint, out, width in
                 var rows = BufferRowSource(
-                    base: bytes.baseAddress!, width: source.width, origin: (0, 0), firstColumn: x.sourceRange.lowerBound)
+                    base: bytes.baseAddress!, width: source.width, origin: (0, 0), firstColumn: x.sourceRange.lowerBound
+                )
                 FrameRenderer.resample(
                     rows: &rows, xAxis: x, yAxis: y, background: paint, into: out, frameWidth: width,
                     copiesWhenIdentity: false, scatters: scatters)

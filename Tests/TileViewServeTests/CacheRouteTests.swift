@@ -206,7 +206,8 @@ struct CacheRouteTests {
                 #expect(text.contains("tileview_requests_coalesced_total 0\n"))
                 // Each shared lock of the request path: taken by the tile's request, waited for by nobody.
                 for lock in ["tile_cache_tiles", "responses", "work_budget", "metrics"] {
-                    let taken = text.firstMatch(of: try! Regex("tileview_lock_acquisitions_total\\{lock=\"\(lock)\"\\} (\\d+)\n"))
+                    let taken = text.firstMatch(
+                        of: try! Regex("tileview_lock_acquisitions_total\\{lock=\"\(lock)\"\\} (\\d+)\n"))
                     #expect((taken?.output[1].substring).flatMap { Int($0) }.map { $0 > 0 } == true, "\(lock): \(text)")
                     #expect(text.contains("tileview_lock_waits_total{lock=\"\(lock)\"} 0\n"), "\(lock)")
                 }

@@ -47,7 +47,7 @@ struct FormatRouteTests {
         let image = try TiledImage(path: path, cacheBudgetBytes: 0)
         let size = image.imageSize
         let record = FormatCorpus.record(file)
-        #expect(size == PixelSize(width: record.oriented_width!, height: record.oriented_height!), "\(file)")
+        #expect(size == PixelSize(width: record.orientedWidth!, height: record.orientedHeight!), "\(file)")
         let region = PixelRect(x: size.width / 4, y: size.height / 5, width: size.width / 2, height: size.height / 2)
         let out = PixelSize(width: region.width / 2 + 1, height: region.height / 2 + 1)
         let expected = try PNGEncoder.encode(image.render(region: region, size: out).image)

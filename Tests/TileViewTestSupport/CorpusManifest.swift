@@ -11,22 +11,22 @@ public struct CorpusRecord: Decodable, Sendable, CustomStringConvertible {
     public let width: Int?
     public let height: Int?
     public let category: String?
-    public let sha256_rgba8: String?
-    public let sha256_rgba8_oriented: String?
-    public let exif_orientation: Int?
-    public let oriented_width: Int?
-    public let oriented_height: Int?
-    public let lenient_sha256_rgba8: String?
-    public let lenient_width: Int?
-    public let lenient_height: Int?
-    public let decoder_message: String?
+    public let sha256Rgba8: String?
+    public let sha256Rgba8Oriented: String?
+    public let exifOrientation: Int?
+    public let orientedWidth: Int?
+    public let orientedHeight: Int?
+    public let lenientSha256Rgba8: String?
+    public let lenientWidth: Int?
+    public let lenientHeight: Int?
+    public let decoderMessage: String?
 
     public var isValid: Bool { expected == "ok" }
     public var url: URL { Fixtures.corpusRoot.appendingPathComponent(file) }
     /// The hash a viewer's decode must match: the oriented pixels where the file has them.
-    public var expectedOrientedHash: String? { sha256_rgba8_oriented ?? sha256_rgba8 }
-    public var expectedOrientedWidth: Int? { oriented_width ?? width }
-    public var expectedOrientedHeight: Int? { oriented_height ?? height }
+    public var expectedOrientedHash: String? { sha256Rgba8Oriented ?? sha256Rgba8 }
+    public var expectedOrientedWidth: Int? { orientedWidth ?? width }
+    public var expectedOrientedHeight: Int? { orientedHeight ?? height }
     public var description: String { file }
 }
 
@@ -38,7 +38,9 @@ public enum CorpusManifest {
     public static let records: [CorpusRecord] = {
         let url = Fixtures.corpusRoot.appendingPathComponent("manifest.json")
         do {
-            return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url)).files
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase  // the manifest's keys are snake_case
+            return try decoder.decode(Manifest.self, from: Data(contentsOf: url)).files
         } catch {
             fatalError("cannot read the corpus manifest at \(url.path): \(error)")
         }

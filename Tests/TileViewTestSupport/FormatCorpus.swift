@@ -14,27 +14,27 @@ public struct FormatRecord: Decodable, Sendable, CustomStringConvertible {
     public let height: Int?
     /// 1...8 (TIFF Orientation, WebP Exif); HEIF's irot/imir are applied by the decoder, so 1.
     public let orientation: Int?
-    public let oriented_width: Int?
-    public let oriented_height: Int?
-    public let bit_depth: Int?
+    public let orientedWidth: Int?
+    public let orientedHeight: Int?
+    public let bitDepth: Int?
     /// "rgb", "rgba", "gray", "palette", "cmyk", ... (CMYK references are converted to sRGB through the profile).
     public let color: String?
-    public let has_alpha: Bool?
+    public let hasAlpha: Bool?
     /// Pages, frames or top-level images.
     public let frames: Int?
     /// SHA-256 of the stored values as RGBA8, and after conversion to sRGB through the file's profile.
-    public let sha256_rgba8: String?
-    public let sha256_rgba8_srgb: String?
+    public let sha256Rgba8: String?
+    public let sha256Rgba8Srgb: String?
     /// RGBA8 PNGs of the same pixels (small files only), for comparisons within `tolerance`.
-    public let reference_png: String?
-    public let reference_png_srgb: String?
+    public let referencePng: String?
+    public let referencePngSrgb: String?
     /// The largest per-channel difference a correct decoder may show.
     public let tolerance: Int?
-    public let tolerance_srgb: Int?
+    public let toleranceSrgb: Int?
     /// A pyramid's reduced copies, [width, height] each.
     public let levels: [[Int]]?
     /// The SHA-256 of each reduced copy's pixels, as libvips decodes it.
-    public let levels_sha256_rgba8: [String]?
+    public let levelsSha256Rgba8: [String]?
 
     public var url: URL { FormatCorpus.root.appendingPathComponent(file) }
     public var description: String { file }
@@ -49,7 +49,9 @@ public enum FormatCorpus {
     public static let records: [FormatRecord] = {
         let url = root.appendingPathComponent("manifest.json")
         do {
-            return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url)).files
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase  // the manifest's keys are snake_case
+            return try decoder.decode(Manifest.self, from: Data(contentsOf: url)).files
         } catch {
             fatalError("cannot read the formats corpus manifest at \(url.path): \(error)")
         }

@@ -18,7 +18,8 @@ struct LockContentionTests {
                 usleep(200_000)
             }
         }
-        held.withLock(when: { $0 }) { _ in }
+        let isHeld: (Bool) -> Bool = { $0 }
+        held.withLock(when: isHeld) { _ in }
         locked.withLock { $0 += 1 }
         holder.join()
         let (acquisitions, waits) = locked.contention
@@ -42,7 +43,8 @@ struct LockContentionTests {
                 counts.partOfThisThread.withLock { $0 += 1 }
                 gate.withLock { $0 += 1 }
                 gate.wakeWaiters()
-                gate.withLock(when: { $0 == 4 }) { _ in }
+                let allFour: (Int) -> Bool = { $0 == 4 }
+                gate.withLock(when: allFour) { _ in }
                 counts.partOfThisThread.withLock { $0 += 1 }
             }
         }
