@@ -69,7 +69,7 @@ struct ViewController: Sendable {
     static func viewGesture(_ body: ViewRequest.GestureBody) throws(ViewError) -> ZoomGesture {
         let gesture: ZoomGesture
         do throws(ZoomGestureParseError) {
-            gesture = try ZoomGesture(parsing: body.gesture)
+            gesture = try ZoomGesture(parsing: body.text)
         } catch {
             throw .badRequest("\(error)")
         }
@@ -84,7 +84,7 @@ struct ViewController: Sendable {
         await viewAnswer { () async throws(ViewError) in
             let (id, view) = try findView(context)
             let action = try ViewRequest.parseMove(
-                try await ViewRequest.decodeBody(ViewRequest.MoveBody.self, request).move)
+                try await ViewRequest.decodeBody(ViewRequest.MoveBody.self, request).text)
             return try await work.run { () throws(ViewError) in
                 try view.withContent { (content) throws(ViewError) in
                     guard case .gallery(let session, _, _) = content else {

@@ -67,25 +67,21 @@ enum ViewRequest {
         }
     }
 
-    /// `{"gesture": TEXT}`.
-    struct GestureBody: Decodable {
-        let gesture: String
-        enum CodingKeys: String, CodingKey, CaseIterable { case gesture }
+    /// A body of one text field, `{"KEY": TEXT}`, its key the one case of `Key`; any other key is refused.
+    struct TextBody<Key: CodingKey & CaseIterable>: Decodable {
+        let text: String
         init(from decoder: any Decoder) throws {
-            try ViewRequest.refuseUnknownKeys(decoder, CodingKeys.self)
-            gesture = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .gesture)
+            try ViewRequest.refuseUnknownKeys(decoder, Key.self)
+            text = try decoder.container(keyedBy: Key.self).decode(String.self, forKey: Key.allCases.first!)
         }
     }
 
+    enum GestureKey: String, CodingKey, CaseIterable { case gesture }
+    enum MoveKey: String, CodingKey, CaseIterable { case move }
+    /// `{"gesture": TEXT}`.
+    typealias GestureBody = TextBody<GestureKey>
     /// `{"move": TEXT}`.
-    struct MoveBody: Decodable {
-        let move: String
-        enum CodingKeys: String, CodingKey, CaseIterable { case move }
-        init(from decoder: any Decoder) throws {
-            try ViewRequest.refuseUnknownKeys(decoder, CodingKeys.self)
-            move = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .move)
-        }
-    }
+    typealias MoveBody = TextBody<MoveKey>
 
     private struct AnyKey: CodingKey {
         let stringValue: String
