@@ -1,18 +1,11 @@
-extension ImageOrientation {
-    /// The orientation that shows the stored image as this one does, then turned clockwise by `quarterTurns`
-    /// quarter turns (negative: anticlockwise): how a viewer's rotation is composed with the file's EXIF
-    /// orientation, so that the tiled model decodes the rotated image as it decodes any oriented one.
-    ///
-    /// Found by comparing pixel mappings over a small image of unequal sides: turning an oriented image of
-    /// W x H clockwise puts oriented pixel (x, y) at (H - 1 - y, x).
-    public func rotated(clockwiseQuarterTurns quarterTurns: Int) -> ImageOrientation {
-        var result = self
-        for _ in 0..<normalizedQuarterTurns(quarterTurns) { result = result.turnedClockwise }
-        return result
-    }
-
-    /// This orientation followed by one clockwise quarter turn.
-    var turnedClockwise: ImageOrientation {
+/// `rotated(clockwiseQuarterTurns:)` is the orientation that shows the stored image as this one does, then turned
+/// clockwise: how a viewer's rotation is composed with the file's EXIF orientation, so that the tiled model decodes
+/// the rotated image as it decodes any oriented one.
+extension ImageOrientation: QuarterTurnable {
+    /// This orientation followed by one clockwise quarter turn. Found by comparing pixel mappings over a small
+    /// image of unequal sides: turning an oriented image of W x H clockwise puts oriented pixel (x, y) at
+    /// (H - 1 - y, x).
+    public var turnedClockwise: ImageOrientation {
         let stored = PixelSize(width: 3, height: 2)
         let oriented = orientedSize(forStoredSize: stored)
         return ImageOrientation.allCases.first { candidate in

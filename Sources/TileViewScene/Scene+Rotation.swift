@@ -1,19 +1,12 @@
 import TileViewCore
 
-extension Scene {
-    /// The scene turned clockwise by `quarterTurns` quarter turns about its container: width and height swap
-    /// for odd turns, every rect and centre moves with the container, and image layers keep their placement
-    /// kind and mode (their images must be drawn turned by as many quarter turns, which swaps their sizes the
-    /// same way, so `center` and the aspect modes lay them out as the turned picture of the upright scene).
-    ///
-    /// One clockwise turn of a W x H container puts point (x, y) at (H - y, x).
-    public func rotated(clockwiseQuarterTurns quarterTurns: Int) -> Scene {
-        var scene = self
-        for _ in 0..<normalizedQuarterTurns(quarterTurns) { scene = scene.turnedClockwise }
-        return scene
-    }
-
-    var turnedClockwise: Scene {
+/// `rotated(clockwiseQuarterTurns:)` turns the scene about its container: width and height swap for odd turns, every
+/// rect and centre moves with the container, and image layers keep their placement kind and mode (their images
+/// must be drawn turned by as many quarter turns, which swaps their sizes the same way, so `center` and the aspect
+/// modes lay them out as the turned picture of the upright scene).
+extension Scene: QuarterTurnable {
+    /// The scene turned clockwise once: a W x H container's point (x, y) goes to (H - y, x).
+    public var turnedClockwise: Scene {
         let height = size.height
         func point(_ p: Point) -> Point { Point(x: height - p.y, y: p.x) }
         func rect(_ r: Rect) -> Rect { Rect(x: height - r.maxY, y: r.minX, width: r.height, height: r.width) }
