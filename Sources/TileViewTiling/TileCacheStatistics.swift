@@ -37,21 +37,17 @@ public struct TileCacheStatistics: Hashable, Sendable, CustomStringConvertible {
     /// The counters of two caches together (each counter summed; `peakBytes` is then an upper bound of the
     /// peak of both at once).
     public static func + (a: TileCacheStatistics, b: TileCacheStatistics) -> TileCacheStatistics {
-        var sum = TileCacheStatistics()
-        sum.hits = a.hits + b.hits
-        sum.misses = a.misses + b.misses
-        sum.insertions = a.insertions + b.insertions
-        sum.replacements = a.replacements + b.replacements
-        sum.rejections = a.rejections + b.rejections
-        sum.evictions = a.evictions + b.evictions
-        sum.removals = a.removals + b.removals
-        sum.entryCount = a.entryCount + b.entryCount
-        sum.currentBytes = a.currentBytes + b.currentBytes
-        sum.pinnedBytes = a.pinnedBytes + b.pinnedBytes
-        sum.peakBytes = a.peakBytes + b.peakBytes
-        sum.tilesDecoded = a.tilesDecoded + b.tilesDecoded
-        sum.bytesDecoded = a.bytesDecoded + b.bytesDecoded
+        var sum = a
+        for counter in counters { sum[keyPath: counter] += b[keyPath: counter] }
         return sum
+    }
+
+    /// Every counter, for sums.
+    static var counters: [WritableKeyPath<TileCacheStatistics, Int>] {
+        [
+            \.hits, \.misses, \.insertions, \.replacements, \.rejections, \.evictions, \.removals, \.entryCount,
+            \.currentBytes, \.pinnedBytes, \.peakBytes, \.tilesDecoded, \.bytesDecoded,
+        ]
     }
 
     /// hits / (hits + misses), 0 before any lookup.
