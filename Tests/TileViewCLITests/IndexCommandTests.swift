@@ -76,31 +76,11 @@ struct IndexCommandTests {
         }
     }
 
-    /// Starts `arguments` (run by `executable`, tileview by default) with `--port` added, and waits for its health
-    /// check; the process and its base URL.
-    static func serve(_ arguments: [String], through executable: URL = CommandRunner.executable) throws -> (
-        Process, String
-    ) {
-        let port = 20_000 + Int(getpid() % 20_000) + Int.random(in: 0..<20_000)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments + ["--port", "\(port)"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let base = "http://127.0.0.1:\(port)"
-        var health = 0
-        for _ in 0..<100 where health != 200 {
-            health = (try? ServeCommandTests.get(base + "/healthz").status) ?? 0
-            if health != 200 { usleep(100_000) }
-        }
-        return (process, base)
-    }
-
     @Test("a server pinned to one processor (taskset) runs one render at a time and says so in /metrics")
     func pinnedServer() throws {
         try TemporaryFolder.with("pinned-serve") { dir in
             let root = try Self.makeRoot(dir)
-            let (process, base) = try Self.serve(
+            let (process, base) = try ServeCommandTests.startServer(
                 ["-c", "0", CommandRunner.executable.path, "serve", root.path, "--cache-dir", "none"],
                 through: URL(fileURLWithPath: "/usr/bin/taskset"))
             defer { if process.isRunning { process.terminate() } }
@@ -118,7 +98,7 @@ struct IndexCommandTests {
             let root = try Self.makeRoot(dir)
             let cache = dir.appendingPathComponent("cache")
             #expect(try CommandRunner.run(["index", root.path, "--cache-dir", cache.path]).status == 0)
-            let (process, base) = try Self.serve(
+            let (process, base) = try ServeCommandTests.startServer(
                 ["serve", root.path, "--cache-dir", cache.path, "--index-workers", "0"])
             defer { if process.isRunning { process.terminate() } }
             for tile in [

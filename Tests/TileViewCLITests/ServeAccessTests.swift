@@ -9,18 +9,8 @@ import TileViewTestSupport
 struct ServeAccessTests {
     /// `curl -s` of `url` with `arguments` added: the status code and the body.
     static func curl(_ url: String, _ arguments: [String] = []) throws -> (status: Int, body: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "20"] + arguments + [url]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard let newline = text.lastIndex(of: "\n") else { return (0, "") }
-        return (Int(text[text.index(after: newline)...]) ?? 0, String(text[..<newline]))
+        let (status, body) = try ServeCommandTests.get(url, arguments)
+        return (status, String(decoding: body, as: UTF8.self))
     }
 
     static func freePort() -> Int { 20_000 + Int(getpid() % 20_000) + Int.random(in: 0..<20_000) }
@@ -69,25 +59,12 @@ struct ServeAccessTests {
             try FileManager.default.copyItem(
                 at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
                 to: dir.appendingPathComponent("rocket.jpg"))
-            let port = Self.freePort()
-            let process = Process()
-            process.executableURL = CommandRunner.executable
-            process.arguments = [
-                "serve", dir.path, "--host", "0.0.0.0", "--port", "\(port)", "--public", "--allowed-hosts",
-                "photos.example",
-            ]
             let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let (process, base) = try ServeCommandTests.startServer(
+                ["serve", dir.path, "--host", "0.0.0.0", "--public", "--allowed-hosts", "photos.example"],
+                standardError: err)
             defer { if process.isRunning { process.terminate() } }
-            let base = "http://127.0.0.1:\(port)"
-            var health = (status: 0, body: "")
-            for _ in 0..<100 where health.status != 200 {
-                health = try Self.curl(base + "/healthz")
-                if health.status != 200 { usleep(100_000) }
-            }
-            #expect(health.status == 200)
+            #expect(try Self.curl(base + "/healthz").status == 200)
             #expect(try Self.curl(base + "/").status == 200)
             #expect(try Self.curl(base + "/", ["-H", "Host: photos.example"]).status == 200)
             let foreign = try Self.curl(base + "/", ["-H", "Host: other.example"])

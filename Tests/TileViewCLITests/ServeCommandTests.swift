@@ -7,10 +7,33 @@ import TileViewTestSupport
 @Suite("tileview serve", .serialized)
 struct ServeCommandTests {
     /// `curl -s` of `url`: the status code and the body.
-    static func get(_ url: String) throws -> (status: Int, body: Data) {
+    /// Starts `arguments` (run by `executable`, tileview by default) with `--port` added on a free port, and waits
+    /// for its health check; the process (terminate it) and its base URL. Its standard error goes to
+    /// `standardError` (nowhere by default).
+    static func startServer(
+        _ arguments: [String], through executable: URL = CommandRunner.executable,
+        standardError: Any = FileHandle.nullDevice
+    ) throws -> (Process, String) {
+        let port = ServeAccessTests.freePort()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments + ["--port", "\(port)"]
+        process.standardError = standardError
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let base = "http://127.0.0.1:\(port)"
+        var health = 0
+        for _ in 0..<100 where health != 200 {
+            health = (try? get(base + "/healthz").status) ?? 0
+            if health != 200 { usleep(100_000) }
+        }
+        return (process, base)
+    }
+
+    static func get(_ url: String, _ arguments: [String] = []) throws -> (status: Int, body: Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "20", url]
+        process.arguments = ["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "20"] + arguments + [url]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -108,21 +108,10 @@ struct ServeLoginTests {
                 to: root.appendingPathComponent("rocket.jpg"))
             let users = dir.appendingPathComponent("users")
             try (try Self.hashLine("alice", "pw 1") + "\n").write(to: users, atomically: true, encoding: .utf8)
-            let port = ServeAccessTests.freePort()
-            let process = Process()
-            process.executableURL = CommandRunner.executable
-            process.arguments = ["serve", root.path, "--port", "\(port)", "--users", users.path]
-            process.standardError = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let (process, base) = try ServeCommandTests.startServer(
+                ["serve", root.path, "--users", users.path])
             defer { if process.isRunning { process.terminate() } }
-            let base = "http://127.0.0.1:\(port)"
-            var health = (status: 0, body: "")
-            for _ in 0..<100 where health.status != 200 {
-                health = try ServeAccessTests.curl(base + "/healthz")
-                if health.status != 200 { usleep(100_000) }
-            }
-            #expect(health.status == 200)
+            #expect(try ServeAccessTests.curl(base + "/healthz").status == 200)
             let info = base + "/iiif/3/rocket.jpg/info.json"
             #expect(try ServeAccessTests.curl(info).status == 401)
             let jar = dir.appendingPathComponent("jar").path

@@ -31,18 +31,8 @@ public struct CorpusRecord: Decodable, Sendable, CustomStringConvertible {
 }
 
 public enum CorpusManifest {
-    private struct Manifest: Decodable { let files: [CorpusRecord] }
-
     /// Every record, in manifest order. Crashes the test process with a clear message if the
     /// corpus is missing, since every decoder test depends on it.
-    public static let records: [CorpusRecord] = {
-        let url = Fixtures.corpusRoot.appendingPathComponent("manifest.json")
-        do {
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase  // the manifest's keys are snake_case
-            return try decoder.decode(Manifest.self, from: Data(contentsOf: url)).files
-        } catch {
-            fatalError("cannot read the corpus manifest at \(url.path): \(error)")
-        }
-    }()
+    public static let records: [CorpusRecord] = Fixtures.manifestFiles(
+        CorpusRecord.self, at: Fixtures.corpusRoot.appendingPathComponent("manifest.json"), what: "the corpus manifest")
 }

@@ -2,6 +2,18 @@ import Foundation
 
 /// Where tests find the conformance corpus, goldens and the package itself.
 public enum Fixtures {
+    /// The `files` of a corpus manifest at `url` (snake_case keys), or a crash naming `what` and the reason: every
+    /// decoder test depends on the corpus.
+    public static func manifestFiles<Record: Decodable>(_ type: Record.Type, at url: URL, what: String) -> [Record] {
+        do {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return try decoder.decode(CorpusManifestFile<Record>.self, from: Data(contentsOf: url)).files
+        } catch {
+            fatalError("cannot read \(what) at \(url.path): \(error)")
+        }
+    }
+
     /// The package root, found from this file's path (Tests/TileViewTestSupport/Fixtures.swift).
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -19,4 +31,9 @@ public enum Fixtures {
     public static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))
     }
+}
+
+/// A corpus manifest: its records under `files`.
+private struct CorpusManifestFile<Record: Decodable>: Decodable {
+    let files: [Record]
 }

@@ -43,19 +43,9 @@ public struct FormatRecord: Decodable, Sendable, CustomStringConvertible {
 public enum FormatCorpus {
     public static let root = Fixtures.corpusRoot.appendingPathComponent("formats")
 
-    private struct Manifest: Decodable { let files: [FormatRecord] }
-
     /// Every record, in manifest order.
-    public static let records: [FormatRecord] = {
-        let url = root.appendingPathComponent("manifest.json")
-        do {
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase  // the manifest's keys are snake_case
-            return try decoder.decode(Manifest.self, from: Data(contentsOf: url)).files
-        } catch {
-            fatalError("cannot read the formats corpus manifest at \(url.path): \(error)")
-        }
-    }()
+    public static let records: [FormatRecord] = Fixtures.manifestFiles(
+        FormatRecord.self, at: root.appendingPathComponent("manifest.json"), what: "the formats corpus manifest")
 
     public static func record(_ file: String) -> FormatRecord {
         guard let found = records.first(where: { $0.file == file }) else { fatalError("\(file) is not in the corpus") }
