@@ -27,11 +27,21 @@ struct PagerLawTests {
         }
     }
 
-    @Test("never more than three resident, always within the neighbours, and the diff is exact")
-    func residentLaws() throws {
-        try forEachCase(seed: 0x5EED_0001, cases: 3000) { seed, rng in
+    /// Seeded walks: `cases` random layouts, each with a pager at a random start, given to `body` with the case's
+    /// seed (for messages) and its generator.
+    static func forEachWalk(
+        seed: UInt64, cases: Int, _ body: (UInt64, PageLayout, inout Pager, inout SplitMix64) throws -> Void
+    ) throws {
+        try forEachCase(seed: seed, cases: cases) { seed, rng in
             let layout = RandomLayouts.layout(&rng)
             var pager = RandomLayouts.pager(layout, &rng)
+            try body(seed, layout, &pager, &rng)
+        }
+    }
+
+    @Test("never more than three resident, always within the neighbours, and the diff is exact")
+    func residentLaws() throws {
+        try Self.forEachWalk(seed: 0x5EED_0001, cases: 3000) { seed, layout, pager, rng in
             var resident = Set(pager.initialStep.plan.load)
             try #require(pager.initialStep.plan.evict.isEmpty, "seed \(seed)")
             for stepIndex in 0..<30 {
@@ -55,9 +65,7 @@ struct PagerLawTests {
 
     @Test("goto N lands on the Nth page (or stays when there is none) and loads only pages beside where it lands")
     func gotoLaws() throws {
-        try forEachCase(seed: 0x5EED_0006, cases: 2000) { seed, rng in
-            let layout = RandomLayouts.layout(&rng)
-            var pager = RandomLayouts.pager(layout, &rng)
+        try Self.forEachWalk(seed: 0x5EED_0006, cases: 2000) { seed, layout, pager, rng in
             for _ in 0..<10 {
                 let number = Int.random(in: 1...(layout.count + 1), using: &rng)
                 let from = pager.position
@@ -78,9 +86,7 @@ struct PagerLawTests {
 
     @Test("no move into a hole: every move lands where the grid says, or stays")
     func movesFollowTheGrid() throws {
-        try forEachCase(seed: 0x5EED_0002, cases: 3000) { seed, rng in
-            let layout = RandomLayouts.layout(&rng)
-            var pager = RandomLayouts.pager(layout, &rng)
+        try Self.forEachWalk(seed: 0x5EED_0002, cases: 3000) { seed, layout, pager, rng in
             for stepIndex in 0..<30 {
                 let move = RandomLayouts.move(&rng)
                 let from = pager.position
@@ -96,9 +102,7 @@ struct PagerLawTests {
 
     @Test("a move that moves is undone by its reverse")
     func reverseUndoes() throws {
-        try forEachCase(seed: 0x5EED_0003, cases: 2000) { seed, rng in
-            let layout = RandomLayouts.layout(&rng)
-            var pager = RandomLayouts.pager(layout, &rng)
+        try Self.forEachWalk(seed: 0x5EED_0003, cases: 2000) { seed, layout, pager, rng in
             for _ in 0..<20 {
                 let move = RandomLayouts.move(&rng)
                 let from = pager.position
