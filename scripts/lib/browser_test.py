@@ -536,6 +536,18 @@ def main():
         sent = driver.execute_script("return window.tileview.sent")
         check(sent[-1] == "zoom-to 0,0,500,436", "a deep link pasted into an open page is followed", str(sent))
 
+        # A view the server no longer holds (idle too long, a restart): the next step meets a 404, and the page
+        # makes a new view where its address says it was.
+        before = driver.execute_script("return [window.tileview.view, window.tileview.state.visibleRect]")
+        driver.execute_script("return fetch('/api/views/' + window.tileview.view, {method: 'DELETE'}).then(r => r.status)")
+        ActionChains(driver).send_keys("+").perform()
+        wait_idle(driver)
+        after = driver.execute_script("return [window.tileview.view, window.tileview.state.visibleRect, "
+                                      "window.tileview.recreated, window.tileview.sent]")
+        check(after[0] != before[0] and after[2] == 1 and after[3][-1].startswith("zoom-to ") and
+              all(abs(after[1][k] - before[1][k]) <= 2 for k in ["x", "y", "width", "height"]),
+              "a view the server lost is made again where the address says it was", f"{before} -> {after}")
+
         mirador(driver, base, work)
 
         # The gallery: three right arrows.

@@ -120,7 +120,16 @@
         const moves = op.kind === "move" || op.kind === "drag";
         const r = await call("POST", "/api/views/" + tv.view + (moves ? "/moves" : "/gestures"),
           moves ? { move: text } : { gesture: text });
-        if (r.status === 404) { ops.length = 0; tv.sent = []; await create(); break; }
+        if (r.status === 404) {
+          // The view is gone (idle too long, or the server that held it restarted): a new one, where the address
+          // says this one was, then the steps queued behind it. The step that met the 404 is dropped.
+          const restore = linkOps(null);
+          tv.sent = []; tv.recreated = (tv.recreated || 0) + 1;
+          await create();
+          if (!tv.view || tv.error) { ops.length = 0; break; }
+          ops.unshift(...restore);
+          continue;
+        }
         if (!r.ok) { tv.error = r.text.trim(); show(tv.error); continue; }
         tv.sent.push(text);
         dragShift = { x: 0, y: 0 };
