@@ -5,7 +5,8 @@
 #   --cache-dir: IIIF tiles spread over both replicas (their access logs), repeated tiles come from nginx's
 #   cache (X-Cache-Status: HIT, no new line in either log), a view's gestures all reach one replica and its
 #   frame.png is `tileview zoom`'s, and with one replica killed (SIGKILL) every tile is still answered; the
-#   restarted replica serves again.
+#   restarted replica serves again. Then Chromium through nginx (scripts/lib/replica_browser.py): the replica
+#   holding its view is killed, and the session goes on through the other, where it was.
 # - systemd: deploy/systemd/tileview-serve@.service passes `systemd-analyze verify` with nothing to say, and
 #   keeps its hardening.
 # - Kubernetes: deploy/kubernetes/tileview-serve.yaml passes kubernetes-validate --strict and
@@ -14,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tv=$(realpath "${TILEVIEW:-.build/debug/tileview}")
-scripts/ensure-deps.sh replicas cluster
+scripts/ensure-deps.sh replicas cluster browser
 failures=0
 ok() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -143,6 +144,11 @@ for image in retina.jpg chelsea.png; do
 done
 [ "$(log_lines a)" -gt "$before" ] && ok "replica a restarted: it serves again" \
   || fail "the restarted replica got no request"
+
+# The viewer through nginx: Chromium's view survives the loss of the replica that held it.
+SE_OFFLINE=true .build/browser-venv/bin/python scripts/lib/replica_browser.py "$tv" "$work/root" "$base" \
+  "$work/a.log" "$replica_a" "$work/b.log" "$replica_b" 2>&1 | sed 's/^/browser: /'
+[ "${PIPESTATUS[0]}" -eq 0 ] || failures=$((failures + 1))
 
 # systemd: the unit as written (its binary path made this build's), verified with nothing to say.
 mkdir -p "$work/units"

@@ -223,16 +223,21 @@ def mirador(driver, base, work):
     check(bool(fetched), f"Mirador fetched tiles of {label} from tileview", str(fetched[:3]))
 
 
-def main():
-    tileview, root, base = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
-    shots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+def chromium():
+    """Debian's chromium, headless, 1024x768 at one device pixel per CSS pixel (chromedriver from PATH)."""
     options = webdriver.ChromeOptions()
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1024,768",
                  "--force-device-scale-factor=1", "--hide-scrollbars", "--disable-dev-shm-usage"]:
         options.add_argument(flag)
     if os.path.exists("/usr/bin/chromium"):
         options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(options=options)
+    return webdriver.Chrome(options=options)
+
+
+def main():
+    tileview, root, base = sys.argv[1], sys.argv[2], sys.argv[3].rstrip("/")
+    shots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+    driver = chromium()
     work = tempfile.mkdtemp()
     try:
         name = "hubble_deep_field.jpg"
