@@ -13,6 +13,7 @@ Exit status: the number of failed checks.
 import os
 import signal
 import sys
+import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 
@@ -40,6 +41,16 @@ def main():
             return len(bt.failures)
         other = "b" if holder[0] == "a" else "a"
         os.kill(pids[holder[0]], signal.SIGKILL)
+        # Dead once the kernel has made it a zombie (its parent, the shell script, reaps it later): its listening
+        # socket is closed then.
+        for _ in range(100):
+            try:
+                with open(f"/proc/{pids[holder[0]]}/status") as status:
+                    if any(line.startswith("State:") and "Z" in line for line in status):
+                        break
+            except FileNotFoundError:
+                break
+            time.sleep(0.05)
         print(f"killed replica {holder[0]} (SIGKILL), which held view {view}")
         ActionChains(driver).send_keys("+").perform()
         bt.wait_idle(driver)
