@@ -20,8 +20,7 @@ public final class ResponseCache: Sendable {
     public init(budgetBytes: Int, parts: Int = Striped<Int>.partCount(processors: SystemInfo.availableProcessors)) {
         self.budgetBytes = max(0, budgetBytes)
         let budget = self.budgetBytes
-        var count = 1
-        while count < parts { count *= 2 }
+        let count = Striped<Int>.partCount(parts)
         // One answer may take at most an eighth of the budget (and no more than its part): a few huge images must
         // not flush every tile.
         entries = Striped(count: count) { _ in

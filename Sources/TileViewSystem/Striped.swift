@@ -12,15 +12,21 @@ public final class Striped<Value>: @unchecked Sendable {
     /// The parts, a power of two of them.
     public let parts: [Locked<Value>]
 
-    /// `count` parts (rounded up to a power of two, at least 1), part `i` made by `make(i)`.
+    /// `count` parts (`partCount(count)`: rounded up to a power of two), part `i` made by `make(i)`.
     public init(count: Int, _ make: (Int) -> Value) {
-        var n = 1
-        while n < count { n *= 2 }
-        parts = (0..<n).map { Locked(make($0)) }
+        parts = (0..<Self.partCount(count)).map { Locked(make($0)) }
     }
 
-    /// The parts a server of `processors` processors wants: one per processor up to 16, a power of two.
-    public static func partCount(processors: Int) -> Int { min(16, max(1, processors)) }
+    /// The parts `count` asks for: rounded up to a power of two, at least 1.
+    public static func partCount(_ count: Int) -> Int {
+        var n = 1
+        while n < count { n *= 2 }
+        return n
+    }
+
+    /// The parts a server of `processors` processors wants: one per processor up to 16 (then rounded up to a
+    /// power of two).
+    public static func partCount(processors: Int) -> Int { partCount(min(16, max(1, processors))) }
 
     /// The part that holds `key`.
     public func part(for key: some Hashable) -> Locked<Value> {

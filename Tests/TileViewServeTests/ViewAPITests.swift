@@ -531,7 +531,8 @@ struct ViewAPITests {
 
     @Test("the original file: its bytes as stored, in chunks, named for download, with its tag; 304 and 404")
     func originalFile() async throws {
-        try await Self.withClient { client in
+        let server = Self.server()
+        try await Self.withClient(server) { client in
             for name in ["astronaut.png", "album/rocket.jpg"] {
                 let stored = try Data(contentsOf: Self.pagesRoot.appendingPathComponent(name))
                 let encoded = name.replacingOccurrences(of: "/", with: "%2F")
@@ -555,6 +556,8 @@ struct ViewAPITests {
                 #expect(try await client.execute(uri: uri, method: .get) { $0.status } == .notFound, "\(uri)")
             }
         }
+        // Each download held its chunk in the work budget while it was sent, and gave it back.
+        #expect(server.budget.figures.peak >= ImageController.originalChunkBytes && server.budget.figures.used == 0)
     }
 
     @Test("a download's name: plain ASCII as filename, the exact name (RFC 8187) as filename*")

@@ -49,8 +49,8 @@ struct ImageController: Sendable {
 
     /// `/api/images/{id}/file`: the file itself, as stored (the viewer's download, a manifest's `rendering`), read
     /// through the descriptor the request resolved and streamed a chunk at a time (a large file is never held
-    /// whole), with the file's entity tag and an attachment name. A file that shrinks while it is sent ends the
-    /// connection rather than pass a short body as whole.
+    /// whole; the chunk counts in the work budget), with the file's entity tag and an attachment name. A file that
+    /// shrinks while it is sent ends the connection rather than pass a short body as whole.
     @Sendable func original(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         let (file, descriptor): (ServedFile, OpenDescriptor)
         switch try openedFile(request, context) {
@@ -62,8 +62,17 @@ struct ImageController: Sendable {
         headers[.eTag] = file.entityTag
         headers[.cacheControl] = "public, max-age=86400"
         headers[.contentDisposition] = Self.attachment(name)
+        // The chunk in flight counts in the work budget until the file has been sent: many slow downloads wait for
+        // their share, or get 503, instead of growing the memory.
+        let held: HeldBytes
+        do throws(WorkBudget.Refusal) {
+            held = try await budget.hold(bytes: Self.originalChunkBytes)
+        } catch {
+            return ServeError.refused(error, nil).response
+        }
         let size = file.size
         let body = ResponseBody(contentLength: size) { writer in
+            defer { held.release() }
             var offset = 0
             while offset < size {
                 let count = min(Self.originalChunkBytes, size - offset)

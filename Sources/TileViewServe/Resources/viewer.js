@@ -116,7 +116,6 @@
       while (ops.length) {
         const op = ops.shift();
         const text = describe(op);
-        if (op.kind === "linked-rect" && !tv.state) continue;
         const moves = op.kind === "move" || op.kind === "drag";
         const r = await call("POST", "/api/views/" + tv.view + (moves ? "/moves" : "/gestures"),
           moves ? { move: text } : { gesture: text });
