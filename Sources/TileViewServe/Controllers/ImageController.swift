@@ -26,22 +26,18 @@ struct ImageController: Sendable {
         router.get("/api/images/:id/file", use: original)
     }
 
-    /// An answer given instead of the file's bytes.
-    struct EarlyAnswer: Error {
-        let response: Response
-    }
-
-    /// The file the request's `id` names and its open descriptor, or the answer instead: 404 when there is no such
+    /// `answer` with the file the request's `id` names and its open descriptor; instead 404 when there is no such
     /// file, 304 when the client's copy is current.
-    func openedFile(_ request: Request, _ context: ServeRequestContext) throws -> Result<
-        (ServedFile, OpenDescriptor), EarlyAnswer
-    > {
+    func withOpenedFile(
+        _ request: Request, _ context: ServeRequestContext,
+        _ answer: (ServedFile, OpenDescriptor) async throws -> Response
+    ) async throws -> Response {
         let id = try context.parameters.require("id")
         guard let file = settings.root.file(forIdentifier: id), let descriptor = file.descriptor else {
-            return .failure(EarlyAnswer(response: TileServer.notFound))
+            return TileServer.notFound
         }
-        if let unchanged = TileServer.notModified(request, file) { return .failure(EarlyAnswer(response: unchanged)) }
-        return .success((file, descriptor))
+        if let unchanged = TileServer.notModified(request, file) { return unchanged }
+        return try await answer(file, descriptor)
     }
 
     /// How much of a file one read of `original` holds.
@@ -52,41 +48,38 @@ struct ImageController: Sendable {
     /// whole; the chunk counts in the work budget), with the file's entity tag and an attachment name. A file that
     /// shrinks while it is sent ends the connection rather than pass a short body as whole.
     @Sendable func original(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        let (file, descriptor): (ServedFile, OpenDescriptor)
-        switch try openedFile(request, context) {
-        case .success(let opened): (file, descriptor) = opened
-        case .failure(let answer): return answer.response
-        }
-        let name = ViewAnswer.name(of: file.identifier)
-        var headers: HTTPFields = [.contentType: Self.mediaType(ofFileNamed: name)]
-        headers[.eTag] = file.entityTag
-        headers[.cacheControl] = "public, max-age=86400"
-        headers[.contentDisposition] = Self.attachment(name)
-        // The chunk in flight counts in the work budget until the file has been sent: many slow downloads wait for
-        // their share, or get 503, instead of growing the memory.
-        let held: HeldBytes
-        do throws(WorkBudget.Refusal) {
-            held = try await budget.hold(bytes: Self.originalChunkBytes)
-        } catch {
-            return ServeError.refused(error, nil).response
-        }
-        let size = file.size
-        let body = ResponseBody(contentLength: size) { writer in
-            defer { held.release() }
-            var offset = 0
-            while offset < size {
-                let count = min(Self.originalChunkBytes, size - offset)
-                let start = offset
-                let chunk = await BlockingWork.onWorkerThread { descriptor.bytes(at: start, count: count) }.get()
-                guard chunk.count == count else {
-                    throw TileViewError(.read, path: file.identifier, reason: "the file shrank while it was sent")
-                }
-                try await writer.write(ByteBuffer(bytes: chunk))
-                offset += count
+        try await withOpenedFile(request, context) { file, descriptor in
+            let name = ViewAnswer.name(of: file.identifier)
+            var headers: HTTPFields = [.contentType: Self.mediaType(ofFileNamed: name)]
+            headers[.eTag] = file.entityTag
+            headers[.cacheControl] = "public, max-age=86400"
+            headers[.contentDisposition] = Self.attachment(name)
+            // The chunk in flight counts in the work budget until the file has been sent: many slow downloads wait for
+            // their share, or get 503, instead of growing the memory.
+            let held: HeldBytes
+            do throws(WorkBudget.Refusal) {
+                held = try await budget.hold(bytes: Self.originalChunkBytes)
+            } catch {
+                return ServeError.refused(error, nil).response
             }
-            try await writer.finish(nil)
+            let size = file.size
+            let body = ResponseBody(contentLength: size) { writer in
+                defer { held.release() }
+                var offset = 0
+                while offset < size {
+                    let count = min(Self.originalChunkBytes, size - offset)
+                    let start = offset
+                    let chunk = await BlockingWork.onWorkerThread { descriptor.bytes(at: start, count: count) }.get()
+                    guard chunk.count == count else {
+                        throw TileViewError(.read, path: file.identifier, reason: "the file shrank while it was sent")
+                    }
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                    offset += count
+                }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: headers, body: body)
         }
-        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// The media type of an image file, by its name's extension (the formats `ImageFolder` lists).
@@ -139,18 +132,16 @@ struct ImageController: Sendable {
     /// file's EXIF, as stored (no decode), with the image's orientation added so that a browser turns it; 404
     /// when the file has none. A viewer paints it while the tiles come.
     @Sendable func preview(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        let (file, descriptor): (ServedFile, OpenDescriptor)
-        switch try openedFile(request, context) {
-        case .success(let opened): (file, descriptor) = opened
-        case .failure(let answer): return answer.response
+        try await withOpenedFile(request, context) { file, descriptor in
+            let head = await BlockingWork.onWorkerThread { descriptor.prefix(Self.previewSearchBytes) }.get()
+            guard let thumbnail = ExifThumbnail.jpeg(inJPEG: head) else {
+                return TileServer.text(.notFound, "\(file.identifier) has no embedded preview")
+            }
+            let orientation =
+                settings.options.applyOrientation ? (ExifOrientationParser.exifValue(inJPEG: head) ?? 1) : 1
+            return TileServer.bytes(
+                ExifThumbnail.oriented(thumbnail, orientation: orientation), type: "image/jpeg", file: file)
         }
-        let head = await BlockingWork.onWorkerThread { descriptor.prefix(Self.previewSearchBytes) }.get()
-        guard let thumbnail = ExifThumbnail.jpeg(inJPEG: head) else {
-            return TileServer.text(.notFound, "\(file.identifier) has no embedded preview")
-        }
-        let orientation = settings.options.applyOrientation ? (ExifOrientationParser.exifValue(inJPEG: head) ?? 1) : 1
-        return TileServer.bytes(
-            ExifThumbnail.oriented(thumbnail, orientation: orientation), type: "image/jpeg", file: file)
     }
 
     // MARK: - IIIF
