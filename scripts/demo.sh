@@ -77,7 +77,9 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/healthz" 
 json=(-H 'Content-Type: application/json')
 view=$(curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views" \
   -d '{"image": "retina.jpg", "viewport": {"width": 800, "height": 600}}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])')
-curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views/$view/gestures" -d '{"gesture": "double-tap 400,300"}' >/dev/null
+# Each answer names the view as it now is (a signed token): follow it.
+view=$(curl -s -X POST "${json[@]}" "http://127.0.0.1:$port/api/views/$view/gestures" -d '{"gesture": "double-tap 400,300"}' \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])')
 curl -s "http://127.0.0.1:$port/api/views/$view/frame.png" -o "$out/served-view.png"
 "$tv" zoom SampleImages/retina.jpg --viewport 800x600 --tap 400,300 -o "$out/retina-tap.png"
 if cmp -s "$out/served-view.png" "$out/retina-tap.png"; then

@@ -3,10 +3,11 @@
 # - nginx (Debian's, installed when missing) runs deploy/nginx/tileview.conf as written, its two upstream ports
 #   and cache folder replaced, in front of two real `tileview serve` replicas of the sample images sharing one
 #   --cache-dir: IIIF tiles spread over both replicas (their access logs), repeated tiles come from nginx's
-#   cache (X-Cache-Status: HIT, no new line in either log), a view's gestures all reach one replica and its
-#   frame.png is `tileview zoom`'s, and with one replica killed (SIGKILL) every tile is still answered; the
-#   restarted replica serves again. Then Chromium through nginx (scripts/lib/replica_browser.py): the replica
-#   holding its view is killed, and the session goes on through the other, where it was.
+#   cache (X-Cache-Status: HIT, no new line in either log), a view's steps go round robin to both replicas and
+#   its frame.png is `tileview zoom`'s, with one replica killed (SIGKILL) every tile is still answered, the
+#   restarted replica serves again, and after a rolling restart of both the view goes on. Then Chromium through
+#   nginx (scripts/lib/replica_browser.py): a replica is killed mid-session, and the session goes on through the
+#   other without making a new view.
 # - systemd: deploy/systemd/tileview-serve@.service passes `systemd-analyze verify` with nothing to say, and
 #   keeps its hardening.
 # - Kubernetes: deploy/kubernetes/tileview-serve.yaml passes kubernetes-validate --strict and
@@ -106,20 +107,33 @@ hits=$(echo "$statuses" | tr ' ' '\n' | grep -c '^200:HIT$' || true)
   && ok "the same tiles again: $hits of ${#tiles[@]} from nginx's cache (hit rate 100%), no request reached a replica" \
   || fail "second pass: $hits hits; replica lines a $(log_lines a) b $(log_lines b)"
 
-# A view through nginx: every step on one replica, the frame the command's.
+# A view through nginx, round robin: its steps land on both replicas (each rebuilds it from the token the
+# other answered with), and its frame is the command's. `step` follows each answer's token.
+view_lines() { grep -c "/api/views" "$work/$1.log" || true; }
+token() { python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])'; }
+step() {
+  curl -s -H 'Content-Type: application/json' -d "{\"gesture\":\"$1\"}" "$base/api/views/$view/gestures" | token
+}
+gestures=("double-tap 100,80" "pinch 1.5 160,120" "pan -40,10" "double-tap 30,200")
+cli_frame() {
+  local args=()
+  for g in "${gestures[@]:0:$1}"; do args+=(--gesture "$g"); done
+  "$tv" zoom "$work/root/rocket.jpg" --viewport 320x240 "${args[@]}" -o "$2"
+}
+views_a=$(view_lines a)
+views_b=$(view_lines b)
 view=$(curl -s -H 'Content-Type: application/json' -d '{"image":"rocket.jpg","viewport":{"width":320,"height":240}}' \
-  "$base/api/views" | python3 -c 'import json, sys; print(json.load(sys.stdin)["view"])')
-for g in "double-tap 100,80" "pinch 1.5 160,120" "pan -40,10"; do
-  curl -s -o /dev/null -H 'Content-Type: application/json' -d "{\"gesture\":\"$g\"}" "$base/api/views/$view/gestures"
-done
+  "$base/api/views" | token)
+first_token=$view
+for g in "${gestures[@]:0:3}"; do view=$(step "$g"); done
 curl -s -o "$work/frame.png" "$base/api/views/$view/frame.png"
-"$tv" zoom "$work/root/rocket.jpg" --viewport 320x240 --gesture "double-tap 100,80" --gesture "pinch 1.5 160,120" \
-  --gesture "pan -40,10" -o "$work/cli.png"
-on_a=$(grep -c "/api/views/$view" "$work/a.log" || true)
-on_b=$(grep -c "/api/views/$view" "$work/b.log" || true)
-cmp -s "$work/frame.png" "$work/cli.png" && { [ "$on_a" -eq 0 ] || [ "$on_b" -eq 0 ]; } \
-  && ok "a view's steps all reach one replica (a $on_a, b $on_b) and its frame is tileview zoom's" \
+cli_frame 3 "$work/cli.png"
+on_a=$(($(view_lines a) - views_a))
+on_b=$(($(view_lines b) - views_b))
+cmp -s "$work/frame.png" "$work/cli.png" && [ "$on_a" -gt 0 ] && [ "$on_b" -gt 0 ] \
+  && ok "a view's 5 requests go round robin (replica a $on_a, b $on_b) and its frame is tileview zoom's" \
   || fail "view: frame equal $(cmp -s "$work/frame.png" "$work/cli.png" && echo yes || echo no), a $on_a, b $on_b"
+echo "token sizes: a new image view ${#first_token} characters, after three gestures ${#view}"
 
 # One replica killed: every tile is still answered (new tiles, so nginx's cache cannot hide the loss).
 kill -9 "$replica_a"
@@ -144,6 +158,19 @@ for image in retina.jpg chelsea.png; do
 done
 [ "$(log_lines a)" -gt "$before" ] && ok "replica a restarted: it serves again" \
   || fail "the restarted replica got no request"
+
+# A rolling restart: replica b too is stopped and started again, so neither process that saw the view is left;
+# its token (signed with the key both keep in the cache folder) goes on, and the frame is the command's.
+kill -TERM "$replica_b"
+while kill -0 "$replica_b" 2>/dev/null; do sleep 0.05; done
+start_replica b "$port_b"
+sleep 6  # nginx tries replica b again after its fail_timeout
+view=$(step "${gestures[3]}")
+curl -s -o "$work/frame.png" "$base/api/views/$view/frame.png"
+cli_frame 4 "$work/cli.png"
+cmp -s "$work/frame.png" "$work/cli.png" \
+  && ok "after a rolling restart of both replicas the view goes on: its fourth gesture's frame is tileview zoom's" \
+  || fail "after the rolling restart: frame differs ($(wc -c < "$work/frame.png") bytes)"
 
 # The viewer through nginx: Chromium's view survives the loss of the replica that held it.
 SE_OFFLINE=true .build/browser-venv/bin/python scripts/lib/replica_browser.py "$tv" "$work/root" "$base" \

@@ -197,7 +197,7 @@ public struct ServeOptions: ParsableArguments {
     @Option(
         name: .customLong("sign-key"),
         help: ArgumentHelp(
-            "A file whose bytes (at least 32) sign share links: PATH?exp=UNIX&sig=HEX opens one image (/view/ID) or folder (/gallery/FOLDER) without login until exp. With --sign, the key to sign with.",
+            "A file whose bytes (at least 32) sign view tokens, so that replicas given the same file answer each other's views (without it the key kept in the cache folder does), and share links: PATH?exp=UNIX&sig=HEX opens one image (/view/ID) or folder (/gallery/FOLDER) without login until exp. With --sign, the key to sign with.",
             valueName: "file"))
     public var signKeyFile: String?
 
@@ -398,8 +398,9 @@ extension ServeOptions {
                     + "other")
         }
         if accessRule != .login {
-            for (option, value) in [("--sign-key", signKeyFile), ("--session-key", sessionKeyFile)] where value != nil {
-                throw ValidationError("\(option) needs --users or --tokens (without a login rule every route is open)")
+            if sessionKeyFile != nil {
+                throw ValidationError(
+                    "--session-key needs --users or --tokens (without a login rule every route is open)")
             }
         }
         guard (1...24 * 366).contains(sessionHours) else {

@@ -40,6 +40,9 @@ public struct GalleryPlanner {
     public private(set) var frameCount = 0
     private var sizes: [Cell: Size] = [:]
     private let readImageSize: ImageSizeReader
+    /// The resident set before the first frame planned: empty for a new walk, the set before the restored frame
+    /// for a restored one (so that its `loaded` and `evicted` are what they were).
+    private var residentBefore: [Cell] = []
 
     /// A planner at `start` (default: the first page) with the initial frame planned. `start` must hold a page
     /// and the layout must have one.
@@ -56,6 +59,40 @@ public struct GalleryPlanner {
         zoomStates = PageZoomStates(maximumScale: settings.maximumScale, doubleTapStep: settings.doubleTapStep)
         readImageSize = imageSize
         try appendRestFrame(action: nil)
+    }
+
+    /// A planner restored from what a walk's last frame at rest was (a server's view token, docs/design.md section
+    /// 18): its current page, where each resident page with a stored zoom state is (`zoomPlaces`), the frame's index
+    /// and step, and the resident set of the frame before it. The one frame planned is that frame again: the same
+    /// placements, zooms, resident set, `loaded` and `evicted`, and the next step plans as it would have. Lists and
+    /// rings only (a map's pager also keeps the axis of its last move). A map, a `position` that holds no page, or a
+    /// place that is not a state its page can have is an input error.
+    public init(
+        restoring layout: PageLayout, position: Cell, settings: GallerySettings, zoomPlaces: [Cell: ZoomPlace],
+        frameIndex: Int, action: GalleryAction?, residentBefore: [Cell], imageSize: @escaping ImageSizeReader
+    ) throws(TileViewError) {
+        guard !layout.isMap, frameIndex >= 0, let pager = Pager(layout: layout, start: position) else {
+            throw TileViewError(
+                .input, path: "page \(position)", reason: "is no page of this list to restore a walk at")
+        }
+        self.layout = layout
+        self.settings = settings
+        self.pager = pager
+        zoomStates = PageZoomStates(maximumScale: settings.maximumScale, doubleTapStep: settings.doubleTapStep)
+        readImageSize = imageSize
+        self.residentBefore = residentBefore
+        frameCount = frameIndex
+        let frameSize = peek(along: pager.axis).pageFrameSize.asSize
+        for (cell, place) in zoomPlaces.sorted(by: { $0.key < $1.key }) {
+            guard pager.resident.contains(cell),
+                let state = zoomStates.state(at: cell, imageSize: try self.imageSize(at: cell), frameSize: frameSize)
+                    .restored(place)
+            else {
+                throw TileViewError(.input, path: "page \(cell)", reason: "has no such zoom state to restore")
+            }
+            zoomStates.set(state, at: cell)
+        }
+        try appendRestFrame(action: action)
     }
 
     /// Plans the frames of a whole script.
@@ -175,7 +212,7 @@ public struct GalleryPlanner {
         action: GalleryAction?, transition: GalleryTransition?, position: Cell, resident: [Cell], offset: Point,
         peek: GalleryPeek
     ) throws(TileViewError) {
-        let diff = ResidentPlan(from: frames.last?.resident ?? [], to: resident)
+        let diff = ResidentPlan(from: frames.last?.resident ?? residentBefore, to: resident)
         zoomStates.forget(diff.evict)
         try touch(diff.resident)
         var placements: [PagePlacement] = []

@@ -24,6 +24,9 @@ public struct PageZoomStates: Hashable, Sendable {
     /// The pages with a stored (non-fit) state, in page order.
     public var storedPositions: [Cell] { states.keys.sorted() }
 
+    /// The state stored for the page at `position` (nil: it is at fit).
+    public func stored(at position: Cell) -> ZoomState? { states[position] }
+
     /// The state of the page at `position` for an image of `imageSize` (upright) in a frame of `frameSize`; a
     /// stored state keeps its rotation while the page is resident.
     public func state(at position: Cell, imageSize: Size, frameSize: Size) -> ZoomState {

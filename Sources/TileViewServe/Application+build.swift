@@ -70,7 +70,7 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
     router.add(middleware: CrossSite(policy: policy))
     // Under --users or --tokens: a session, a bearer token or a share link, else 303 to /login or 401.
     if let access = settings.access {
-        router.add(middleware: AccessControl(rules: access, settings: settings, views: server.views))
+        router.add(middleware: AccessControl(rules: access, settings: settings))
     }
     router.add(middleware: MethodNotAllowed())
     OpsController(server: server).addRoutes(to: router)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TileView
 import TileViewIIIF
 
@@ -25,9 +26,12 @@ public struct ServeSettings: Sendable {
     /// Views (docs/design.md section 11) open at most, and the seconds an idle view lives.
     public var maxViews: Int
     public var viewIdleSeconds: Double
-    /// The time views' idleness is measured by: the continuous clock, or a test's own, to expire views without
-    /// waiting.
-    public var viewClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// The time views' idleness is measured by, in seconds since 1970: the wall clock (a view token's expiry is read
+    /// alike by every replica), or a test's own, to expire views without waiting.
+    public var viewClock: @Sendable () -> Double = { Date.now.timeIntervalSince1970 }
+    /// The key view tokens are signed with (docs/design.md section 18): `--sign-key`, else the key kept in the cache
+    /// folder (`ViewKey`), else 32 random bytes made at start (tokens then die with the process).
+    public var viewKey: [UInt8] = ViewKey.random()
     /// `--public-url` and `--allowed-hosts` (docs/design.md section 18): the `Host` names accepted and the base of ids.
     public var site = SiteRules()
     /// `--users`, `--tokens`, `--session-key` and `--sign-key` (docs/design.md section 18): nil lets every request in.

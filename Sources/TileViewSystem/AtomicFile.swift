@@ -15,13 +15,47 @@ import TileViewCore
 public enum AtomicFile {
     /// Writes `bytes` to `path`, replacing any file there.
     public static func write(_ bytes: [UInt8], to path: String) throws(TileViewError) {
+        // Permissions as a plain new file would get (mkstemp makes it 0600).
+        let mask = umask(0)
+        umask(mask)
+        let (folder, tempPath) = try writeTemporary(bytes, for: path, mode: 0o666 & ~mask)
+        defer { inFlight.withLock { _ = $0.remove(tempPath) } }
+        guard rename(tempPath, path) == 0 else {
+            let failure = "cannot rename into place: \(errnoText())"
+            unlink(tempPath)
+            throw TileViewError(.write, path: path, reason: failure)
+        }
+        syncFolder(folder)
+    }
+
+    /// Writes `bytes` to `path` readable by its owner only, unless a file is there already (then it is left as it
+    /// is and the answer is false): of processes racing to create one file, exactly one does, and none sees it
+    /// partly written (`link(2)` of a complete temporary file).
+    public static func createOnce(_ bytes: [UInt8], at path: String) throws(TileViewError) -> Bool {
+        let (folder, tempPath) = try writeTemporary(bytes, for: path, mode: 0o600)
+        defer {
+            unlink(tempPath)
+            inFlight.withLock { _ = $0.remove(tempPath) }
+        }
+        guard link(tempPath, path) == 0 else {
+            if errno == EEXIST { return false }
+            throw TileViewError(.write, path: path, reason: "cannot create: \(errnoText())")
+        }
+        syncFolder(folder)
+        return true
+    }
+
+    /// A complete temporary file beside `path` holding `bytes` with permissions `mode`, flushed to disk (so that
+    /// after a crash the name it gets holds the whole file or is absent); removed again on failure.
+    private static func writeTemporary(_ bytes: [UInt8], for path: String, mode: mode_t) throws(TileViewError)
+        -> (folder: String, temporary: String)
+    {
         let (folder, name) = split(path)
         guard !name.isEmpty else { throw TileViewError(.write, path: path, reason: "not a file name") }
         let (fd, tempPath) = createTemporary(folder: folder, name: name)
         guard fd >= 0 else {
             throw TileViewError(.write, path: path, reason: "cannot create a file in \(folder): \(errnoText())")
         }
-        defer { inFlight.withLock { _ = $0.remove(tempPath) } }
         var failure: String? = nil
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -35,19 +69,15 @@ public enum AtomicFile {
                 offset += n
             }
         }
-        // Permissions as a plain new file would get (mkstemp makes it 0600).
-        let mask = umask(0)
-        umask(mask)
-        if failure == nil, fchmod(fd, 0o666 & ~mask) != 0 { failure = "cannot set permissions: \(errnoText())" }
-        // On disk before it gets its name: after a crash the name holds the whole file or is absent.
+        if failure == nil, fchmod(fd, mode) != 0 { failure = "cannot set permissions: \(errnoText())" }
         if failure == nil, fsync(fd) != 0 { failure = "cannot flush to disk: \(errnoText())" }
         if close(fd) != 0, failure == nil { failure = "close failed: \(errnoText())" }
-        if failure == nil, rename(tempPath, path) != 0 { failure = "cannot rename into place: \(errnoText())" }
         if let failure {
             unlink(tempPath)
+            inFlight.withLock { _ = $0.remove(tempPath) }
             throw TileViewError(.write, path: path, reason: failure)
         }
-        syncFolder(folder)
+        return (folder, tempPath)
     }
 
     /// Temporary files being written by this process: what a second interrupt removes before it ends the process.

@@ -66,6 +66,22 @@ struct ServeMain: AsyncParsableCommand {
             }
         }
         settings.indexWorkers = options.indexWorkers
+        // View tokens' key: --sign-key, else the one kept in the cache folder (replicas sharing the folder, and this
+        // server after a restart, answer each other's views), else one for this process.
+        if let keyFile = options.signKeyFile {
+            do throws(AccessFileError) {
+                settings.viewKey = try AccessFiles.key(at: keyFile, option: "--sign-key")
+            } catch {
+                Report.error(error.description)
+                throw ExitCode.validationFailure
+            }
+        } else if let folder = options.cacheFolder(environment: ProcessInfo.processInfo.environment) {
+            do throws(TileViewError) {
+                settings.viewKey = try ViewKey.kept(in: folder)
+            } catch {
+                Self.warn("views last only as long as this process: no key kept: \(error.description)")
+            }
+        }
         settings.viewerMaxScale = options.maxScale
         if let cert = options.tlsCert, let key = options.tlsKey {
             let files = TLSFiles(certificatePath: cert, keyPath: key)

@@ -30,10 +30,44 @@ struct ViewAPITests {
         return root
     }()
 
+    /// One key for every test server: a token one made, another rebuilds (as replicas sharing `--sign-key` do).
+    static let key = ViewKey.random()
+
     static func server(maxViews: Int = 64, idle: Double = 900, root: URL = pagesRoot) -> TileServer {
-        TileServer(
-            settings: ServeSettings(
-                root: try! ServeRoot(path: root.path), maxViews: maxViews, viewIdleSeconds: idle))
+        var settings = ServeSettings(root: try! ServeRoot(path: root.path), maxViews: maxViews, viewIdleSeconds: idle)
+        settings.viewKey = key
+        return TileServer(settings: settings)
+    }
+
+    /// Runs `body` with clients of two servers with one key: what the first's views answer, the second rebuilds
+    /// from their tokens alone.
+    static func withTwoClients(
+        _ body: @Sendable (any TestClientProtocol, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await withClient { first in
+            try await withClient { second in try await body(first, second) }
+        }
+    }
+
+    /// The answer without its token (two answers at one place differ in their tokens' expiry at most).
+    static func placeless(_ answer: Answer) -> NSDictionary {
+        var json = answer.json
+        json["view"] = nil
+        return NSDictionary(dictionary: json)
+    }
+
+    /// Checks that `other`, which never saw the view, rebuilds it from `answer`'s token: the same answer and, with
+    /// `frame`, the same frame bytes.
+    static func expectRebuilt(
+        _ other: any TestClientProtocol, _ answer: Answer, frame: [UInt8]? = nil, _ what: String
+    ) async throws {
+        let rebuilt = try await call(other, .get, "/api/views/\(answer.view)")
+        #expect(rebuilt.status == .ok, "\(what): \(rebuilt.text)")
+        #expect(placeless(rebuilt).isEqual(to: placeless(answer) as! [AnyHashable: Any]), "\(what): \(rebuilt.text)")
+        if let frame {
+            let (status, bytes) = try await Self.frame(other, answer.view)
+            #expect(status == .ok && bytes == frame, "\(what): the rebuilt frame")
+        }
     }
 
     static func withClient(
@@ -119,7 +153,8 @@ struct ViewAPITests {
 
     @Test("an image view: created at fit, gestures, the same state and PNG bytes as tileview zoom, deleted")
     func imageLifecycle() async throws {
-        try await Self.withClient { client in
+        let server = Self.server()
+        try await Self.withClient(server) { client in
             let created = try await Self.call(
                 client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 320, "height": 240]])
             #expect(created.status == .created, "\(created.text)")
@@ -131,34 +166,50 @@ struct ViewAPITests {
             let placements = try #require(created.json["placements"] as? [[String: Any]])
             #expect(placements.count == 1 && placements[0]["id"] as? String == "rocket.jpg")
 
+            // Each answer gives the view's next token; the client follows it.
+            var view = created.view
             var gestures: [String] = []
             for gesture in [
                 "double-tap 120,80", "pan -30,12", "pinch 1.7 200,100", "two-finger-tap", "zoom-to 10,20,100,80",
             ] {
                 gestures.append(gesture)
-                let answer = try await Self.call(
-                    client, .post, "/api/views/\(created.view)/gestures", ["gesture": gesture])
+                let answer = try await Self.call(client, .post, "/api/views/\(view)/gestures", ["gesture": gesture])
                 #expect(answer.status == .ok, "\(answer.text)")
+                #expect(answer.view != view, "a new token for a new place")
+                view = answer.view
                 let (bytes, state) = try Self.zoomFrame(file, viewport: viewport, gestures: gestures)
                 #expect(answer.state == state, "\(gestures)")
-                let (status, frame) = try await Self.frame(client, created.view)
+                let (status, frame) = try await Self.frame(client, view)
                 #expect(status == .ok && frame == bytes, "frame after \(gestures)")
             }
-            let got = try await Self.call(client, .get, "/api/views/\(created.view)")
+            let got = try await Self.call(client, .get, "/api/views/\(view)")
             let now = try Self.zoomFrame(file, viewport: viewport, gestures: gestures).1
             #expect(got.status == .ok && got.state == now)
+            // An earlier token is the view where that token was: the step applies there (a second tab, a retry).
+            let earlier = try await Self.call(client, .get, "/api/views/\(created.view)")
+            #expect(earlier.status == .ok && earlier.state == created.state)
 
-            let deleted = try await Self.call(client, .delete, "/api/views/\(created.view)")
-            #expect(deleted.status == .noContent)
+            // DELETE closes the view on this server: every token of it is 404 here (the earliest too), and its
+            // live copy is let go.
+            let deleted = try await Self.call(client, .delete, "/api/views/\(view)")
+            #expect(deleted.status == .noContent && server.views.count == 0)
+            for token in [view, created.view] {
+                let closed = try await Self.call(client, .get, "/api/views/\(token)")
+                #expect(closed.status == .notFound && closed.text.contains("closed"), "\(closed.text)")
+            }
+            #expect(try await Self.call(client, .get, "/api/views/\(view)/frame.png").status == .notFound)
+            // A token with one character changed names no view.
+            let forged = String(view.dropLast()) + (view.last == "A" ? "B" : "A")
             for (method, uri) in [
-                (HTTPRequest.Method.get, "/api/views/\(created.view)"), (.delete, "/api/views/\(created.view)"),
-                (.get, "/api/views/\(created.view)/frame.png"),
+                (HTTPRequest.Method.get, "/api/views/\(forged)"), (.delete, "/api/views/\(forged)"),
+                (.get, "/api/views/\(forged)/frame.png"),
             ] {
-                #expect(try await Self.call(client, method, uri).status == .notFound, "\(uri)")
+                let answer = try await Self.call(client, method, uri)
+                #expect(answer.status == .notFound, "\(uri)")
             }
             let gone = try await Self.call(
-                client, .post, "/api/views/\(created.view)/gestures", ["gesture": "two-finger-tap"])
-            #expect(gone.status == .notFound)
+                client, .post, "/api/views/\(forged)/gestures", ["gesture": "two-finger-tap"])
+            #expect(gone.status == .notFound && gone.text.contains("signature"), "\(gone.text)")
         }
     }
 
@@ -187,21 +238,24 @@ struct ViewAPITests {
                 }
             gestures.append(gesture)
         }
-        try await Self.withClient { [gestures] client in
+        try await Self.withTwoClients { [gestures] client, other in
             let created = try await Self.call(
                 client, .post, "/api/views",
                 ["image": name, "viewport": ["width": viewport.width, "height": viewport.height], "maxScale": 2])
             #expect(created.status == .created, "\(created.text)")
+            var view = created.view
             for gesture in gestures {
-                let answer = try await Self.call(
-                    client, .post, "/api/views/\(created.view)/gestures", ["gesture": gesture])
+                let answer = try await Self.call(client, .post, "/api/views/\(view)/gestures", ["gesture": gesture])
                 #expect(answer.status == .ok, "\(answer.text)")
+                view = answer.view
+                // Another server with the key, which never saw this view, answers its token alike.
+                try await Self.expectRebuilt(other, answer, "\(name) after \(gesture)")
             }
             let file = Self.pagesRoot.appendingPathComponent(name)
             let job = ZoomJob(
                 file: file.path, view: ViewSettings(viewport: viewport, maximumScale: 2),
                 gestures: try gestures.map { try ZoomGesture(parsing: $0) })
-            let (status, frame) = try await Self.frame(client, created.view)
+            let (status, frame) = try await Self.frame(client, view)
             let expected = try TemporaryFolder.with("zoom-cli") { dir in
                 var job = job
                 job.output = dir.appendingPathComponent("f.png").path
@@ -209,6 +263,8 @@ struct ViewAPITests {
                 return try Fixtures.bytes(URL(fileURLWithPath: job.output!))
             }
             #expect(status == .ok && frame == expected, "\(name) \(viewport) \(gestures)")
+            let (otherStatus, otherFrame) = try await Self.frame(other, view)
+            #expect(otherStatus == .ok && otherFrame == expected, "rebuilt: \(name) \(viewport) \(gestures)")
         }
     }
 
@@ -237,7 +293,7 @@ struct ViewAPITests {
                             ? "drag -\(40 + Int(random.next() % 100)),0 velocity 0.6,0"
                             : index != 4 && random.next() % 2 == 0 ? "drag 20,3" : "goto \(1 + random.next() % 6)"
         }
-        try await Self.withClient { client in
+        try await Self.withTwoClients { client, other in
             let created = try await Self.call(
                 client, .post, "/api/views",
                 [
@@ -246,14 +302,16 @@ struct ViewAPITests {
                 ])
             #expect(created.status == .created, "\(created.text)")
             #expect(created.json["pages"] as? Int == 6)
+            var view = created.view
             var steps: [String] = []
             for (n, step) in walk.enumerated() {
                 steps.append(step)
                 let isGesture = step.hasPrefix("double-tap") || step.hasPrefix("pinch") || step.hasPrefix("rotate")
                 let answer = try await Self.call(
-                    client, .post, "/api/views/\(created.view)/\(isGesture ? "gestures" : "moves")",
+                    client, .post, "/api/views/\(view)/\(isGesture ? "gestures" : "moves")",
                     isGesture ? ["gesture": step] : ["move": step])
                 #expect(answer.status == .ok, "\(step): \(answer.text)")
+                view = answer.view
                 let loaded = try #require(answer.json["loaded"] as? [String])
                 #expect(loaded.count <= 3, "\(loaded)")
                 let page = try Self.record(answer.page)
@@ -264,8 +322,12 @@ struct ViewAPITests {
                         Self.pagesRoot, settings: settings, circular: circular, steps: steps)
                     let expected = try Self.recordJSON(record)
                     #expect(NSDictionary(dictionary: page).isEqual(to: expected), "\(steps): \(page) vs \(expected)")
-                    let (status, frame) = try await Self.frame(client, created.view)
+                    let (status, frame) = try await Self.frame(client, view)
                     #expect(status == .ok && frame == bytes, "frame after \(steps)")
+                    // Rebuilt from the token alone: the same answer (record, residency, zooms) and frame.
+                    try await Self.expectRebuilt(other, answer, frame: bytes, "\(steps)")
+                } else {
+                    try await Self.expectRebuilt(other, answer, "\(steps)")
                 }
             }
         }
@@ -294,27 +356,33 @@ struct ViewAPITests {
 
     // MARK: - Bounds and errors
 
-    @Test("idle views expire: 404 after the idle time, kept while used within it")
+    @Test("idle views expire: a token is 404 after the idle time, and each answer's token lives the idle time again")
     func expiry() async throws {
         // The views' clock is the test's: time moves only when the test says.
-        let time = Locked(ContinuousClock.now)
+        let time = Locked(1_800_000_000.0)
         var settings = Self.server(idle: 60).settings
         settings.viewClock = { time.withLock { $0 } }
-        @Sendable func wait(_ seconds: Int64) { time.withLock { $0 = $0.advanced(by: .seconds(seconds)) } }
-        try await Self.withClient(TileServer(settings: settings)) { client in
+        @Sendable func wait(_ seconds: Double) { time.withLock { $0 += seconds } }
+        let server = TileServer(settings: settings)
+        try await Self.withClient(server) { client in
             let created = try await Self.call(
                 client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 100, "height": 100]])
             wait(59)
-            #expect(try await Self.call(client, .get, "/api/views/\(created.view)").status == .ok)
-            wait(59)  // 118 s since it was made, 59 since it was last used
-            #expect(try await Self.call(client, .get, "/api/views/\(created.view)/frame.png").status == .ok)
+            let used = try await Self.call(client, .get, "/api/views/\(created.view)")
+            #expect(used.status == .ok)
+            wait(59)  // 118 s since it was made, 59 since it was last used: its first token expired, its next not
+            #expect(try await Self.call(client, .get, "/api/views/\(used.view)/frame.png").status == .ok)
+            let first = try await Self.call(client, .get, "/api/views/\(created.view)")
+            #expect(first.status == .notFound && first.text.contains("expired"), "\(first.text)")
+            #expect(server.views.count == 1)
             wait(61)
-            #expect(try await Self.call(client, .get, "/api/views/\(created.view)").status == .notFound)
-            #expect(try await Self.call(client, .get, "/api/views/\(created.view)/frame.png").status == .notFound)
+            #expect(try await Self.call(client, .get, "/api/views/\(used.view)").status == .notFound)
+            #expect(try await Self.call(client, .get, "/api/views/\(used.view)/frame.png").status == .notFound)
+            #expect(server.views.count == 0, "the live copy is let go after the idle time too")
         }
     }
 
-    @Test("the number of views is bounded: the view idle longest is dropped first")
+    @Test("the live views are bounded: the view idle longest is dropped first, and rebuilt from its token")
     func bound() async throws {
         let server = Self.server(maxViews: 3)
         try await Self.withClient(server) { client in
@@ -330,11 +398,19 @@ struct ViewAPITests {
             let fourth = try await Self.call(
                 client, .post, "/api/views", ["folder": "album", "viewport": ["width": 50, "height": 50]])
             #expect(fourth.status == .created)
-            #expect(try await Self.call(client, .get, "/api/views/\(views[1])").status == .notFound)
+            #expect(server.views.count == 3 && server.views.counters.dropped == 1)
+            // The second's live copy was dropped; its token still names it, and it is rebuilt (dropping the third,
+            // now idle longest), never more than three at once.
+            #expect(server.views.counters.rebuilt == 0)
+            #expect(try await Self.call(client, .get, "/api/views/\(views[1])").status == .ok)
+            #expect(server.views.counters.rebuilt == 1)
+            // views[0] is live; views[2] (dropped for the second) and then the fourth are rebuilt, each dropping
+            // the one idle longest.
             for view in [views[0], views[2], fourth.view] {
                 #expect(try await Self.call(client, .get, "/api/views/\(view)").status == .ok)
             }
-            #expect(server.views.count == 3 && server.views.counters.dropped == 1)
+            let counters = server.views.counters
+            #expect(server.views.count == 3 && counters.rebuilt == 3 && counters.dropped == 4, "\(counters)")
         }
     }
 
@@ -361,7 +437,7 @@ struct ViewAPITests {
             let gotoZero = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "goto 0"])
             #expect(gotoZero.status == .badRequest && gotoZero.text.contains("a page number from 1 up"))
             let pastTheEnd = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "goto 3"])
-            #expect(pastTheEnd.status == .badRequest, "\(pastTheEnd.text)")
+            #expect(pastTheEnd.status == .conflict, "\(pastTheEnd.text)")
             #expect(pastTheEnd.text == "goto 3: there is no page 3: the gallery has 2 pages\n")
             let gotoTwo = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "GOTO 2"])
             #expect(gotoTwo.status == .ok && gotoTwo.json["pageIndex"] as? Int == 1, "\(gotoTwo.text)")
@@ -420,7 +496,7 @@ struct ViewAPITests {
             #expect(try await Self.frame(client, gallery.view).0 == .unprocessableContent)
             let next = try await Self.call(client, .post, "/api/views/\(gallery.view)/moves", ["move": "next"])
             #expect(next.status == .ok && next.page?["page"] as? String == "inside.jpg")
-            #expect(try await Self.frame(client, gallery.view).0 == .ok)
+            #expect(try await Self.frame(client, next.view).0 == .ok)
         }
     }
 
@@ -568,5 +644,103 @@ struct ViewAPITests {
                 == "attachment; filename=\"_t_ _1_.png\"; filename*=UTF-8''%C3%A9t%C3%A9%20%221%22.png")
         #expect(ImageController.mediaType(ofFileNamed: "X.JPEG") == "image/jpeg")
         #expect(ImageController.mediaType(ofFileNamed: "notes") == "application/octet-stream")
+    }
+}
+
+extension ViewAPITests {
+    @Test("a view closed on one server is 404 there until its tokens expire; another with the key goes on")
+    func closedHereOnly() async throws {
+        let time = Locked(1_800_000_000.0)
+        var settings = Self.server(idle: 60).settings
+        settings.viewClock = { time.withLock { $0 } }
+        let closing = TileServer(settings: settings)
+        try await Self.withClient(closing) { client in
+            try await Self.withClient { other in
+                let created = try await Self.call(
+                    client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 80, "height": 60]])
+                let tapped = try await Self.call(
+                    client, .post, "/api/views/\(created.view)/gestures", ["gesture": "double-tap 40,30"])
+                #expect(try await Self.call(client, .delete, "/api/views/\(created.view)").status == .noContent)
+                for token in [created.view, tapped.view] {
+                    #expect(try await Self.call(client, .get, "/api/views/\(token)").status == .notFound)
+                }
+                // The other server never heard of the close (nothing but the key is shared).
+                let elsewhere = try await Self.call(other, .get, "/api/views/\(tapped.view)")
+                #expect(elsewhere.status == .ok && elsewhere.state == tapped.state)
+                // Past the closing token's expiry the session is forgotten here too.
+                let session = try ViewToken.read(created.view[...], key: Self.key, now: 0).session
+                #expect(closing.views.isClosed(session))
+                time.withLock { $0 += 61 }
+                #expect(!closing.views.isClosed(session))
+            }
+        }
+    }
+
+    @Test("a token of an image or folder that changed since is refused by a server rebuilding it; the key is kept")
+    func changedSources() async throws {
+        try await TemporaryFolder.with("views-changed") { root in
+            let fm = FileManager.default
+            try fm.createDirectory(at: root.appendingPathComponent("g"), withIntermediateDirectories: true)
+            for name in ["rocket.jpg", "g/rocket.jpg", "g/coffee.png"] {
+                try fm.copyItem(
+                    at: Fixtures.sampleImages.appendingPathComponent(String(name.split(separator: "/").last!)),
+                    to: root.appendingPathComponent(name))
+            }
+            let server = Self.server(root: root)
+            let rebuilder = Self.server(root: root)
+            let app = try buildApplication(server)
+            let other = try buildApplication(rebuilder)
+            try await app.test(.router) { client in
+                try await other.test(.router) { otherClient in
+                    let image = try await Self.call(
+                        client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 90, "height": 60]])
+                    let gallery = try await Self.call(
+                        client, .post, "/api/views", ["folder": "g", "viewport": ["width": 90, "height": 60]])
+                    for answer in [image, gallery] {
+                        #expect(try await Self.call(otherClient, .get, "/api/views/\(answer.view)").status == .ok)
+                    }
+                    // The image rewritten (a new modification time), a page added to the folder.
+                    try fm.setAttributes(
+                        [.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)],
+                        ofItemAtPath: root.appendingPathComponent("rocket.jpg").path)
+                    try fm.copyItem(
+                        at: Fixtures.sampleImages.appendingPathComponent("astronaut.png"),
+                        to: root.appendingPathComponent("g/astronaut.png"))
+                    let fresh = Self.server(root: root)
+                    try await buildApplication(fresh).test(.router) { freshClient in
+                        for answer in [image, gallery] {
+                            let refused = try await Self.call(freshClient, .get, "/api/views/\(answer.view)")
+                            #expect(refused.status == .notFound, "\(refused.text)")
+                            #expect(refused.text.contains("changed since the view was made"), "\(refused.text)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("the key kept in a cache folder: made once, owner-only, the same for every reader; a short one refused")
+    func keptKey() throws {
+        try TemporaryFolder.with("view-key") { folder in
+            let path = folder.appendingPathComponent("cache").path
+            let first = try ViewKey.kept(in: path)
+            let again = try ViewKey.kept(in: path)
+            #expect(first == again && first.count == ViewKey.bytes)
+            let mode = try #require(
+                try FileManager.default.attributesOfItem(atPath: path + "/" + ViewKey.fileName)[.posixPermissions]
+                    as? Int)
+            #expect(mode == 0o600, "\(String(mode, radix: 8))")
+            // Two servers starting at once on one folder agree on one key.
+            let racing = folder.appendingPathComponent("race").path
+            let keys = Locked<[[UInt8]]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                if let key = try? ViewKey.kept(in: racing) { keys.withLock { $0.append(key) } }
+            }
+            #expect(keys.withLock { $0.count == 8 && Set($0).count == 1 })
+            let short = folder.appendingPathComponent("short").path
+            try FileManager.default.createDirectory(atPath: short, withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: short + "/" + ViewKey.fileName))
+            #expect(throws: TileViewError.self) { try ViewKey.kept(in: short) }
+        }
     }
 }

@@ -47,15 +47,17 @@ public struct GalleryJob: Sendable {
     /// A planner at the job's start with its initial frame planned, reading page sizes as `plan()` does; more
     /// steps can be applied to it one at a time (a gallery being looked at).
     public func makePlanner() throws(TileViewError) -> GalleryPlanner {
+        try GalleryPlanner(layout: pages.layout, start: start, settings: settings, imageSize: imageSizeReader)
+    }
+
+    /// How the planner reads a page's size: opening applies the pixel limit and the orientation exactly as the
+    /// loader will; a scene page is as large as its container.
+    public var imageSizeReader: GalleryPlanner.ImageSizeReader {
         let pages = self.pages
         let options = self.options
         let headers = self.headers
         let opener = self.opener
-        return try GalleryPlanner(
-            layout: pages.layout, start: start, settings: settings
-        ) { (position: Cell) throws(TileViewError) -> Size in
-            // Opening applies the pixel limit and the orientation exactly as the loader will; a scene page is as
-            // large as its container.
+        return { (position: Cell) throws(TileViewError) -> Size in
             if let opener { return try opener(pages.path(at: position), 0).contentSize }
             return try ZoomContentFiles.open(
                 pages.path(at: position), cacheBudgetBytes: 0, options: options, headers: headers

@@ -27,6 +27,18 @@ public final class GallerySession {
         try loader.makeResident(current.resident)
     }
 
+    /// A session restored at a frame at rest (see `GalleryPlanner.init(restoring:...)`, which `job`'s pages and
+    /// settings must match): its frames and records are those of the session it was written down from.
+    public init(job: GalleryJob, restoring planner: GalleryPlanner) throws(TileViewError) {
+        self.job = job
+        self.planner = planner
+        loader = job.makeLoader(sharedTiles: nil)
+        try loader.makeResident(current.resident)
+    }
+
+    /// The planner as it stands: what a session is written down from.
+    public var state: GalleryPlanner { planner }
+
     /// The frame at rest after the last step: the current page, its zoom, the resident set and its change.
     public var current: GalleryFramePlan { planner.frames[planner.frames.count - 1] }
 

@@ -33,6 +33,16 @@ public final class ZoomSession {
             doubleTapStep: view.doubleTapStep)
     }
 
+    /// Moves the state to `place` (one read back from a view token, see `ZoomState.restored`), opening the content
+    /// turned as it is; an input error when it is no state this image and viewport can have.
+    public func restore(_ place: ZoomPlace) throws(TileViewError) {
+        guard let restored = state.restored(place) else {
+            throw TileViewError(.input, path: "\(place)", reason: "is no zoom state of this image in this viewport")
+        }
+        _ = try content(for: restored.rotation)
+        state = restored
+    }
+
     /// Applies one gesture to the state. A rotation of content that cannot turn (a scene) is refused before the
     /// state changes.
     public func apply(_ gesture: ZoomGesture) throws(TileViewError) {

@@ -19,7 +19,6 @@ import TileView
 struct AccessControl<Context: RequestContext>: RouterMiddleware {
     let rules: AccessRules
     let settings: ServeSettings
-    let views: ViewStore
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -116,7 +115,7 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
         if parts.count == 3 {
             guard request.method == .post else { return nil }
             let body = try await request.collectBody(upTo: ServeSettings.maxRequestBodyBytes)
-            guard let source = try? JSONDecoder().decode(ViewSource.self, from: Data(body.readableBytesView)) else {
+            guard let source = try? JSONDecoder().decode(RequestedView.self, from: Data(body.readableBytesView)) else {
                 return nil
             }
             switch (source.image, source.folder) {
@@ -126,12 +125,11 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
             default: return nil
             }
         }
-        guard let view = views.view(String(parts[3])) else { return nil }
-        return view.withContent { content in
-            switch content {
-            case .image(_, let identifier): .image(identifier)
-            case .gallery(_, let folder, _): .folder(folder.identifier)
-            }
+        // The token says what the view shows, under the server's signature.
+        guard let token = try? ViewTokens(settings: settings).read(parts[3]) else { return nil }
+        switch token.source.content {
+        case .image(let identifier): return .image(identifier)
+        case .gallery(let folder, _, _, _, _): return .folder(folder)
         }
     }
 
@@ -175,7 +173,7 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
 }
 
 /// The `image` and `folder` of a `POST /api/views` body (other keys ignored here; the route checks them).
-private struct ViewSource: Decodable {
+private struct RequestedView: Decodable {
     let image: String?
     let folder: String?
 }

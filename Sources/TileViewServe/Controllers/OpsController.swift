@@ -49,8 +49,11 @@ struct OpsController: Sendable {
                 "tileview_requests_coalesced_total",
                 "Image requests answered by an identical request in flight.", await server.coalescer.joined)
             + workText() + lockText()
-            + ServerMetrics.gaugeText("tileview_views_open", "Views open (image and gallery).", server.views.count)
+            + ServerMetrics.gaugeText("tileview_views_open", "Views held live (image and gallery).", server.views.count)
             + ServerMetrics.counterText("tileview_views_created_total", "Views made.", server.views.counters.created)
+            + ServerMetrics.counterText(
+                "tileview_views_rebuilt_total", "Views rebuilt from their tokens (made elsewhere, or let go here).",
+                server.views.counters.rebuilt)
             + ServerMetrics.counterText(
                 "tileview_views_expired_total", "Views let go after being idle too long.", server.views.counters.expired
             )

@@ -27,17 +27,17 @@ struct ViewController: Sendable {
     /// `POST /api/views`: opens the view the body asks for (201).
     @Sendable func create(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         await viewAnswer(status: .created) { () async throws(ViewError) in
-            try await createView(try await ViewRequest.decodeBody(ViewRequest.CreateView.self, request))
+            let view = try await createView(try await ViewRequest.decodeBody(ViewRequest.CreateView.self, request))
+            let session = ViewStore.newSession()
+            views.keep(view, as: session, rebuilt: false)
+            return view.withContent { answer(session, view, $0) }
         }
     }
 
     /// `GET /api/views/{vid}`: the view's state.
     @Sendable func show(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         await viewAnswer { () async throws(ViewError) in
-            let (id, view) = try findView(context)
-            return try await work.run { () throws(ViewError) in
-                view.withContent { ViewAnswer(view: id, content: $0) }
-            }
+            try await onView(context) { (session, view, content) throws(ViewError) in answer(session, view, content) }
         }
     }
 
@@ -45,20 +45,17 @@ struct ViewController: Sendable {
     /// gallery's current page.
     @Sendable func gesture(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         await viewAnswer { () async throws(ViewError) in
-            let (id, view) = try findView(context)
             let gesture = try Self.viewGesture(try await ViewRequest.decodeBody(ViewRequest.GestureBody.self, request))
-            return try await work.run { () throws(ViewError) in
-                try view.withContent { (content) throws(ViewError) in
-                    do throws(TileViewError) {
-                        switch content {
-                        case .image(let session, _): try session.apply(gesture)
-                        case .gallery(let session, _, _): try session.apply(.gesture(gesture))
-                        }
-                    } catch {
-                        throw .image(error)
+            return try await onView(context) { (session, view, content) throws(ViewError) in
+                do throws(TileViewError) {
+                    switch content {
+                    case .image(let zoom, _): try zoom.apply(gesture)
+                    case .gallery(let gallery, _, _): try gallery.apply(.gesture(gesture))
                     }
-                    return ViewAnswer(view: id, content: content)
+                } catch {
+                    throw .image(error)
                 }
+                return answer(session, view, content)
             }
         }
     }
@@ -82,22 +79,20 @@ struct ViewController: Sendable {
     /// `POST /api/views/{vid}/moves`: one move between a gallery's pages (409 on an image's view).
     @Sendable func move(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         await viewAnswer { () async throws(ViewError) in
-            let (id, view) = try findView(context)
             let action = try ViewRequest.parseMove(
                 try await ViewRequest.decodeBody(ViewRequest.MoveBody.self, request).text)
-            return try await work.run { () throws(ViewError) in
-                try view.withContent { (content) throws(ViewError) in
-                    guard case .gallery(let session, _, _) = content else {
-                        throw .conflict("moves apply to gallery views; this view shows one image")
-                    }
-                    do throws(TileViewError) {
-                        try session.apply(action)
-                    } catch {
-                        // A goto past the last page is the request's fault; anything else is the image's.
-                        throw error.kind == .input ? .badRequest(error.description) : .image(error)
-                    }
-                    return ViewAnswer(view: id, content: content)
+            return try await onView(context) { (session, view, content) throws(ViewError) in
+                guard case .gallery(let gallery, _, _) = content else {
+                    throw .conflict("moves apply to gallery views; this view shows one image")
                 }
+                do throws(TileViewError) {
+                    try gallery.apply(action)
+                } catch {
+                    // A goto past the last page asks for what this gallery does not have; anything else is the
+                    // image's fault.
+                    throw error.kind == .input ? .conflict(error.description) : .image(error)
+                }
+                return answer(session, view, content)
             }
         }
     }
@@ -105,11 +100,12 @@ struct ViewController: Sendable {
     /// `GET /api/views/{vid}/frame.png`: the frame the view shows now, rendered within the work budget.
     @Sendable func frame(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         do throws(ViewError) {
-            let (_, view) = try findView(context)
+            let token = try readToken(context)
             let bytes: [UInt8]
             do throws(WorkError<ViewError>) {
-                bytes = try await budget.run(bytes: LiveView.frameBytes(view.viewport)) { () throws(ViewError) in
-                    try Self.renderPNG(view)
+                bytes = try await budget.run(bytes: LiveView.frameBytes(token.source.viewport)) {
+                    () throws(ViewError) in
+                    try onView(token) { (_, _, content) throws(ViewError) in try Self.renderPNG(content) }
                 }
             } catch {
                 switch error {
@@ -126,24 +122,28 @@ struct ViewController: Sendable {
         }
     }
 
-    static func renderPNG(_ view: LiveView) throws(ViewError) -> [UInt8] {
-        try view.withContent { (content) throws(ViewError) -> [UInt8] in
-            do throws(TileViewError) {
-                switch content {
-                case .image(let session, _): return try session.renderPNG()
-                case .gallery(let session, _, _): return try session.renderPNG()
-                }
-            } catch {
-                throw .image(error)
+    static func renderPNG(_ content: LiveView.Content) throws(ViewError) -> [UInt8] {
+        do throws(TileViewError) {
+            switch content {
+            case .image(let session, _): return try session.renderPNG()
+            case .gallery(let session, _, _): return try session.renderPNG()
             }
+        } catch {
+            throw .image(error)
         }
     }
 
-    /// `DELETE /api/views/{vid}`: 204, or 404 for a view unknown or expired.
+    /// `DELETE /api/views/{vid}`: 204, the view closed on this server (its live copy let go, its session refused
+    /// here until its tokens would have expired), or the token's refusal. Other servers with the key know nothing of
+    /// it and go on answering its tokens until they expire.
     @Sendable func remove(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        let id = try context.parameters.require("vid")
-        guard views.remove(id) else { return TileServer.text(.notFound, "no view \(id) (unknown or expired)") }
-        return Response(status: .noContent)
+        do throws(ViewError) {
+            let token = try readToken(context)
+            views.close(token.session, until: Double(token.expires))
+            return Response(status: .noContent)
+        } catch {
+            return error.response
+        }
     }
 
     /// Runs a view request and answers its JSON, or the error's status and line.
@@ -165,14 +165,107 @@ struct ViewController: Sendable {
         }
     }
 
-    func findView(_ context: ServeRequestContext) throws(ViewError) -> (String, LiveView) {
-        let id = context.parameters.get("vid") ?? ""
-        guard let view = views.view(id) else { throw .notFound("no view \(id) (unknown or expired)") }
-        return (id, view)
+    /// The answer describing `content` of `view` now, with its new token.
+    func answer(_ session: UInt64, _ view: LiveView, _ content: LiveView.Content) -> ViewAnswer {
+        let token = ViewTokens(settings: settings).token(
+            session: session, source: view.source, place: LiveView.place(of: content))
+        return ViewAnswer(view: token, content: content)
+    }
+
+    /// The token of the request's path; 404 with the reason when it names no view (malformed, not signed with this
+    /// server's key, or expired), so that a client makes a new view as it does for one that expired.
+    func readToken(_ context: ServeRequestContext) throws(ViewError) -> ViewToken {
+        let token: ViewToken
+        do throws(ViewToken.Problem) {
+            token = try ViewTokens(settings: settings).read((context.parameters.get("vid") ?? "")[...])
+        } catch {
+            throw .notFound(error.description)
+        }
+        guard !views.isClosed(token.session) else { throw .notFound("the view was closed (DELETE)") }
+        return token
+    }
+
+    /// Runs `body` as blocking work on the view the request's token names, at the place the token says.
+    func onView<T: Sendable>(
+        _ context: ServeRequestContext,
+        _ body: @escaping @Sendable (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T
+    ) async throws(ViewError) -> T {
+        let token = try readToken(context)
+        return try await work.run { () throws(ViewError) -> T in try onView(token, body) }
+    }
+
+    /// Runs `body` on the view `token` names, at the place it says, holding the view's lock: on the live copy when
+    /// it is there, else on a copy rebuilt from the token (then kept as the live one). A token of an earlier place
+    /// (a second tab, a retried request) is rebuilt too: each answer is the step applied to the place its token says.
+    func onView<T>(_ token: ViewToken, _ body: (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T)
+        throws(ViewError) -> T
+    {
+        if let live = views.view(token.session), live.source == token.source {
+            let result = try live.withContent { (content) throws(ViewError) -> T? in
+                LiveView.place(of: content) == token.place ? try body(token.session, live, content) : nil
+            }
+            if let result { return result }
+        }
+        let rebuilt = try rebuild(token)
+        views.keep(rebuilt, as: token.session, rebuilt: true)
+        return try rebuilt.withContent { (content) throws(ViewError) -> T in try body(token.session, rebuilt, content) }
+    }
+
+    /// The view `token` describes, opened again and moved to its place: 404 when its image or folder is gone or
+    /// changed since the view was made (a new view is the way on).
+    func rebuild(_ token: ViewToken) throws(ViewError) -> LiveView {
+        let source = token.source
+        switch (source.content, token.place) {
+        case (.image(let identifier), .image(let place)):
+            guard let file = settings.root.file(forIdentifier: ServeRoot.percentEncoded(identifier)) else {
+                throw .notFound("the view's image \(identifier) is no longer there")
+            }
+            guard ViewSource.version(of: file) == source.version else {
+                throw .notFound("the view's image \(identifier) changed since the view was made: open it again")
+            }
+            let view = try openImage(file, source: source)
+            try view.withContent { (content) throws(ViewError) in
+                guard case .image(let session, _) = content else { return }
+                do throws(TileViewError) { try session.restore(place) } catch { throw .image(error) }
+            }
+            return view
+        case (.gallery(let folderID, _, let circular, _, _), .gallery(let place)):
+            guard let folder = settings.root.folder(forIdentifier: ServeRoot.percentEncoded(folderID)) else {
+                throw .notFound("the view's folder \(folderID) is no longer there")
+            }
+            let images = settings.root.contents(of: folder).images
+            guard !images.isEmpty, ViewSource.version(of: images) == source.version else {
+                throw .notFound("the folder \(folderID) changed since the view was made: open it again")
+            }
+            var action: GalleryAction? = nil
+            if let text = place.action {
+                do throws(GalleryActionParseError) {
+                    action = try GalleryAction(parsing: text)
+                } catch {
+                    throw .badRequest("the view token's step \(text) is no step: \(error)")
+                }
+            }
+            let job = try galleryJob(images, source: source, circular: circular, start: nil)
+            let cell = { (page: Int) in PageMap.Cell(column: page, row: 0) }
+            do throws(TileViewError) {
+                let planner = try GalleryPlanner(
+                    restoring: job.pages.layout, position: cell(place.page), settings: job.settings,
+                    zoomPlaces: Dictionary(uniqueKeysWithValues: place.zooms.map { (cell($0.key), $0.value) }),
+                    frameIndex: place.frameIndex, action: action, residentBefore: place.residentBefore.map(cell),
+                    imageSize: job.imageSizeReader)
+                let session = try GallerySession(job: job, restoring: planner)
+                return LiveView(
+                    .gallery(session, folder: folder, identifiers: images.map(\.identifier)), source: source)
+            } catch {
+                throw .image(error)
+            }
+        default:
+            throw .badRequest("the view token's place is not its kind's")
+        }
     }
 
     /// Opens the view `body` asks for.
-    func createView(_ body: ViewRequest.CreateView) async throws(ViewError) -> ViewAnswer {
+    func createView(_ body: ViewRequest.CreateView) async throws(ViewError) -> LiveView {
         let viewport = PixelSize(width: body.viewport.width, height: body.viewport.height)
         guard (1...Self.maxViewportSide).contains(viewport.width), (1...Self.maxViewportSide).contains(viewport.height)
         else {
@@ -199,17 +292,10 @@ struct ViewController: Sendable {
             guard let file = settings.root.file(forIdentifier: image) else {
                 throw .notFound("no image \(image)")
             }
-            let view = try await work.run { () throws(ViewError) -> LiveView in
-                do throws(TileViewError) {
-                    let session = ZoomSession(
-                        image: try images.open(file),
-                        view: ViewSettings(viewport: viewport, maximumScale: maxScale, options: settings.options))
-                    return LiveView(.image(session, identifier: file.identifier))
-                } catch {
-                    throw .image(error)
-                }
-            }
-            return answer(forNew: view)
+            let source = ViewSource(
+                content: .image(identifier: file.identifier), version: ViewSource.version(of: file),
+                viewport: viewport, maxScale: maxScale)
+            return try await work.run { () throws(ViewError) -> LiveView in try openImage(file, source: source) }
         case (nil, let folderID?):
             guard let folder = settings.root.folder(forIdentifier: folderID) else {
                 throw .notFound("no folder \(folderID)")
@@ -219,33 +305,52 @@ struct ViewController: Sendable {
             guard (0...Self.maxViewportSide).contains(peek), (0...Self.maxViewportSide).contains(gap) else {
                 throw .badRequest("peek and gap must be whole numbers of pixels from 0 to \(Self.maxViewportSide)")
             }
-            let settings = GallerySettings(viewport: viewport, peek: peek, gap: gap, maximumScale: maxScale)
-            let view = try await work.run { () throws(ViewError) -> LiveView in
-                LiveView(
-                    try openGallery(
-                        folder, settings: settings, circular: body.circular ?? false, start: body.start?.text))
+            let circular = body.circular ?? false
+            let start = body.start?.text
+            return try await work.run { () throws(ViewError) -> LiveView in
+                let images = settings.root.contents(of: folder).images
+                guard !images.isEmpty else { throw .notFound("the folder \(folder.identifier) has no image files") }
+                let source = ViewSource(
+                    content: .gallery(
+                        folder: folder.identifier, pages: images.count, circular: circular, peek: peek, gap: gap),
+                    version: ViewSource.version(of: images), viewport: viewport, maxScale: maxScale)
+                let job = try galleryJob(images, source: source, circular: circular, start: start)
+                do throws(TileViewError) {
+                    let session = try GallerySession(job: job)
+                    return LiveView(
+                        .gallery(session, folder: folder, identifiers: images.map(\.identifier)), source: source)
+                } catch {
+                    throw .image(error)
+                }
             }
-            return answer(forNew: view)
         default:
             throw .badRequest("give \"image\" or \"folder\", one of them")
         }
     }
 
-    private func answer(forNew view: LiveView) -> ViewAnswer {
-        let id = views.insert(view)
-        return view.withContent { ViewAnswer(view: id, content: $0) }
+    /// A view of `file` at fit, as `source` says.
+    func openImage(_ file: ServedFile, source: ViewSource) throws(ViewError) -> LiveView {
+        do throws(TileViewError) {
+            let session = ZoomSession(
+                image: try images.open(file),
+                view: ViewSettings(viewport: source.viewport, maximumScale: source.maxScale, options: settings.options))
+            return LiveView(.image(session, identifier: file.identifier), source: source)
+        } catch {
+            throw .image(error)
+        }
     }
 
-    /// A gallery of the images of `folder` in natural order (those the server serves), over the shared tiles.
-    func openGallery(_ folder: ServedFolder, settings gallery: GallerySettings, circular: Bool, start: String?)
-        throws(ViewError) -> LiveView.Content
+    /// The gallery of `images` (a folder's, in natural order) as `source` says, over the shared tiles, on the page
+    /// `start` names (a name as listed, or an index from 0; 404 for neither).
+    func galleryJob(_ images: [ServedFile], source: ViewSource, circular: Bool, start: String?) throws(ViewError)
+        -> GalleryJob
     {
-        let images = settings.root.contents(of: folder).images
-        guard !images.isEmpty else { throw .notFound("the folder \(folder.identifier) has no image files") }
-        let names = images.map { ViewAnswer.name(of: $0.identifier) }
+        var peek = 0
+        var gap = 0
+        if case .gallery(_, _, _, let p, let g) = source.content { (peek, gap) = (p, g) }
         let pages = GalleryPages(
-            layout: circular ? .circular(images.count) : .linear(images.count), names: names,
-            paths: images.map(\.identifier))
+            layout: circular ? .circular(images.count) : .linear(images.count),
+            names: images.map { ViewAnswer.name(of: $0.identifier) }, paths: images.map(\.identifier))
         var startPosition: PageMap.Cell? = nil
         if let start {
             guard let position = pages.position(forStart: start) else {
@@ -254,15 +359,11 @@ struct ViewController: Sendable {
             startPosition = position
         }
         var job = GalleryJob(
-            pages: pages, settings: gallery, start: startPosition, script: GalleryScript(actions: []),
-            options: settings.options)
+            pages: pages,
+            settings: GallerySettings(viewport: source.viewport, peek: peek, gap: gap, maximumScale: source.maxScale),
+            start: startPosition, script: GalleryScript(actions: []), options: settings.options)
         // A page's "path" is its identifier, resolved beneath the root again at every open.
         job.opener = self.images.opener
-        do throws(TileViewError) {
-            let session = try GallerySession(job: job)
-            return .gallery(session, folder: folder, identifiers: images.map(\.identifier))
-        } catch {
-            throw .image(error)
-        }
+        return job
     }
 }

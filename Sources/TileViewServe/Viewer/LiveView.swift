@@ -13,15 +13,35 @@ final class LiveView: Sendable {
     }
 
     private let content: Locked<Content>
+    /// What it shows and how: what its tokens say besides where it is.
+    let source: ViewSource
     /// The viewport its frames have.
-    let viewport: PixelSize
+    var viewport: PixelSize { source.viewport }
 
-    init(_ content: Content) {
-        switch content {
-        case .image(let session, _): viewport = PixelSize(truncating: session.state.viewportSize)
-        case .gallery(let session, _, _): viewport = session.job.settings.viewport
-        }
+    init(_ content: Content, source: ViewSource) {
         self.content = Locked(content)
+        self.source = source
+    }
+
+    /// Where `content` is now: what its token says besides the source.
+    static func place(of content: Content) -> ViewPlace {
+        switch content {
+        case .image(let session, _):
+            return .image(session.state.place)
+        case .gallery(let session, _, _):
+            let frame = session.current
+            let planner = session.state
+            // The set before the frame: the pages it did not load, and those it evicted.
+            let before = Set(frame.resident).subtracting(frame.loaded).union(frame.evicted).sorted()
+            var zooms: [Int: ZoomPlace] = [:]
+            for cell in planner.zoomStates.storedPositions {
+                if let state = planner.zoomStates.stored(at: cell) { zooms[cell.column] = state.place }
+            }
+            return .gallery(
+                GalleryPlace(
+                    page: frame.position.column, frameIndex: frame.index, action: frame.action?.description,
+                    residentBefore: before.map(\.column), zooms: zooms))
+        }
     }
 
     /// What drawing one frame of a view of `viewport` holds at its peak, from the viewport alone (docs/design.md

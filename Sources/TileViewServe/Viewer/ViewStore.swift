@@ -1,93 +1,119 @@
 import TileView
 
-/// The views a server holds open (docs/design.md section 11): each under an unguessable identifier, dropped when idle
-/// for longer than `idleSeconds`, and never more than `maxViews` (making one more drops the view idle longest).
-/// Thread-safe.
+/// The live copies of views a server keeps (docs/design.md sections 11 and 18): each under its token's session, so
+/// that the next step of a view runs on the session already open instead of one rebuilt from the token. Only a
+/// cache: a view it does not hold (never here, idle longer than `idleSeconds`, or dropped to keep at most
+/// `maxViews`) is rebuilt from its token by any server with the key. Thread-safe.
 public final class ViewStore: Sendable {
     private struct Entry {
         let view: LiveView
-        var lastUsed: ContinuousClock.Instant
+        var lastUsed: Double
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [UInt64: Entry] = [:]
+        /// Sessions closed here (DELETE), each until its last token would have expired.
+        var closed: [UInt64: Double] = [:]
         var created = 0
+        var rebuilt = 0
         var expired = 0
         var dropped = 0
     }
 
     public let maxViews: Int
-    public let idle: Duration
-    /// What time it is: the continuous clock, or a test's own (`ServeSettings.viewClock`).
-    private let now: @Sendable () -> ContinuousClock.Instant
+    public let idleSeconds: Double
+    /// What time it is, in seconds: the wall clock, or a test's own (`ServeSettings.viewClock`).
+    private let now: @Sendable () -> Double
     private let state = Locked(State())
 
     /// How often its lock was taken, and how often a thread waited for it (`/metrics`).
     public var lockContention: (acquisitions: Int, waits: Int) { state.contention }
 
-    public init(
-        maxViews: Int, idleSeconds: Double,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
-    ) {
+    public init(maxViews: Int, idleSeconds: Double, now: @escaping @Sendable () -> Double) {
         self.maxViews = max(1, maxViews)
-        idle = .milliseconds(Int64((max(0, idleSeconds) * 1000).rounded()))
+        self.idleSeconds = max(0, idleSeconds)
         self.now = now
     }
 
-    /// Keeps `view` and returns its new identifier (32 hex digits).
-    func insert(_ view: LiveView) -> String {
-        var id = ""
+    /// A new session's number: 64 random bits.
+    static func newSession() -> UInt64 {
         var random = SystemRandomNumberGenerator()
-        for _ in 0..<2 {
-            let word = String(random.next() as UInt64, radix: 16)
-            id += String(repeating: "0", count: 16 - word.count) + word
-        }
+        return random.next()
+    }
+
+    /// Keeps `view` as the live copy of `session` (a new view, or one rebuilt from its token), dropping the view
+    /// idle longest when the store is full.
+    func keep(_ view: LiveView, as session: UInt64, rebuilt: Bool) {
         let now = now()
         state.withLock { s in
-            Self.expire(&s, now: now, idle: idle)
-            while s.entries.count >= maxViews,
-                let oldest = s.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
-            {
-                s.entries[oldest] = nil
-                s.dropped += 1
+            expire(&s, now: now)
+            if s.entries[session] == nil {
+                while s.entries.count >= maxViews,
+                    let oldest = s.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+                {
+                    s.entries[oldest] = nil
+                    s.dropped += 1
+                }
             }
-            s.entries[id] = Entry(view: view, lastUsed: now)
-            s.created += 1
+            s.entries[session] = Entry(view: view, lastUsed: now)
+            if rebuilt { s.rebuilt += 1 } else { s.created += 1 }
         }
-        return id
     }
 
-    /// The view named `id`, marked as used now; nil when there is none or it expired.
-    func view(_ id: String) -> LiveView? {
+    /// The live copy of `session`, marked as used now; nil when there is none (or it expired).
+    func view(_ session: UInt64) -> LiveView? {
         let now = now()
         return state.withLock { s in
-            Self.expire(&s, now: now, idle: idle)
-            s.entries[id]?.lastUsed = now
-            return s.entries[id]?.view
+            expire(&s, now: now)
+            s.entries[session]?.lastUsed = now
+            return s.entries[session]?.view
         }
     }
 
-    /// Removes the view named `id`; false when there was none.
-    func remove(_ id: String) -> Bool {
-        state.withLock { s in s.entries.removeValue(forKey: id) != nil }
+    /// The most sessions remembered as closed (8 bytes and a time each): past it, one of them is forgotten (a
+    /// client closing views by the hundred thousand only reopens views it could use anyway).
+    public static let maxClosed = 100_000
+
+    /// Closes `session` here: its live copy let go, and its tokens refused until `until` (seconds, the expiry of
+    /// the token that closed it; every later token of it would be made by a server that still has it open).
+    func close(_ session: UInt64, until: Double) {
+        let now = now()
+        state.withLock { s in
+            s.entries[session] = nil
+            if s.closed[session] == nil, s.closed.count >= Self.maxClosed {
+                s.closed.remove(at: s.closed.startIndex)
+            }
+            s.closed[session] = max(until, s.closed[session] ?? now)
+        }
     }
 
-    /// Views open now (expired ones are let go first).
+    /// Whether `session` was closed here and its tokens may not have expired yet.
+    func isClosed(_ session: UInt64) -> Bool {
+        let now = now()
+        return state.withLock { s in
+            guard let until = s.closed[session] else { return false }
+            if until > now { return true }
+            s.closed[session] = nil
+            return false
+        }
+    }
+
+    /// Live copies held now (expired ones are let go first).
     public var count: Int {
         let now = now()
         return state.withLock { s in
-            Self.expire(&s, now: now, idle: idle)
+            expire(&s, now: now)
             return s.entries.count
         }
     }
 
-    /// Views made, expired (idle too long) and dropped (to keep the bound) so far.
-    public var counters: (created: Int, expired: Int, dropped: Int) {
-        state.withLock { ($0.created, $0.expired, $0.dropped) }
+    /// Views made, rebuilt from a token, expired (idle too long) and dropped (to keep the bound) so far.
+    public var counters: (created: Int, rebuilt: Int, expired: Int, dropped: Int) {
+        state.withLock { ($0.created, $0.rebuilt, $0.expired, $0.dropped) }
     }
 
-    private static func expire(_ s: inout State, now: ContinuousClock.Instant, idle: Duration) {
-        let stale = s.entries.filter { now - $0.value.lastUsed > idle }.map(\.key)
+    private func expire(_ s: inout State, now: Double) {
+        let stale = s.entries.filter { now - $0.value.lastUsed > idleSeconds }.map(\.key)
         for id in stale { s.entries[id] = nil }
         s.expired += stale.count
     }
