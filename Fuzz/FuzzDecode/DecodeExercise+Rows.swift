@@ -51,6 +51,25 @@ extension DecodeExercise {
             }
         }
 
+        // A TIFF's stored JPEG tile, whole or cut by the image's edge (tv_jpeg_cut on hostile streams): when it is
+        // given, it decodes to at most one tile, or fails with an error.
+        if header.format == .tiff,
+            let reader = try? ImageRowReader(.bytes(bytes), format: .tiff, options: Self.storedOptions)
+        {
+            let level = Int(choices.next() % UInt64(header.storedLevels.count + 1))
+            let tileSize = choices.next() % 2 == 0 ? 256 : 128
+            let column = Int(choices.next() % 4)
+            let row = Int(choices.next() % 4)
+            if let tile = try? reader.storedJPEGTile(level: level, column: column, row: row, tileSize: tileSize),
+                let decoded = try? ImageDecoder.decode(.bytes(tile), options: Self.storedOptions)
+            {
+                let size = decoded.image.size
+                law(
+                    size.width <= tileSize && size.height <= tileSize,
+                    "stored tile (\(level), \(column), \(row)) of \(tileSize) decodes to \(size)")
+            }
+        }
+
         let asked = choices.region(in: stored)
         if let reader = try? LevelReader(
             source, format: header.format, scale: LevelScale(), rect: asked, options: Self.storedOptions),

@@ -37,6 +37,10 @@
 #define TV_INDEX_MAX_COMPONENTS 3
 /* The pass reads the whole file into memory: a larger file keeps the band passes, and the memory bound. */
 #define TV_INDEX_MAX_FILE (64ul << 20)
+/* The indexing pass reads the file through a window of this many bytes (or the whole header, when that is longer),
+ * refilled when fewer than TV_INDEX_MARGIN bytes are left ahead: an MCU takes at most a few KiB. */
+#define TV_INDEX_WINDOW (1ul << 20)
+#define TV_INDEX_MARGIN (64ul << 10)
 
 /* Zigzag position -> natural position, with 16 spare entries as libjpeg has. */
 static const int tv_natural_order[64 + 16] = {
@@ -87,6 +91,7 @@ struct tv_bits {
     uint64_t buffer; /* MSB first */
     int count;       /* valid bits in buffer */
     int zeros;       /* of those, bits made up after a marker or the end of the data (the low ones) */
+    size_t base;     /* the file offset of `start` when the bytes are a window of the file (positions count from 0) */
 };
 
 static void tv_bits_fill(struct tv_bits *b) {
@@ -160,7 +165,7 @@ static int tv_bits_position(const struct tv_bits *b, size_t *byte, int *bit) {
     for (int i = 0; i < bytes; i++) {
         q -= (q - b->start >= 2 && q[-1] == 0x00 && q[-2] == 0xFF) ? 2 : 1;
     }
-    *byte = (size_t)(q - b->start);
+    *byte = b->base + (size_t)(q - b->start);
     *bit = bytes * 8 - real;
     return 1;
 }
@@ -469,16 +474,25 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
         goto done;
     }
     x->file_length = (size_t)end;
-    data = malloc(x->file_length);
-    if (data == NULL) {
-        status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
-        goto done;
+    /* The first window; a header that does not fit in it (large APP segments) is read with the whole file. */
+    size_t window = x->file_length < TV_INDEX_WINDOW ? x->file_length : TV_INDEX_WINDOW;
+    size_t scan = 0;
+    for (;;) {
+        data = malloc(window);
+        if (data == NULL) {
+            status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        if (pread(x->fd, data, window, 0) != (ssize_t)window) {
+            status = tv_fail(err, TV_ERR_IO, "the file could not be read");
+            goto done;
+        }
+        scan = tv_index_parse(x, data, window, &why);
+        if (scan != 0 || window == x->file_length) break;
+        free(data);
+        data = NULL;
+        window = x->file_length;
     }
-    if (pread(x->fd, data, x->file_length, 0) != (ssize_t)x->file_length) {
-        status = tv_fail(err, TV_ERR_IO, "the file could not be read whole");
-        goto done;
-    }
-    size_t scan = tv_index_parse(x, data, x->file_length, &why);
     if (scan == 0) {
         status = tv_fail(err, TV_ERR_UNSUPPORTED, why);
         goto done;
@@ -508,12 +522,30 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
     }
     memcpy(x->header, data, scan);
 
-    struct tv_bits b = {data, data + scan, data + x->file_length, 0, 0, 0};
+    struct tv_bits b = {data, data + scan, data + window, 0, 0, 0, 0};
     struct tv_mcu_state s = {x->restart_interval, 0, {0, 0, 0}};
     int ok = 1;
+    size_t have = window; /* bytes of the file in `data`, from file offset b.base */
     for (uint32_t row = 0; row < x->mcus_y && ok; row++) {
         struct tv_index_entry *entries = x->entries + (size_t)row * x->steps;
         for (uint32_t column = 0; column < x->mcus_x && ok; column++) {
+            if ((size_t)(b.end - b.p) < TV_INDEX_MARGIN && b.base + have < x->file_length) {
+                /* Slide the window: keep 32 bytes behind the read position (a position looks back over the bytes
+                 * in the bit buffer, at most 8, each at most 2 with stuffing), read on after what is kept. */
+                size_t from = (size_t)(b.p - data) > 32 ? (size_t)(b.p - data) - 32 : 0;
+                size_t kept = have - from;
+                memmove(data, data + from, kept);
+                size_t want = window - kept;
+                if (b.base + have + want > x->file_length) want = x->file_length - b.base - have;
+                if (pread(x->fd, data + kept, want, (off_t)(b.base + have)) != (ssize_t)want) {
+                    status = tv_fail(err, TV_ERR_IO, "the file could not be read");
+                    goto done;
+                }
+                b.p -= from;
+                b.base += from;
+                have = kept + want;
+                b.end = data + have;
+            }
             if (column % TV_INDEX_STEP == 0) tv_entry_store(&entries[column / TV_INDEX_STEP], &b, &s, &ok);
             if (ok) ok = tv_decode_mcu(x, &b, &s, NULL);
         }
@@ -702,5 +734,89 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     free(jerr.scratch);
     *jpeg = jerr.output;
     *jpeg_length = jerr.output_length;
+    return TV_OK;
+}
+
+tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32_t height, uint32_t max_side,
+                      uint8_t **out, size_t *out_length, tv_error *err) {
+    *out = NULL;
+    *out_length = 0;
+    struct jpeg_decompress_struct source;
+    struct jpeg_compress_struct target;
+    struct tv_index_error jerr;
+    memset(&source, 0, sizeof source);
+    memset(&target, 0, sizeof target);
+    volatile int created = 0;
+    jerr.output = NULL;
+    jerr.output_length = 0;
+    jerr.scratch = NULL;
+    jerr.scratch_size = 0;
+    source.err = jpeg_std_error(&jerr.pub);
+    target.err = &jerr.pub;
+    jerr.pub.error_exit = tv_index_error_exit;
+    jerr.pub.output_message = tv_index_quiet;
+    if (setjmp(jerr.jump)) {
+        if (created) {
+            jpeg_destroy_compress(&target);
+            jpeg_destroy_decompress(&source);
+        }
+        free(jerr.output);
+        return tv_fail(err, TV_ERR_CORRUPT, jerr.message);
+    }
+    jpeg_create_decompress(&source);
+    jpeg_create_compress(&target);
+    created = 1;
+    jpeg_mem_src(&source, jpeg, (unsigned long)length);
+    jpeg_read_header(&source, TRUE);
+    /* The stream's own size bounds the coefficients read whole below: no larger than `max_side` a side (a file's
+     * stream may claim any size). */
+    if (width == 0 || height == 0 || width > source.image_width || height > source.image_height ||
+        source.image_width > max_side || source.image_height > max_side ||
+        source.num_components > TV_INDEX_MAX_COMPONENTS) {
+        snprintf(jerr.message, sizeof jerr.message, "a cut of %ux%u from a %ux%u stream of %d components", width,
+                 height, source.image_width, source.image_height, source.num_components);
+        longjmp(jerr.jump, 1);
+    }
+    jvirt_barray_ptr *from = jpeg_read_coefficients(&source);
+    jpeg_copy_critical_parameters(&source, &target);
+    target.image_width = width;
+    target.image_height = height;
+    jpeg_mem_dest(&target, &jerr.output, &jerr.output_length);
+    /* The target's arrays, sized as jpegtran sizes them (whole iMCUs); their blocks are the source's first ones. */
+    jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
+    JDIMENSION columns[TV_INDEX_MAX_COMPONENTS], rows[TV_INDEX_MAX_COMPONENTS];
+    int hmax = 1, vmax = 1;
+    for (int c = 0; c < source.num_components; c++) {
+        if (source.comp_info[c].h_samp_factor > hmax) hmax = source.comp_info[c].h_samp_factor;
+        if (source.comp_info[c].v_samp_factor > vmax) vmax = source.comp_info[c].v_samp_factor;
+    }
+    for (int c = 0; c < source.num_components; c++) {
+        int h = source.comp_info[c].h_samp_factor, v = source.comp_info[c].v_samp_factor;
+        JDIMENSION w = (JDIMENSION)(((unsigned long)width * h + (unsigned long)hmax * 8 - 1) / ((unsigned long)hmax * 8));
+        JDIMENSION ht =
+            (JDIMENSION)(((unsigned long)height * v + (unsigned long)vmax * 8 - 1) / ((unsigned long)vmax * 8));
+        columns[c] = (w + h - 1) / h * h;
+        rows[c] = (ht + v - 1) / v * v;
+        /* Never more blocks than the source holds (its arrays are padded to whole iMCUs too). */
+        if (columns[c] > source.comp_info[c].width_in_blocks) columns[c] = source.comp_info[c].width_in_blocks;
+        if (rows[c] > source.comp_info[c].height_in_blocks) rows[c] = source.comp_info[c].height_in_blocks;
+        arrays[c] = (*target.mem->request_virt_barray)((j_common_ptr)&target, JPOOL_IMAGE, TRUE, (w + h - 1) / h * h,
+                                                        (ht + v - 1) / v * v, (JDIMENSION)v);
+    }
+    (*target.mem->realize_virt_arrays)((j_common_ptr)&target);
+    for (int c = 0; c < source.num_components; c++) {
+        for (JDIMENSION row = 0; row < rows[c]; row++) {
+            JBLOCKARRAY in = (*source.mem->access_virt_barray)((j_common_ptr)&source, from[c], row, 1, FALSE);
+            JBLOCKARRAY to = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], row, 1, TRUE);
+            memcpy(to[0], in[0], (size_t)columns[c] * sizeof(JBLOCK));
+        }
+    }
+    jpeg_write_coefficients(&target, arrays);
+    jpeg_finish_compress(&target);
+    jpeg_destroy_compress(&target);
+    jpeg_finish_decompress(&source);
+    jpeg_destroy_decompress(&source);
+    *out = jerr.output;
+    *out_length = jerr.output_length;
     return TV_OK;
 }

@@ -607,9 +607,14 @@ tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, 
                          (s->photometric == PHOTOMETRIC_YCBCR || s->photometric == PHOTOMETRIC_MINISBLACK ||
                           s->photometric == PHOTOMETRIC_RGB) &&
                          s->alpha_sample < 0 && h->tiled && h->tile_width == tile_size && h->tile_height == tile_size;
-    if (!stored_as_jpeg || (uint64_t)(column + 1) * tile_size > h->width || (uint64_t)(row + 1) * tile_size > h->height) {
-        return tv_fail(err, TV_ERR_UNSUPPORTED, "not a whole stored JPEG tile");
+    if (!stored_as_jpeg || (uint64_t)column * tile_size >= h->width || (uint64_t)row * tile_size >= h->height) {
+        return tv_fail(err, TV_ERR_UNSUPPORTED, "not a stored JPEG tile");
     }
+    /* A tile the image's right or bottom edge cuts is its stored stream cut by its coefficients (from the tile's
+     * origin, which lies on the MCU grid), as iipsrv sends the stored bytes of a whole one. */
+    uint32_t cut_width = h->width - column * tile_size, cut_height = h->height - row * tile_size;
+    if (cut_width > tile_size) cut_width = tile_size;
+    if (cut_height > tile_size) cut_height = tile_size;
     uint32_t count = 0;
     const uint8_t *tables = NULL;
     if (!TIFFGetField(s->tif, TIFFTAG_JPEGTABLES, &count, &tables)) {
@@ -650,6 +655,11 @@ tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, 
         length = tables_length + (size_t)got - 2;
     } else {
         length = (size_t)got;
+    }
+    if (cut_width < tile_size || cut_height < tile_size) {
+        tv_status cut = tv_jpeg_cut(data, length, cut_width, cut_height, tile_size, out, out_length, err);
+        free(data);
+        return cut;
     }
     *out = data;
     *out_length = length;

@@ -107,9 +107,9 @@ public final class ImageRowReader {
     public var rowBytes: Int { columns.count * 4 }
 
     /// A TIFF's stored JPEG tile at (`column`, `row`) of stored level `level` as a JPEG file of its own, its tables
-    /// merged in, without decoding (as iipsrv answers); nil when the file does not store that tile so (not tiled in
-    /// `tileSize` squares, not JPEG-compressed YCbCr or gray, with alpha, or an edge tile the level cuts). Before
-    /// any row is read.
+    /// merged in, without decoding (as iipsrv answers; a tile the level's edge cuts is cut by its coefficients); nil
+    /// when the file does not store that tile so (not tiled in `tileSize` squares, not JPEG-compressed YCbCr, RGB
+    /// or gray, or with alpha). Before any row is read.
     public func storedJPEGTile(level: Int, column: Int, row: Int, tileSize: Int) throws(CodecError) -> [UInt8]? {
         precondition(nextRow == 0, "a stored tile is read before any row")
         guard header.format == .tiff, (0...header.storedLevels.count).contains(level), column >= 0, row >= 0 else {

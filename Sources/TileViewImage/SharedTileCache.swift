@@ -76,7 +76,8 @@ public final class SharedTileCache: Sendable {
     }
 
     /// Whether the entropy index of `image` is built, or known not to be possible: the next request that wants
-    /// it makes no indexing pass (which holds the file, up to `indexPassMaxBytes`, in memory).
+    /// it makes no indexing pass (which reads the file through a window of 1 MiB, or holds it whole, up to
+    /// `indexPassMaxBytes`, when its header is longer than that).
     public func indexSettled(image: String) -> Bool {
         indexes.withLock { shelf in
             switch shelf.slots[image] {
@@ -86,7 +87,8 @@ public final class SharedTileCache: Sendable {
         }
     }
 
-    /// The most an indexing pass holds: the file, which it reads whole (larger files are not indexed).
+    /// The most an indexing pass holds (larger files are not indexed): the file, when its header is longer than the
+    /// pass's window of 1 MiB; the memory plan counts it so.
     public static let indexPassMaxBytes = 64 << 20
 
     /// Indexes kept at once (each holds its file open and about 64 bytes per 8x8 MCUs: 0.8 MB for 96 MP).

@@ -101,26 +101,34 @@ extension TiledImage {
 
     /// The file's own JPEG bytes for an answer that is exactly one of its stored tiles (docs/design.md section 15):
     /// a TIFF pyramid level, or its first page, tiled in squares of this image's tile size with JPEG-compressed
-    /// YCbCr or gray, `region` exactly a whole tile of level L scaled to `size` (the tile's size), upright, in
-    /// colours that need no conversion. Nil otherwise (the answer is rendered).
+    /// YCbCr, RGB or gray, `region` exactly a tile of level L (a whole one, or one the level's right or bottom edge
+    /// cuts, which is the stored stream cut by its coefficients) scaled to `size` (the tile's size at that level),
+    /// upright, in colours that need no conversion. Nil otherwise (the answer is rendered).
     public func storedJPEGTile(region: PixelRect, size: PixelSize) throws(TileViewError) -> [UInt8]? {
         let tile = pyramid.tileSize
-        guard header.format == .tiff, orientation == .up, header.color.transform == nil,
-            size == PixelSize(width: tile, height: tile), region.width == region.height, region.width >= tile,
-            region.width % tile == 0
+        guard header.format == .tiff, orientation == .up, header.color.transform == nil, region.width > 0,
+            region.height > 0, size.width <= tile, size.height <= tile
         else { return nil }
-        let factor = region.width / tile
-        guard factor & (factor - 1) == 0 else { return nil }
-        let level = factor.trailingZeroBitCount
+        // The level whose tile this is: region and size as a IIIF request for a tile of level L gives them.
+        guard
+            let level = (0...pyramid.maxLevel).first(where: { level in
+                let span = tile << level
+                let levelSize = pyramid.levelSize(ofLevel: level)
+                return region.x % span == 0 && region.y % span == 0
+                    && region.width == min(span, imageSize.width - region.x)
+                    && region.height == min(span, imageSize.height - region.y)
+                    && size.width == min(tile, levelSize.width - region.x / span * tile)
+                    && size.height == min(tile, levelSize.height - region.y / span * tile)
+            })
+        else { return nil }
         let scale = LevelScale.pyramidLevel(level, header: header)
-        guard level <= pyramid.maxLevel, scale.boxFactor == 1, scale.storedLevel == level,
-            region.x % region.width == 0, region.y % region.width == 0
-        else { return nil }
+        guard scale.boxFactor == 1, scale.storedLevel == level else { return nil }
+        let span = tile << level
         do throws(CodecError) {
             let reader = try ImageRowReader(source, format: .tiff, options: options)
             guard
                 let jpeg = try reader.storedJPEGTile(
-                    level: level, column: region.x / region.width, row: region.y / region.width, tileSize: tile)
+                    level: level, column: region.x / span, row: region.y / span, tileSize: tile)
             else { return nil }
             sharedTiles?.cache.countStoredTile()
             return jpeg

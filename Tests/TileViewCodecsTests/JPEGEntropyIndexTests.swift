@@ -123,3 +123,58 @@ struct JPEGEntropyIndexTests {
         }
     }
 }
+
+extension JPEGEntropyIndexTests {
+    /// A JPEG of seeded noise (smooth gradients under it, so that levels differ), `width` x `height` at quality 95:
+    /// several bytes a pixel, so a few megapixels make a file of megabytes.
+    static func noisyJPEG(width: Int, height: Int, seed: UInt64) throws -> [UInt8] {
+        var generator = SplitMix64(seed: seed)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                pixels[i] = UInt8((x * 255 / width + generator.int(below: 96)) % 256)
+                pixels[i + 1] = UInt8((y * 255 / height + generator.int(below: 96)) % 256)
+                pixels[i + 2] = UInt8(generator.int(below: 256))
+            }
+        }
+        return try JPEGEncoder.encode(
+            ImageBuffer(width: width, height: height, pixels: pixels), options: JPEGEncodeOptions(quality: 95))
+    }
+
+    @Test("files larger than the indexing pass's window, and a header longer than it, index as a file read whole does")
+    func largerThanTheWindow() throws {
+        try TemporaryFolder.with("entropy-index-window") { folder in
+            let noisy = try Self.noisyJPEG(width: 1600, height: 1200, seed: 0x3317)
+            // The same scan after 24 APP15 segments of 60,000 bytes: a header of 1.4 MB.
+            var long: [UInt8] = Array(noisy[0..<2])
+            for _ in 0..<24 { long += [0xFF, 0xEF, 0xEA, 0x62] + [UInt8](repeating: 0x55, count: 60_000) }
+            long += noisy[2...]
+            for (name, bytes) in [("noisy.jpg", noisy), ("long-header.jpg", long)] {
+                #expect(
+                    bytes.count > 3 << 19, "\(name): \(bytes.count) bytes, more than one and a half windows of 1 MiB")
+                let path = folder.appendingPathComponent(name).path
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                let index = try JPEGEntropyIndex(path: path)
+                let options = DecodeOptions(applyOrientation: false)
+                var generator = SplitMix64(seed: 0x3318)
+                for level in 0...JPEGEntropyIndex.deepestLevel {
+                    let scale = LevelScale.pyramidLevel(level, format: .jpeg)
+                    let whole = try LevelReader(
+                        .file(path: path), format: .jpeg, scale: scale,
+                        rect: PixelRect(size: scale.levelSize(ofStored: index.size)), options: options
+                    ).readAll().image
+                    // The bottom-right corner (the end of the scan) and random rects.
+                    var rects = [
+                        PixelRect(x: whole.size.width - 17, y: whole.size.height - 9, width: 17, height: 9)
+                    ]
+                    for _ in 0..<6 { rects.append(RegionDecodeTests.randomRect(in: whole.size, using: &generator)) }
+                    for rect in rects {
+                        let got = try index.levelRect(rect, level: level, options: options)
+                        #expect(got == whole.cropped(to: rect), "\(name) level \(level) \(rect)")
+                    }
+                }
+            }
+        }
+    }
+}

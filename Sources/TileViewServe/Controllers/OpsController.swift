@@ -40,6 +40,10 @@ struct OpsController: Sendable {
                 "JPEG answers cut from a file's own coefficients, without decoding (a region on the MCU grid at its own size).",
                 server.tiles.losslessCrops)
             + ServerMetrics.counterText(
+                "tileview_tiff_stored_tiles_total",
+                "JPEG answers that were a TIFF's stored tile, sent as stored (or cut by its coefficients at the image's edge).",
+                server.tiles.storedTiles)
+            + ServerMetrics.counterText(
                 "tileview_tile_band_waits_total", "Times a request waited for a band another request was decoding.",
                 server.tiles.coalescedWaits)
             + ServerMetrics.cacheText(
