@@ -434,6 +434,24 @@ static size_t tv_index_parse(struct tv_jpeg_index *x, const uint8_t *data, size_
 /* Builds the index over `fd`, which it owns from here on (closed with the index, also on failure). */
 static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error *err);
 
+/* The MCU geometry of a parsed header: 0 when an MCU has more than 10 blocks. */
+static int tv_index_geometry(struct tv_jpeg_index *x) {
+    int hmax = 1, vmax = 1;
+    x->blocks_per_mcu = 0;
+    for (int c = 0; c < x->components; c++) {
+        if (x->h[c] > hmax) hmax = x->h[c];
+        if (x->v[c] > vmax) vmax = x->v[c];
+        x->blocks_per_mcu += x->components == 1 ? 1 : x->h[c] * x->v[c];
+    }
+    if (x->blocks_per_mcu > 10) return 0;
+    x->mcu_width = x->components == 1 ? 8 : 8u * (uint32_t)hmax;
+    x->mcu_height = x->components == 1 ? 8 : 8u * (uint32_t)vmax;
+    x->mcus_x = (x->width + x->mcu_width - 1) / x->mcu_width;
+    x->mcus_y = (x->height + x->mcu_height - 1) / x->mcu_height;
+    x->steps = (x->mcus_x + TV_INDEX_STEP - 1) / TV_INDEX_STEP + 1;
+    return 1;
+}
+
 tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **out, tv_error *err) {
     *out = NULL;
     int fd = tv_open_regular(path, err);
@@ -497,22 +515,10 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
         status = tv_fail(err, TV_ERR_UNSUPPORTED, why);
         goto done;
     }
-    int hmax = 1, vmax = 1;
-    x->blocks_per_mcu = 0;
-    for (int c = 0; c < x->components; c++) {
-        if (x->h[c] > hmax) hmax = x->h[c];
-        if (x->v[c] > vmax) vmax = x->v[c];
-        x->blocks_per_mcu += x->components == 1 ? 1 : x->h[c] * x->v[c];
-    }
-    if (x->blocks_per_mcu > 10) {
+    if (!tv_index_geometry(x)) {
         status = tv_fail(err, TV_ERR_UNSUPPORTED, "more than 10 blocks in an MCU");
         goto done;
     }
-    x->mcu_width = x->components == 1 ? 8 : 8u * (uint32_t)hmax;
-    x->mcu_height = x->components == 1 ? 8 : 8u * (uint32_t)vmax;
-    x->mcus_x = (x->width + x->mcu_width - 1) / x->mcu_width;
-    x->mcus_y = (x->height + x->mcu_height - 1) / x->mcu_height;
-    x->steps = (x->mcus_x + TV_INDEX_STEP - 1) / TV_INDEX_STEP + 1;
     x->header_length = scan;
     x->header = malloc(scan);
     x->entries = calloc((size_t)x->steps * x->mcus_y, sizeof *x->entries);
@@ -563,6 +569,102 @@ done:
     }
     *out = x;
     return TV_OK;
+}
+
+/* The saved layout: "TVJX", the entry size, then (little-endian 64-bit) the file's length, the header's length,
+ * the entries' count; the header's bytes, then the entries as this build lays them out. */
+static const uint8_t tv_index_magic[4] = {'T', 'V', 'J', 'X'};
+
+static void tv_put64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t tv_get64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+tv_status tv_jpeg_index_save(const tv_jpeg_index *x, uint8_t **out, size_t *out_length, tv_error *err) {
+    *out = NULL;
+    *out_length = 0;
+    size_t count = (size_t)x->steps * x->mcus_y;
+    size_t length = 4 + 8 * 4 + x->header_length + count * sizeof *x->entries;
+    uint8_t *bytes = malloc(length);
+    if (bytes == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    memcpy(bytes, tv_index_magic, 4);
+    tv_put64(bytes + 4, sizeof *x->entries);
+    tv_put64(bytes + 12, x->file_length);
+    tv_put64(bytes + 20, x->header_length);
+    tv_put64(bytes + 28, count);
+    memcpy(bytes + 36, x->header, x->header_length);
+    memcpy(bytes + 36 + x->header_length, x->entries, count * sizeof *x->entries);
+    *out = bytes;
+    *out_length = length;
+    return TV_OK;
+}
+
+tv_status tv_jpeg_index_load(int fd, const uint8_t *bytes, size_t length, tv_jpeg_index **out, tv_error *err) {
+    *out = NULL;
+    if (length < 36 || memcmp(bytes, tv_index_magic, 4) != 0 || tv_get64(bytes + 4) != sizeof(struct tv_index_entry)) {
+        return tv_fail(err, TV_ERR_CORRUPT, "not a saved index of this layout");
+    }
+    uint64_t file_length = tv_get64(bytes + 12), header_length = tv_get64(bytes + 20), count = tv_get64(bytes + 28);
+    if (header_length == 0 || header_length > length - 36 ||
+        count != (length - 36 - header_length) / sizeof(struct tv_index_entry) ||
+        (length - 36 - header_length) % sizeof(struct tv_index_entry) != 0) {
+        return tv_fail(err, TV_ERR_CORRUPT, "a saved index of the wrong length");
+    }
+    int copy = tv_dup_regular(fd, err);
+    if (copy < 0) return TV_ERR_IO;
+    struct tv_jpeg_index *x = calloc(1, sizeof *x);
+    if (x == NULL) {
+        close(copy);
+        return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
+    x->fd = copy;
+    struct stat info;
+    const char *why = NULL;
+    tv_status status = TV_ERR_CORRUPT;
+    if (fstat(copy, &info) != 0 || (uint64_t)info.st_size != file_length || file_length > UINT32_MAX) {
+        tv_fail(err, status, "a saved index of another file");
+        goto fail;
+    }
+    x->file_length = (size_t)file_length;
+    x->header_length = (size_t)header_length;
+    x->header = malloc(x->header_length);
+    if (x->header == NULL) {
+        status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    memcpy(x->header, bytes + 36, x->header_length);
+    if (tv_index_parse(x, x->header, x->header_length, &why) != x->header_length || !tv_index_geometry(x) ||
+        (uint64_t)x->steps * x->mcus_y != count) {
+        tv_fail(err, status, why != NULL ? why : "a saved index whose header does not match its entries");
+        goto fail;
+    }
+    x->entries = malloc((size_t)count * sizeof *x->entries);
+    if (x->entries == NULL) {
+        status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    memcpy(x->entries, bytes + 36 + header_length, (size_t)count * sizeof *x->entries);
+    /* Every row's offsets in order, after the header and within the file; bits and restarts in range. */
+    for (uint32_t row = 0; row < x->mcus_y; row++) {
+        const struct tv_index_entry *e = x->entries + (size_t)row * x->steps;
+        for (uint32_t k = 0; k < x->steps; k++) {
+            if (e[k].byte < x->header_length || e[k].byte > x->file_length || e[k].bit > 7 ||
+                (k > 0 && e[k].byte < e[k - 1].byte) || e[k].next_restart > 7) {
+                tv_fail(err, status, "a saved index with an entry outside the file");
+                goto fail;
+            }
+        }
+    }
+    *out = x;
+    return TV_OK;
+fail:
+    tv_jpeg_index_free(x);
+    return status;
 }
 
 void tv_jpeg_index_free(tv_jpeg_index *x) {

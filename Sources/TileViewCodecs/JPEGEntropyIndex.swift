@@ -37,7 +37,7 @@ public final class JPEGEntropyIndex: Sendable {
 
     /// The index of a file source (by path or an open descriptor, of which the index keeps a duplicate); a
     /// bytes source is refused (`unsupported`: decode it as usual).
-    public init(_ source: ImageSource) throws(CodecError) {
+    public convenience init(_ source: ImageSource) throws(CodecError) {
         var handle: OpaquePointer?
         var error = tv_error()
         let status: tv_status
@@ -51,6 +51,24 @@ public final class JPEGEntropyIndex: Sendable {
             throw CodecError(.unsupported, "an index is built over a file, not bytes in memory")
         }
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .jpeg) }
+        self.init(handle: handle)
+    }
+
+    /// An index read back from `saved()`'s bytes, over the file `descriptor` opens (of which it keeps a
+    /// duplicate): the header is parsed again and every entry checked against the file, so bytes of another file
+    /// or build are refused (`corrupt`) rather than trusted.
+    public convenience init(loading bytes: [UInt8], descriptor: OpenDescriptor) throws(CodecError) {
+        var handle: OpaquePointer?
+        var error = tv_error()
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            tv_jpeg_index_load(descriptor.rawValue, buffer.baseAddress, buffer.count, &handle, &error)
+        }
+        withExtendedLifetime(descriptor) {}
+        guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .jpeg) }
+        self.init(handle: handle)
+    }
+
+    private init(handle: OpaquePointer) {
         self.handle = handle
         var geometry = tv_jpeg_index_geometry()
         tv_jpeg_index_describe(handle, &geometry)
@@ -62,6 +80,17 @@ public final class JPEGEntropyIndex: Sendable {
     }
 
     deinit { tv_jpeg_index_free(handle) }
+
+    /// The index as bytes to keep (a disk cache), read back by `init(loading:descriptor:)`.
+    public func saved() throws(CodecError) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var error = tv_error()
+        let status = tv_jpeg_index_save(handle, &output, &length, &error)
+        guard status == TV_OK, let output else { throw CodecError(status: status, error: error, format: .jpeg) }
+        defer { tv_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: length))
+    }
 
     /// The MCUs `columns` x `rows` as a JPEG of their own (see `tv_jpeg_index_crop`), with `profile` in its APP2
     /// markers when given (a crop of a file that is not sRGB carries the file's profile, docs/design.md section 14).

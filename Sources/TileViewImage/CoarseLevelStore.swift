@@ -38,6 +38,11 @@ public final class CoarseLevelStore: Sendable {
     static let suffix = ".levels"
     /// The layout's name and version: an entry of another layout is damaged to this one.
     static let magic = Array("TVLEVEL1".utf8)
+    /// An entropy index's entry (`storeIndex`): its own suffix and magic, in the same tree, budget and eviction.
+    static let indexSuffix = ".index"
+    static let indexMagic = Array("TVINDEX1".utf8)
+    /// The largest index entry read: a 64 MiB JPEG's index is about 2 MiB.
+    static let maxIndexBytes = 16 << 20
 
     private struct State {
         var bytes: Int
@@ -70,7 +75,7 @@ public final class CoarseLevelStore: Sendable {
             guard FileStatus.of(levels)?.kind == .folder else { throw error }
         }
         writable = CacheFiles.isWritable(levels)
-        let bytes = CacheFiles.entries(under: levels, suffix: Self.suffix).reduce(0) { $0 + $1.size }
+        let bytes = Self.entries(under: levels).reduce(0) { $0 + $1.size }
         state = Locked(State(bytes: bytes))
         if !writable {
             warn("the cache folder \(folder) cannot be written: its entries are read, no new ones are kept")
@@ -97,14 +102,51 @@ public final class CoarseLevelStore: Sendable {
         ].joined(separator: ", ")
     }
 
+    /// The key of the entropy index of the JPEG with `identity` (no decode option changes it).
+    public static func indexKey(identity: FileIdentity) -> String {
+        "entropy index, device \(identity.device), inode \(identity.inode), size \(identity.size), "
+            + "modified \(identity.modified), changed \(identity.changed)"
+    }
+
+    /// JPEGs of at least this many pixels have their entropy index kept by the indexers (`storeIndexIfMissing`): a
+    /// first deep-zoom tile of a smaller one costs a pass of a few milliseconds.
+    public static let indexedJPEGPixels = 16 << 20
+
+    /// Keeps the entropy index of the JPEG `descriptor` reads, unless it is there already, when the file is one the
+    /// index takes and has at least `indexedJPEGPixels` pixels: one pass over the file. True when an entry was
+    /// written.
+    @discardableResult
+    public func storeIndexIfMissing(
+        _ descriptor: OpenDescriptor, header: ImageHeader, warn: @Sendable (String) -> Void = { _ in }
+    ) -> Bool {
+        guard writable, header.format == .jpeg, header.storedSize.pixelCount >= Self.indexedJPEGPixels,
+            let identity = descriptor.identity
+        else { return false }
+        let key = Self.indexKey(identity: identity)
+        guard !contains(key: key, suffix: Self.indexSuffix),
+            let bytes = try? JPEGEntropyIndex(.descriptor(descriptor)).saved()
+        else { return false }
+        storeIndex(key: key, bytes: bytes, warn: warn)
+        return true
+    }
+
     /// The path of the entry of `key`.
-    func path(of key: String) -> String {
+    func path(of key: String, suffix: String = suffix) -> String {
         let name = SHA256.fastHex(Array(key.utf8))
-        return "\(folder)/levels/\(name.prefix(2))/\(name.dropFirst(2))\(Self.suffix)"
+        return "\(folder)/levels/\(name.prefix(2))/\(name.dropFirst(2))\(suffix)"
+    }
+
+    /// Every entry in the tree, levels and indexes.
+    static func entries(under folder: String) -> [CacheFiles.Entry] {
+        CacheFiles.entries(under: folder, suffix: suffix) + CacheFiles.entries(under: folder, suffix: indexSuffix)
     }
 
     /// Whether an entry of `key` exists (it is not read or checked).
-    public func contains(key: String) -> Bool { FileStatus.of(path(of: key))?.kind == .regular }
+    public func contains(key: String) -> Bool { contains(key: key, suffix: Self.suffix) }
+
+    func contains(key: String, suffix: String) -> Bool {
+        FileStatus.of(path(of: key, suffix: suffix))?.kind == .regular
+    }
 
     /// A level of an entry: its number and size, and its RGBA rows in the mapped entry (valid only while
     /// `withLevels` runs its body).
@@ -122,27 +164,11 @@ public final class CoarseLevelStore: Sendable {
         let path = path(of: key)
         let read =
             CacheFiles.withMapping(path, limit: Self.maxEntryBytes) { bytes -> EntryRead<T> in
-                guard Self.isWhole(bytes) else { return .damaged(bytes.count) }
+                guard Self.isWhole(bytes, magic: Self.magic) else { return .damaged(bytes.count) }
                 guard let levels = Self.decode(bytes, key: key, expected: expected) else { return .other }
                 return .done(body(levels))
             } ?? .missing
-        switch read {
-        case .done(let value):
-            CacheFiles.touch(path)
-            state.withLock { $0.figures.hits += 1 }
-            return value
-        case .damaged(let count):
-            try? AtomicFile.remove(path)
-            state.withLock { state in
-                state.figures.damaged += 1
-                state.figures.misses += 1
-                state.bytes -= count
-            }
-        case .missing, .other:
-            // `.other`: a whole entry of other levels (another tile size), left for whoever wrote it.
-            state.withLock { $0.figures.misses += 1 }
-        }
-        return nil
+        return finish(read, path: path)
     }
 
     /// What reading an entry found.
@@ -173,8 +199,64 @@ public final class CoarseLevelStore: Sendable {
     ) {
         guard writable else { return }
         let bytes = Self.encode(key: key, levels: levels)
-        guard bytes.count <= Self.maxEntryBytes, bytes.count <= budgetBytes else { return }
-        let path = path(of: key)
+        guard bytes.count <= Self.maxEntryBytes else { return }
+        write(bytes, to: path(of: key), warn: warn)
+    }
+
+    /// Writes an entropy index's bytes (`JPEGEntropyIndex.saved()`) as the entry of `key` (`indexKey`), as `store`
+    /// writes levels: whole or not at all, within the budget, a failure said once.
+    public func storeIndex(key: String, bytes index: [UInt8], warn: @Sendable (String) -> Void = { _ in }) {
+        guard writable else { return }
+        let body = Self.entryBody(key: key, payload: index)
+        let bytes = Self.indexMagic + Array(SHA256.fastHex(body).utf8) + body
+        guard bytes.count <= Self.maxIndexBytes else { return }
+        write(bytes, to: path(of: key, suffix: Self.indexSuffix), warn: warn)
+    }
+
+    /// The index bytes of `key`'s entry; nil when there is none, or it is damaged (then it is removed).
+    public func index(key: String) -> [UInt8]? {
+        let path = path(of: key, suffix: Self.indexSuffix)
+        let read =
+            CacheFiles.withMapping(path, limit: Self.maxIndexBytes) { bytes -> EntryRead<[UInt8]> in
+                guard Self.isWhole(bytes, magic: Self.indexMagic) else { return .damaged(bytes.count) }
+                var offset = Self.indexMagic.count + 64
+                let keyBytes = Array(key.utf8)
+                guard offset + 4 <= bytes.count else { return .other }
+                let keyLength = bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+                offset += 4
+                guard keyLength == keyBytes.count, offset + keyLength <= bytes.count,
+                    bytes[offset..<(offset + keyLength)].elementsEqual(keyBytes)
+                else { return .other }
+                return .done(Array(bytes[(offset + keyLength)...]))
+            } ?? .missing
+        return finish(read, path: path)
+    }
+
+    /// Counts what reading an entry found (a damaged one is removed) and gives its value.
+    private func finish<T>(_ read: EntryRead<T>, path: String) -> T? {
+        switch read {
+        case .done(let value):
+            CacheFiles.touch(path)
+            state.withLock { $0.figures.hits += 1 }
+            return value
+        case .damaged(let count):
+            try? AtomicFile.remove(path)
+            state.withLock { state in
+                state.figures.damaged += 1
+                state.figures.misses += 1
+                state.bytes -= count
+            }
+        case .missing, .other:
+            // `.other`: a whole entry of something else (another tile size), left for whoever wrote it.
+            state.withLock { $0.figures.misses += 1 }
+        }
+        return nil
+    }
+
+    /// Writes an entry's bytes to `path` (replacing any), then evicts the least recently used entries while the
+    /// folder holds more than the budget.
+    private func write(_ bytes: [UInt8], to path: String, warn: @Sendable (String) -> Void) {
+        guard bytes.count <= budgetBytes else { return }
         do throws(TileViewError) {
             try AtomicFile.makeDirectory(AtomicFile.split(path).folder)
             try AtomicFile.write(bytes, to: path)
@@ -198,7 +280,7 @@ public final class CoarseLevelStore: Sendable {
     /// Removes the least recently used entries (by modification time, which reads update) until the folder holds
     /// at most seven eighths of the budget; recounts the folder (other processes write into it too).
     func evict() {
-        var entries = CacheFiles.entries(under: folder + "/levels", suffix: Self.suffix)
+        var entries = Self.entries(under: folder + "/levels")
         var total = entries.reduce(0) { $0 + $1.size }
         entries.sort { $0.usedNanoseconds < $1.usedNanoseconds }
         var removed = 0
@@ -218,11 +300,8 @@ public final class CoarseLevelStore: Sendable {
     /// `magic`, the SHA-256 (hex) of what follows, then (little-endian 32-bit numbers) the key's length and
     /// bytes, the number of levels, each level's number, width and height, and the levels' RGBA pixels in order.
     package static func encode(key: String, levels: [(level: Int, pixels: ImageBuffer)]) -> [UInt8] {
-        var body: [UInt8] = []
+        var body = entryBody(key: key, payload: [])
         func number(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { body += $0 } }
-        let keyBytes = Array(key.utf8)
-        number(keyBytes.count)
-        body += keyBytes
         number(levels.count)
         for (level, pixels) in levels {
             number(level)
@@ -234,8 +313,16 @@ public final class CoarseLevelStore: Sendable {
         return magic + Array(SHA256.fastHex(body).utf8) + body
     }
 
-    /// Whether `bytes` is an entry of this layout, whole: the magic, and the checksum of the rest.
-    static func isWhole(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// The key's length (little-endian 32 bits) and bytes, then `payload`: what an entry's checksum covers.
+    static func entryBody(key: String, payload: [UInt8]) -> [UInt8] {
+        let keyBytes = Array(key.utf8)
+        var body: [UInt8] = []
+        withUnsafeBytes(of: UInt32(keyBytes.count).littleEndian) { body += $0 }
+        return body + keyBytes + payload
+    }
+
+    /// Whether `bytes` is an entry of the layout `magic` names, whole: the magic, and the checksum of the rest.
+    static func isWhole(_ bytes: UnsafeRawBufferPointer, magic: [UInt8]) -> Bool {
         let digestEnd = magic.count + 64
         guard bytes.count > digestEnd, bytes[0..<magic.count].elementsEqual(magic) else { return false }
         let body = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[digestEnd...])

@@ -73,6 +73,8 @@ public final class SharedTileCache: Sendable {
         }
         var slots: [String: Slot] = [:]
         var order: [String] = []
+        var built = 0
+        var loaded = 0
     }
 
     /// Whether the entropy index of `image` is built, or known not to be possible: the next request that wants
@@ -171,7 +173,7 @@ public final class SharedTileCache: Sendable {
             }
         }
         if case .use(let index) = next { return index }
-        let built = try? JPEGEntropyIndex(source)
+        let built = loadIndex(source) ?? buildIndex(source)
         indexes.withLock { shelf in
             shelf.slots[image] = built.map { .ready($0) } ?? .unavailable
             shelf.order.append(image)
@@ -182,6 +184,36 @@ public final class SharedTileCache: Sendable {
         indexes.wakeWaiters()
         return built
     }
+
+    /// The entropy index of a file read through a descriptor, from the disk cache (`levelStore`) when it holds
+    /// one for this version of the file: no indexing pass after a restart.
+    private func loadIndex(_ source: ImageSource) -> JPEGEntropyIndex? {
+        guard let store = levelStore, case .descriptor(let descriptor) = source, let identity = descriptor.identity,
+            let bytes = store.index(key: CoarseLevelStore.indexKey(identity: identity))
+        else { return nil }
+        do throws(CodecError) {
+            let index = try JPEGEntropyIndex(loading: bytes, descriptor: descriptor)
+            indexes.withLock { $0.loaded += 1 }
+            return index
+        } catch {
+            return nil  // another build's layout, say: built again, and the entry replaced
+        }
+    }
+
+    /// Builds the entropy index (one pass over the file) and keeps it in the disk cache when there is one.
+    private func buildIndex(_ source: ImageSource) -> JPEGEntropyIndex? {
+        guard let index = try? JPEGEntropyIndex(source) else { return nil }
+        indexes.withLock { $0.built += 1 }
+        if let store = levelStore, case .descriptor(let descriptor) = source, let identity = descriptor.identity,
+            let bytes = try? index.saved()
+        {
+            store.storeIndex(key: CoarseLevelStore.indexKey(identity: identity), bytes: bytes)
+        }
+        return index
+    }
+
+    /// Entropy indexes built (an indexing pass each) and read from the disk cache so far.
+    public var indexFigures: (built: Int, loaded: Int) { indexes.withLock { ($0.built, $0.loaded) } }
 
     /// The images decoded whole (`WholeImage`) kept for the images opened over this cache, the least recently
     /// used first, and the ones being decoded.

@@ -169,6 +169,8 @@ final class CoarseLevelIndexer: Sendable {
             if !store.contains(key: key) || !images.tiles.mayHaveOnDisk(file.version) {
                 store.store(key: key, levels: try image.decodeCoarseLevels(), warn: warn)
             }
+            // A large JPEG's entropy index too: its first deep-zoom tile after a restart needs no pass.
+            store.storeIndexIfMissing(descriptor, header: image.header, warn: warn)
             images.tiles.noteOnDisk(file.version)
             state.withLock { state in
                 state.done.insert(file.version)

@@ -91,11 +91,14 @@ struct IndexCommand: ParsableCommand {
                 throw ExitCode(Interrupts.exitStatus(for: signal))
             }
             do throws(TileViewError) {
+                let descriptor = try Self.open(path)
                 let image = try TiledImage(
-                    source: .descriptor(try Self.open(path)), name: path, cacheBudgetBytes: 0, options: options)
+                    source: .descriptor(descriptor), name: path, cacheBudgetBytes: 0, options: options)
                 guard let key = image.coarseLevelKey else { continue }
+                // A large JPEG's entropy index too (docs/design.md section 16): no pass for its first deep tile.
+                let wroteIndex = store.storeIndexIfMissing(descriptor, header: image.header) { Report.warning($0) }
                 if store.contains(key: key) {
-                    present += 1
+                    if wroteIndex { indexed += 1 } else { present += 1 }
                     continue
                 }
                 let levels = try image.decodeCoarseLevels()

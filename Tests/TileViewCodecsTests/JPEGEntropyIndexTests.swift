@@ -178,3 +178,41 @@ extension JPEGEntropyIndexTests {
         }
     }
 }
+
+extension JPEGEntropyIndexTests {
+    @Test("a saved index read back gives the same rects; over another file, or damaged, it is refused or safe")
+    func savedAndLoaded() throws {
+        for file in ["jpeg/gen_chelsea_420_restart1.jpg", "jpeg/gen_chelsea_444_q90.jpg", "jpeg/gen_chelsea_gray.jpg"] {
+            let path = TestImages.corpus(file)
+            let index = try JPEGEntropyIndex(path: path)
+            let saved = try index.saved()
+            let descriptor = try OpenDescriptor.open(regularFile: path)
+            let loaded = try JPEGEntropyIndex(loading: saved, descriptor: descriptor)
+            #expect(loaded.size == index.size && loaded.mcuColumns == index.mcuColumns && loaded.bytes == index.bytes)
+            let options = DecodeOptions(applyOrientation: false)
+            var generator = SplitMix64(seed: 0x5A7E)
+            for level in 0...JPEGEntropyIndex.deepestLevel {
+                let levelSize = LevelScale.pyramidLevel(level, format: .jpeg).levelSize(ofStored: index.size)
+                for _ in 0..<4 {
+                    let rect = RegionDecodeTests.randomRect(in: levelSize, using: &generator)
+                    #expect(
+                        try loaded.levelRect(rect, level: level, options: options)
+                            == index.levelRect(rect, level: level, options: options), "\(file) \(level) \(rect)")
+                }
+            }
+            // Over another file: refused by its length or its header.
+            let other = try OpenDescriptor.open(regularFile: TestImages.corpus("jpeg/gen_17x9_420.jpg"))
+            #expect(throws: CodecError.self) { try JPEGEntropyIndex(loading: saved, descriptor: other) }
+            // Damaged bytes: refused, or an index whose crops fail or give some image, never a crash.
+            for _ in 0..<200 {
+                var damaged = saved
+                for _ in 0..<generator.int(1...4) {
+                    damaged[generator.int(below: damaged.count)] ^= 1 << generator.int(below: 8)
+                }
+                if generator.int(below: 4) == 0 { damaged.removeLast(generator.int(1...min(64, damaged.count - 1))) }
+                guard let index = try? JPEGEntropyIndex(loading: damaged, descriptor: descriptor) else { continue }
+                _ = try? index.levelRect(PixelRect(size: index.size), level: 0, options: options)
+            }
+        }
+    }
+}

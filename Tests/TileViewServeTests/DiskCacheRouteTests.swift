@@ -249,3 +249,48 @@ struct DiskCacheRouteTests {
         }
     }
 }
+
+extension DiskCacheRouteTests {
+    @Test("a JPEG's entropy index is kept on disk: a restarted server's first level-0 tile makes no pass, same bytes")
+    func entropyIndexKept() async throws {
+        try await TemporaryFolder.with("serve-index") { folder in
+            let root = try Self.makeRoot(folder)
+            let cache = folder.appendingPathComponent("cache")
+            // Level-0 tiles of rocket.jpg (upright baseline): lossless crops through the index.
+            let tiles = ["0,0,256,256/256,/0/default.jpg", "256,256,256,256/256,/0/default.jpg"]
+            func serve(_ server: TileServer) async throws -> [[UInt8]] {
+                let bodies = Locked([[UInt8]]())
+                try await buildApplication(server).test(.router) { client in
+                    for tile in tiles {
+                        try await client.execute(uri: "/iiif/3/rocket.jpg/\(tile)", method: .get) { response in
+                            #expect(response.status == .ok, "\(tile)")
+                            let body = Array(buffer: response.body)
+                            bodies.withLock { $0.append(body) }
+                        }
+                    }
+                }
+                return bodies.withLock { $0 }
+            }
+            let first = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
+            let built = try await serve(first)
+            #expect(first.tiles.indexFigures == (built: 1, loaded: 0))
+            #expect(first.tiles.losslessCrops == tiles.count)
+            let entries = CacheFiles.entries(under: cache.path + "/levels", suffix: ".index")
+            #expect(entries.count == 1)
+
+            let restarted = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
+            #expect(try await serve(restarted) == built, "the same bytes from the kept index")
+            #expect(restarted.tiles.indexFigures == (built: 0, loaded: 1), "no indexing pass after the restart")
+
+            // A damaged entry (one byte flipped) fails its checksum: removed, counted, and the index built again.
+            let path = try #require(entries.first).path
+            var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[bytes.count / 2] ^= 0x40
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let third = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
+            #expect(try await serve(third) == built)
+            #expect(third.tiles.indexFigures == (built: 1, loaded: 0))
+            #expect(third.settings.levelStore?.figures.damaged == 1)
+        }
+    }
+}

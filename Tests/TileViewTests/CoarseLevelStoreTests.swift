@@ -169,3 +169,33 @@ struct CoarseLevelStoreTests {
         }
     }
 }
+
+extension CoarseLevelStoreTests {
+    @Test("the indexers keep the entropy index of a JPEG of 16 MP or more, once; not of a smaller JPEG or a PNG")
+    func entropyIndexes() throws {
+        try TemporaryFolder.with("index-entries") { folder in
+            let store = try CoarseLevelStore(folder: folder.appendingPathComponent("cache").path, budgetBytes: 64 << 20)
+            let large = folder.appendingPathComponent("large.jpg").path
+            try Data(
+                try JPEGEncoder.encode(
+                    ImageBuffer(width: 4096, height: 4096, fill: RGBA8(r: 90, g: 140, b: 200, a: 255)))
+            ).write(to: URL(fileURLWithPath: large))
+            for (path, kept) in [
+                (large, true), (Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path, false),
+                (Fixtures.sampleImages.appendingPathComponent("coffee.png").path, false),
+            ] {
+                let descriptor = try OpenDescriptor.open(regularFile: path)
+                let header = try ImageHeader.read(from: .descriptor(descriptor))
+                #expect(store.storeIndexIfMissing(descriptor, header: header) == kept, "\(path)")
+                #expect(!store.storeIndexIfMissing(descriptor, header: header), "\(path): once")
+                let key = CoarseLevelStore.indexKey(identity: try #require(descriptor.identity))
+                let bytes = store.index(key: key)
+                #expect((bytes != nil) == kept, "\(path)")
+                if let bytes {
+                    let index = try JPEGEntropyIndex(loading: bytes, descriptor: descriptor)
+                    #expect(index.size == PixelSize(width: 4096, height: 4096))
+                }
+            }
+        }
+    }
+}

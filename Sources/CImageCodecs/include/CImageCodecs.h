@@ -346,7 +346,7 @@ tv_status tv_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, s
  * row (about 16 bytes per 8 MCUs), so that a rect of MCUs can be decoded without the rows above it. Only
  * files the index reproduces exactly are taken: one interleaved Huffman scan of 8-bit samples (SOF0/SOF1),
  * 1 or 3 components, clean restart markers, the EOI right after the scan, at most 64 MiB (the pass reads
- * the whole file into memory). Anything else is refused
+ * the file through a window of 1 MiB, or whole when its header is longer). Anything else is refused
  * (TV_ERR_UNSUPPORTED, or TV_ERR_CORRUPT for damaged data) and the caller decodes the file as usual. The
  * index keeps the file open (a replaced file is not seen) and reads it with pread: one index may be used
  * by several threads at once. */
@@ -364,6 +364,13 @@ tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **index, tv_error 
 tv_status tv_jpeg_index_build_descriptor(int fd, tv_jpeg_index **index, tv_error *err);
 void tv_jpeg_index_describe(const tv_jpeg_index *index, tv_jpeg_index_geometry *geometry);
 void tv_jpeg_index_free(tv_jpeg_index *index);
+/* The index as bytes to keep (a disk cache): the file's header up to its scan, its length, and the entries, in
+ * this build's layout. `*out` is released with tv_free. */
+tv_status tv_jpeg_index_save(const tv_jpeg_index *index, uint8_t **out, size_t *out_length, tv_error *err);
+/* An index read back from `tv_jpeg_index_save`'s bytes over the open file `fd` (the index keeps a duplicate): the
+ * header is parsed again and every entry checked against the file (its length, each row's offsets in order
+ * within it), so bytes of another file or layout are refused (TV_ERR_CORRUPT) rather than trusted. */
+tv_status tv_jpeg_index_load(int fd, const uint8_t *bytes, size_t length, tv_jpeg_index **index, tv_error *err);
 
 /* The MCUs [x0, x1) x [y0, y1) as a JPEG of their own (the same coefficients and quantisation tables,
  * standard Huffman tables, the ICC profile `icc` in APP2 markers when it is not NULL; as wide and tall as those MCUs, or to the image's edge). Decoded with the same

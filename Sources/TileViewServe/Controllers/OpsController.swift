@@ -40,6 +40,12 @@ struct OpsController: Sendable {
                 "JPEG answers cut from a file's own coefficients, without decoding (a region on the MCU grid at its own size).",
                 server.tiles.losslessCrops)
             + ServerMetrics.counterText(
+                "tileview_jpeg_index_passes_total", "JPEG entropy indexes built by a pass over the file.",
+                server.tiles.indexFigures.built)
+            + ServerMetrics.counterText(
+                "tileview_jpeg_indexes_loaded_total", "JPEG entropy indexes read from the disk cache instead.",
+                server.tiles.indexFigures.loaded)
+            + ServerMetrics.counterText(
                 "tileview_tiff_stored_tiles_total",
                 "JPEG answers that were a TIFF's stored tile, sent as stored (or cut by its coefficients at the image's edge).",
                 server.tiles.storedTiles)
