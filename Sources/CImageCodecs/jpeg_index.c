@@ -705,6 +705,46 @@ static void tv_index_error_exit(j_common_ptr cinfo) {
 
 static void tv_index_quiet(j_common_ptr cinfo) { (void)cinfo; }
 
+/* A decompressor and a compressor sharing one error manager that jumps to `jerr->jump` (the caller's setjmp) and
+ * says nothing; no output yet. */
+static void tv_transcoder_prepare(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target,
+                                  struct tv_index_error *jerr) {
+    memset(source, 0, sizeof *source);
+    memset(target, 0, sizeof *target);
+    jerr->output = NULL;
+    jerr->output_length = 0;
+    jerr->scratch = NULL;
+    jerr->scratch_size = 0;
+    source->err = jpeg_std_error(&jerr->pub);
+    target->err = &jerr->pub;
+    jerr->pub.error_exit = tv_index_error_exit;
+    jerr->pub.output_message = tv_index_quiet;
+}
+
+/* The target's coefficient arrays for its image size and sampling, one per component, sized as jpegtran sizes them
+ * (whole iMCUs), realized; with `columns` and `rows`, the blocks each holds. */
+static void tv_transcoder_arrays(j_compress_ptr target, jvirt_barray_ptr *arrays, JDIMENSION *columns,
+                                 JDIMENSION *rows) {
+    int hmax = 1, vmax = 1;
+    for (int c = 0; c < target->num_components; c++) {
+        if (target->comp_info[c].h_samp_factor > hmax) hmax = target->comp_info[c].h_samp_factor;
+        if (target->comp_info[c].v_samp_factor > vmax) vmax = target->comp_info[c].v_samp_factor;
+    }
+    for (int c = 0; c < target->num_components; c++) {
+        int h = target->comp_info[c].h_samp_factor, v = target->comp_info[c].v_samp_factor;
+        JDIMENSION w = (JDIMENSION)(((unsigned long)target->image_width * h + (unsigned long)hmax * 8 - 1) /
+                                    ((unsigned long)hmax * 8));
+        JDIMENSION ht = (JDIMENSION)(((unsigned long)target->image_height * v + (unsigned long)vmax * 8 - 1) /
+                                     ((unsigned long)vmax * 8));
+        JDIMENSION wide = (w + h - 1) / h * h, tall = (ht + v - 1) / v * v;
+        if (columns != NULL) columns[c] = wide;
+        if (rows != NULL) rows[c] = tall;
+        arrays[c] = (*target->mem->request_virt_barray)((j_common_ptr)target, JPOOL_IMAGE, TRUE, wide, tall,
+                                                         (JDIMENSION)v);
+    }
+    (*target->mem->realize_virt_arrays)((j_common_ptr)target);
+}
+
 /* Decodes MCU row `row`, columns [x0, x1), into `lines` (per component, its block rows of that MCU row; blocks
  * land at column (MCU - x0) * h + within). Returns 1, 0 on bad data or a short read, -1 out of memory. */
 static int tv_index_decode_row(const tv_jpeg_index *x, uint32_t row, uint32_t x0, uint32_t x1,
@@ -762,17 +802,8 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     struct jpeg_decompress_struct source;
     struct jpeg_compress_struct target;
     struct tv_index_error jerr;
-    memset(&source, 0, sizeof source);
-    memset(&target, 0, sizeof target);
+    tv_transcoder_prepare(&source, &target, &jerr);
     volatile int created = 0;
-    jerr.output = NULL;
-    jerr.output_length = 0;
-    jerr.scratch = NULL;
-    jerr.scratch_size = 0;
-    source.err = jpeg_std_error(&jerr.pub);
-    target.err = &jerr.pub;
-    jerr.pub.error_exit = tv_index_error_exit;
-    jerr.pub.output_message = tv_index_quiet;
     volatile tv_status status = TV_ERR_CORRUPT;
     if (setjmp(jerr.jump)) {
         if (created) {
@@ -795,21 +826,7 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
 
     /* One array per component, sized as jpegtran sizes them (whole iMCUs): exactly the MCUs' blocks here. */
     jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
-    int hmax = 1, vmax = 1;
-    for (int c = 0; c < x->components; c++) {
-        if (target.comp_info[c].h_samp_factor > hmax) hmax = target.comp_info[c].h_samp_factor;
-        if (target.comp_info[c].v_samp_factor > vmax) vmax = target.comp_info[c].v_samp_factor;
-    }
-    for (int c = 0; c < x->components; c++) {
-        int h = target.comp_info[c].h_samp_factor, v = target.comp_info[c].v_samp_factor;
-        JDIMENSION w = (JDIMENSION)(((unsigned long)target.image_width * h + (unsigned long)hmax * 8 - 1) /
-                                    ((unsigned long)hmax * 8));
-        JDIMENSION ht = (JDIMENSION)(((unsigned long)target.image_height * v + (unsigned long)vmax * 8 - 1) /
-                                     ((unsigned long)vmax * 8));
-        arrays[c] = (*target.mem->request_virt_barray)((j_common_ptr)&target, JPOOL_IMAGE, TRUE,
-                                                        (w + h - 1) / h * h, (ht + v - 1) / v * v, (JDIMENSION)v);
-    }
-    (*target.mem->realize_virt_arrays)((j_common_ptr)&target);
+    tv_transcoder_arrays(&target, arrays, NULL, NULL);
     /* Each MCU row's blocks go straight into the arrays: an interleaved scan's MCU row is v block rows of
      * each component (a one-component scan's is one block row). */
     for (uint32_t row = y0; row < y1; row++) {
@@ -846,17 +863,8 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
     struct jpeg_decompress_struct source;
     struct jpeg_compress_struct target;
     struct tv_index_error jerr;
-    memset(&source, 0, sizeof source);
-    memset(&target, 0, sizeof target);
+    tv_transcoder_prepare(&source, &target, &jerr);
     volatile int created = 0;
-    jerr.output = NULL;
-    jerr.output_length = 0;
-    jerr.scratch = NULL;
-    jerr.scratch_size = 0;
-    source.err = jpeg_std_error(&jerr.pub);
-    target.err = &jerr.pub;
-    jerr.pub.error_exit = tv_index_error_exit;
-    jerr.pub.output_message = tv_index_quiet;
     if (setjmp(jerr.jump)) {
         if (created) {
             jpeg_destroy_compress(&target);
@@ -887,25 +895,12 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
     /* The target's arrays, sized as jpegtran sizes them (whole iMCUs); their blocks are the source's first ones. */
     jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
     JDIMENSION columns[TV_INDEX_MAX_COMPONENTS], rows[TV_INDEX_MAX_COMPONENTS];
-    int hmax = 1, vmax = 1;
+    tv_transcoder_arrays(&target, arrays, columns, rows);
     for (int c = 0; c < source.num_components; c++) {
-        if (source.comp_info[c].h_samp_factor > hmax) hmax = source.comp_info[c].h_samp_factor;
-        if (source.comp_info[c].v_samp_factor > vmax) vmax = source.comp_info[c].v_samp_factor;
-    }
-    for (int c = 0; c < source.num_components; c++) {
-        int h = source.comp_info[c].h_samp_factor, v = source.comp_info[c].v_samp_factor;
-        JDIMENSION w = (JDIMENSION)(((unsigned long)width * h + (unsigned long)hmax * 8 - 1) / ((unsigned long)hmax * 8));
-        JDIMENSION ht =
-            (JDIMENSION)(((unsigned long)height * v + (unsigned long)vmax * 8 - 1) / ((unsigned long)vmax * 8));
-        columns[c] = (w + h - 1) / h * h;
-        rows[c] = (ht + v - 1) / v * v;
         /* Never more blocks than the source holds (its arrays are padded to whole iMCUs too). */
         if (columns[c] > source.comp_info[c].width_in_blocks) columns[c] = source.comp_info[c].width_in_blocks;
         if (rows[c] > source.comp_info[c].height_in_blocks) rows[c] = source.comp_info[c].height_in_blocks;
-        arrays[c] = (*target.mem->request_virt_barray)((j_common_ptr)&target, JPOOL_IMAGE, TRUE, (w + h - 1) / h * h,
-                                                        (ht + v - 1) / v * v, (JDIMENSION)v);
     }
-    (*target.mem->realize_virt_arrays)((j_common_ptr)&target);
     for (int c = 0; c < source.num_components; c++) {
         for (JDIMENSION row = 0; row < rows[c]; row++) {
             JBLOCKARRAY in = (*source.mem->access_virt_barray)((j_common_ptr)&source, from[c], row, 1, FALSE);
