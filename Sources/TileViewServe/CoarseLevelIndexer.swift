@@ -6,8 +6,9 @@ import TileView
 /// written to the disk cache (`CoarseLevelStore`), newest files first, by `workers` threads at the lowest
 /// priority (`nice` 19), so that its first view, now or after a restart, reads them instead of decoding.
 ///
-/// The root is scanned at start and again every `rescanSeconds` once the queue is empty (files added later are
-/// picked up; no inotify: a periodic scan works on every file system, network ones included). A request for an
+/// The root is scanned at start, again half a second after a change inotify reports in a folder it walked
+/// (`FolderWatcher`), and every `rescanSeconds` once the queue is empty (files added later are picked up even where
+/// inotify sees nothing: network file systems, folders past the watch limit). A request for an
 /// image whose levels are not on disk moves it to the front (`requested`). An image already on disk is skipped;
 /// one that fails to decode is counted and not tried again until it changes.
 final class CoarseLevelIndexer: Sendable {
@@ -33,6 +34,8 @@ final class CoarseLevelIndexer: Sendable {
     }
     private let state = Locked(State())
     private let threads = Locked([WorkerThread<Void>]())
+    /// Changes in the folders a scan walked start the next scan (nil where inotify is not available).
+    let watcher = FolderWatcher()
 
     init(
         root: ServeRoot, images: ServedImages, store: CoarseLevelStore, workers: Int, rescanSeconds: Int = 60,
@@ -57,7 +60,16 @@ final class CoarseLevelIndexer: Sendable {
             state.stopped = false
             state.scanDue = true
         }
-        let started = (0..<workers).map { _ in WorkerThread.start { self.work() } }
+        var started = (0..<workers).map { _ in WorkerThread.start { self.work() } }
+        if let watcher {
+            started.append(
+                WorkerThread.start {
+                    watcher.run(settle: .milliseconds(500)) {
+                        self.state.withLock { $0.scanDue = true }
+                        self.state.wakeWaiters()
+                    }
+                })
+        }
         threads.withLock { $0 += started }
     }
 
@@ -65,6 +77,7 @@ final class CoarseLevelIndexer: Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         state.wakeWaiters()
+        watcher?.stop()
         for thread in threads.withLock({ thread in
             defer { thread = [] }
             return thread
@@ -128,6 +141,7 @@ final class CoarseLevelIndexer: Sendable {
         var files: [ServedFile] = []
         var folders = [ServedFolder(identifier: "", path: root.resolved)]
         while let folder = folders.popLast() {
+            watcher?.watch(folder.path)
             let (subfolders, images) = root.contents(of: folder)
             folders += subfolders
             files += images

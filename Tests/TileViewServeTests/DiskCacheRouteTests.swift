@@ -294,3 +294,39 @@ extension DiskCacheRouteTests {
         }
     }
 }
+
+extension DiskCacheRouteTests {
+    @Test("files added while the server runs (a new folder too) are indexed at once: inotify, not the minute's rescan")
+    func watchedFolders() async throws {
+        try await TemporaryFolder.with("serve-watch") { folder in
+            let root = try Self.makeRoot(folder)
+            let cache = folder.appendingPathComponent("cache")
+            let server = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 1))
+            try await buildApplication(server).test(.router) { _ in
+                let indexer = try #require(server.indexer)
+                #expect(indexer.rescanSeconds >= 60, "the periodic rescan cannot be what finds the new files")
+                func waitFor(_ count: Int) async throws -> Bool {
+                    for _ in 0..<100 {
+                        if indexer.figures.indexed >= count && indexer.figures.pending == 0 { return true }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    return false
+                }
+                #expect(try await waitFor(3))
+                let watched = try #require(indexer.watcher).figures
+                #expect(watched.watched == 2 && watched.refused == 0, "the root and albums/: \(watched)")
+                // A file copied in, then a new folder with an image in it.
+                try FileManager.default.copyItem(
+                    at: Fixtures.sampleImages.appendingPathComponent("chelsea.png"),
+                    to: root.appendingPathComponent("chelsea.png"))
+                #expect(try await waitFor(4), "the new file within 10 s: \(indexer.figures)")
+                let later = root.appendingPathComponent("later")
+                try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    at: Fixtures.sampleImages.appendingPathComponent("astronaut.png"),
+                    to: later.appendingPathComponent("astronaut.png"))
+                #expect(try await waitFor(5), "the new folder's file within 10 s: \(indexer.figures)")
+            }
+        }
+    }
+}

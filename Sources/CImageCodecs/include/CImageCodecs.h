@@ -112,6 +112,13 @@ int tv_descriptor_identity(int fd, tv_file_identity *identity);
 
 /* How many processors this process's affinity mask allows (sched_getaffinity), or -1 when it cannot be read. */
 int tv_affinity_cpu_count(void);
+/* Folder watching (inotify): a non-blocking descriptor (-1 with errno on failure); a watch of one folder for
+ * files written, moved, made, removed or touched, not through a link (-1 with errno: ENOSPC past the system's
+ * max_user_watches); a wait of at most `timeout_ms` that drains the events and returns how many (0 on timeout,
+ * -1 on error). */
+int tv_watch_open(void);
+int tv_watch_add(int fd, const char *path);
+int tv_watch_wait(int fd, int timeout_ms);
 
 /* ---------- colour (lcms2: color.c) ---------- */
 

@@ -102,6 +102,11 @@ struct OpsController: Sendable {
                 + ServerMetrics.gaugeText("tileview_index_pending", "Images waiting to be indexed.", figures.pending)
                 + ServerMetrics.counterText(
                     "tileview_index_failed_total", "Images that could not be indexed.", figures.failed)
+            if let watched = indexer.watcher?.figures {
+                text += ServerMetrics.gaugeText(
+                    "tileview_index_watched_folders", "Folders whose changes start a scan at once (inotify).",
+                    watched.watched)
+            }
         }
         return text
     }
