@@ -8,9 +8,12 @@ import TileViewServe
 /// with the same words. Run alone, it takes the same arguments.
 @main
 struct ServeMain: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "tileview-serve", abstract: ServeOptions.abstract, discussion: ServeOptions.discussion,
-        version: TileViewVersion.string)
+    /// Named `tileview serve` in usage and help when `tileview serve` started it (its first word says so).
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: CommandLine.arguments.first == "tileview serve" ? "tileview serve" : "tileview-serve",
+            abstract: ServeOptions.abstract, discussion: ServeOptions.discussion, version: TileViewVersion.string)
+    }
 
     @OptionGroup var options: ServeOptions
 

@@ -2,8 +2,10 @@ import ArgumentParser
 import TileView
 import TileViewCLI
 
-/// `tileview serve ROOT`: checks the arguments, then becomes `tileview-serve` with the same words (`execv`: the
-/// same process, so its pid, signals and exit status are the server's).
+/// `tileview serve ROOT`: becomes `tileview-serve` with the same words (`execv`: the same process, so its pid,
+/// signals and exit status are the server's), its first word `tileview serve` so that the server's usage and
+/// help name the command the user typed. `TileViewCommand.main` does so before parsing anything; this
+/// subcommand stays for `tileview --help` and for a parse that reaches it another way.
 ///
 /// The HTTP server lives in its own executable because every command pays, before it reads an argument, for the
 /// size of the binary: the loader relocates it, and each protocol conformance the argument parser looks up by
@@ -17,13 +19,20 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ServeOptions
 
     func run() async throws {
-        let server = ServerExecutable.path
         // The words after `serve`: the root command takes no options of its own before its subcommand.
         let words = CommandLine.arguments
-        let rest = words.firstIndex(of: "serve").map { Array(words[($0 + 1)...]) } ?? []
-        let reason = ProcessControl.become(server, arguments: [server] + rest)
+        Self.becomeServer(arguments: words.firstIndex(of: "serve").map { Array(words[($0 + 1)...]) } ?? [])
+    }
+
+    /// The name `tileview-serve` goes by when `tileview serve` starts it (its first word).
+    static let displayName = "tileview serve"
+
+    /// Becomes `tileview-serve` with `arguments`; on failure, says why and exits 1.
+    static func becomeServer(arguments: [String]) -> Never {
+        let server = ServerExecutable.path
+        let reason = ProcessControl.become(server, arguments: [displayName] + arguments)
         Report.error("\(server): \(reason) (tileview serve runs the tileview-serve installed beside tileview)")
-        throw ExitCode.failure
+        ProcessControl.exitNow(1)
     }
 }
 
