@@ -1,3 +1,4 @@
+import Synchronization
 import TileViewCore
 
 #if canImport(Glibc)
@@ -11,9 +12,11 @@ import TileViewCore
 /// 130 or 143); a second one ends the process at once, after removing every temporary file this process has
 /// open (`AtomicFile`), so no partial file stays either way.
 ///
-/// Mechanism: the signal handler only writes the signal's number to a pipe (`write(2)` is safe in a handler);
-/// a thread reading that pipe does the rest in ordinary code. This works whatever thread the kernel delivers
-/// the signal to, so it does not depend on when the process's other threads were started.
+/// Mechanism: the signal handler records the first signal in a lock-free atomic (so a run sees it at its next
+/// check, however late the other threads are scheduled on a loaded machine) and writes the signal's number to a
+/// pipe (`write(2)` is safe in a handler); a thread reading that pipe does the rest in ordinary code. This works
+/// whatever thread the kernel delivers the signal to, so it does not depend on when the process's other threads
+/// were started.
 public enum Interrupts {
     private static let state = Locked<Int32?>(nil)
     private static let installed = Locked(false)
@@ -58,7 +61,11 @@ public enum Interrupts {
     }
 
     /// The signal that asked the run to stop, or nil.
-    public static var stopSignal: Int32? { state.withLock { $0 } }
+    public static var stopSignal: Int32? {
+        if let signal = state.withLock({ $0 }) { return signal }
+        let first = firstSignal.load(ordering: .acquiring)
+        return first == 0 ? nil : first
+    }
 
     /// The exit status for a run stopped by `signal`: 128 + its number (130 for SIGINT, 143 for SIGTERM).
     public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
@@ -87,7 +94,11 @@ public enum Interrupts {
 /// The pipe's write end, read by the handler (a C function cannot capture it).
 nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 
+/// The first signal received (0: none yet), set by the handler itself: a lock-free atomic is safe there.
+private let firstSignal = Atomic<Int32>(0)
+
 private func interruptHandler(_ signal: Int32) {
+    _ = firstSignal.compareExchange(expected: 0, desired: signal, ordering: .releasing)
     var byte = UInt8(truncatingIfNeeded: signal)
     let saved = errno
     _ = write(interruptPipeWriteEnd, &byte, 1)

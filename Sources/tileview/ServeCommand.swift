@@ -2,10 +2,9 @@ import ArgumentParser
 import TileView
 import TileViewCLI
 
-/// `tileview serve ROOT`: becomes `tileview-serve` with the same words (`execv`: the same process, so its pid,
-/// signals and exit status are the server's), its first word `tileview serve` so that the server's usage and
-/// help name the command the user typed. `TileViewCommand.main` does so before parsing anything; this
-/// subcommand stays for `tileview --help` and for a parse that reaches it another way.
+/// `tileview serve ROOT`: checks the arguments, then becomes `tileview-serve` with the same words (`execv`: the
+/// same process, so its pid, signals and exit status are the server's), its first word `tileview serve` so that
+/// the server's usage and help name the command the user typed.
 ///
 /// The HTTP server lives in its own executable because every command pays, before it reads an argument, for the
 /// size of the binary: the loader relocates it, and each protocol conformance the argument parser looks up by

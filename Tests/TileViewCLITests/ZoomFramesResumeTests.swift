@@ -7,16 +7,16 @@ import TileViewTestSupport
 /// run left are reported and removed with `--clean`.
 @Suite("Zoom frames: interrupt and resume", .serialized)
 struct ZoomFramesResumeTests {
-    /// Two animated double taps and a fling on a sample photo at 10 fps (31 frames, about 4 s in a debug build);
-    /// the final frame goes beside the numbered ones.
-    static func arguments(_ frames: URL, fling: Bool = true) -> [String] {
+    /// Two animated double taps and a fling on a sample photo at `fps` (31 frames at 10 fps, about 0.12 s in a debug
+    /// build); the final frame goes beside the numbered ones.
+    static func arguments(_ frames: URL, fling: Bool = true, fps: Int = 10) -> [String] {
         [
             "zoom", Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path, "--viewport", "240x180",
             "--tap", "120,90", "--tap", "60,40",
         ]
             + (fling ? ["--gesture", "pan 100,0 velocity 1,0"] : [])
             + [
-                "--animate", "--fps", "10", "--frames", frames.path, "-o",
+                "--animate", "--fps", "\(fps)", "--frames", frames.path, "-o",
                 frames.appendingPathComponent("final.png").path,
             ]
     }
@@ -28,12 +28,21 @@ struct ZoomFramesResumeTests {
         return try! FrameFolder.contents(folder).frames
     }()
 
+    /// The run the signals interrupt: the same motion at 60 fps, 176 frames, so that a signal sent when the first
+    /// frame is on disk meets a run still under way on a loaded machine.
+    static let longReference: [String: Data] = {
+        let folder = try! TemporaryFolder.untilExit("zoom-frames-reference-long")
+        let result = try! CommandRunner.run(arguments(folder, fps: 60))
+        precondition(result.status == 0, "\(result)")
+        return try! FrameFolder.contents(folder).frames
+    }()
+
     @Test("SIGINT or SIGTERM mid-run: 130 or 143, no temporary file; --resume ends byte-identical")
     func signals() throws {
-        #expect(Self.reference.count == 31)
+        #expect(Self.longReference.count == 176)
         try FrameRunChecks.interruptAndResume(
-            { Self.arguments($0) }, reference: Self.reference, runs: 2, seed: 0x200F_4A3E, delays: 0.1...3,
-            countsReuse: false)
+            { Self.arguments($0, fps: 60) }, reference: Self.longReference, runs: 2, seed: 0x200F_4A3E,
+            delays: 0.1...3, countsReuse: false)
     }
 
     @Test("fewer frames into the folder: a warning with the count, --clean removes them; --resume needs --frames")
