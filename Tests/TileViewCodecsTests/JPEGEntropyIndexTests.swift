@@ -20,22 +20,34 @@ struct JPEGEntropyIndexTests {
 
     @Test("any rect of levels 0 to 3 equals that rect of the whole file decoded at the level", arguments: files)
     func rectsMatchWholeDecode(file: String) throws {
-        let path = TestImages.corpus(file)
+        var generator = SplitMix64(seed: UInt64(file.utf8.count) &* 0x2545_F491)
+        try Self.expectRectsMatch(TestImages.corpus(file), randomRects: 16, generator: &generator) { size in
+            [PixelRect(size: size)]
+        }
+    }
+
+    /// Checks that the index of the file at `path` gives, at every level from 0 to 3, the rects `fixed` names and
+    /// `randomRects` random ones as the whole file decoded at that level has them.
+    static func expectRectsMatch(
+        _ path: String, randomRects: Int, generator: inout SplitMix64, fixed: (PixelSize) -> [PixelRect],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let index = try JPEGEntropyIndex(path: path)
         let options = DecodeOptions(applyOrientation: false)
-        var generator = SplitMix64(seed: UInt64(file.utf8.count) &* 0x2545_F491)
         for level in 0...JPEGEntropyIndex.deepestLevel {
             let scale = LevelScale.pyramidLevel(level, format: .jpeg)
             let whole = try LevelReader(
                 .file(path: path), format: .jpeg, scale: scale,
                 rect: PixelRect(size: scale.levelSize(ofStored: index.size)), options: options
             ).readAll().image
-            var rects = [PixelRect(size: whole.size)]
-            for _ in 0..<16 { rects.append(RegionDecodeTests.randomRect(in: whole.size, using: &generator)) }
+            var rects = fixed(whole.size)
+            for _ in 0..<randomRects { rects.append(RegionDecodeTests.randomRect(in: whole.size, using: &generator)) }
             for rect in rects {
                 let got = try index.levelRect(rect, level: level, options: options)
                 let expected = whole.cropped(to: rect)
-                #expect(got == expected, "\(file) level \(level) \(rect): \(got.differenceSummary(from: expected))")
+                #expect(
+                    got == expected, "\(path) level \(level) \(rect): \(got.differenceSummary(from: expected))",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -155,24 +167,10 @@ extension JPEGEntropyIndexTests {
                     bytes.count > 3 << 19, "\(name): \(bytes.count) bytes, more than one and a half windows of 1 MiB")
                 let path = folder.appendingPathComponent(name).path
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
-                let index = try JPEGEntropyIndex(path: path)
-                let options = DecodeOptions(applyOrientation: false)
                 var generator = SplitMix64(seed: 0x3318)
-                for level in 0...JPEGEntropyIndex.deepestLevel {
-                    let scale = LevelScale.pyramidLevel(level, format: .jpeg)
-                    let whole = try LevelReader(
-                        .file(path: path), format: .jpeg, scale: scale,
-                        rect: PixelRect(size: scale.levelSize(ofStored: index.size)), options: options
-                    ).readAll().image
-                    // The bottom-right corner (the end of the scan) and random rects.
-                    var rects = [
-                        PixelRect(x: whole.size.width - 17, y: whole.size.height - 9, width: 17, height: 9)
-                    ]
-                    for _ in 0..<6 { rects.append(RegionDecodeTests.randomRect(in: whole.size, using: &generator)) }
-                    for rect in rects {
-                        let got = try index.levelRect(rect, level: level, options: options)
-                        #expect(got == whole.cropped(to: rect), "\(name) level \(level) \(rect)")
-                    }
+                // The bottom-right corner (the end of the scan) and random rects.
+                try Self.expectRectsMatch(path, randomRects: 6, generator: &generator) { size in
+                    [PixelRect(x: size.width - 17, y: size.height - 9, width: 17, height: 9)]
                 }
             }
         }

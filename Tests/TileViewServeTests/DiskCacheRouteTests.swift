@@ -67,11 +67,16 @@ struct DiskCacheRouteTests {
 
     /// Runs `body` with a fresh root (`makeRoot`) and a cache folder its images were indexed into by a server.
     static func withIndexedRoot(_ label: String, _ body: (URL, URL) async throws -> Void) async throws {
-        try await TemporaryFolder.with(label) { folder in
-            let root = try Self.makeRoot(folder)
-            let cache = folder.appendingPathComponent("cache")
+        try await withRoot(label) { root, cache in
             try await Self.index(TileServer(settings: try Self.settings(root: root, cache: cache, workers: 1)))
             try await body(root, cache)
+        }
+    }
+
+    /// Runs `body` with a new root (`makeRoot`) and the path of a cache folder beside it, not made yet.
+    static func withRoot(_ label: String, _ body: (URL, URL) async throws -> Void) async throws {
+        try await TemporaryFolder.with(label) { folder in
+            try await body(try Self.makeRoot(folder), folder.appendingPathComponent("cache"))
         }
     }
 
@@ -253,9 +258,7 @@ struct DiskCacheRouteTests {
 extension DiskCacheRouteTests {
     @Test("a JPEG's entropy index is kept on disk: a restarted server's first level-0 tile makes no pass, same bytes")
     func entropyIndexKept() async throws {
-        try await TemporaryFolder.with("serve-index") { folder in
-            let root = try Self.makeRoot(folder)
-            let cache = folder.appendingPathComponent("cache")
+        try await Self.withRoot("serve-index") { root, cache in
             // Level-0 tiles of rocket.jpg (upright baseline): lossless crops through the index.
             let tiles = ["0,0,256,256/256,/0/default.jpg", "256,256,256,256/256,/0/default.jpg"]
             func serve(_ server: TileServer) async throws -> [[UInt8]] {
@@ -298,9 +301,7 @@ extension DiskCacheRouteTests {
 extension DiskCacheRouteTests {
     @Test("files added while the server runs (a new folder too) are indexed at once: inotify, not the minute's rescan")
     func watchedFolders() async throws {
-        try await TemporaryFolder.with("serve-watch") { folder in
-            let root = try Self.makeRoot(folder)
-            let cache = folder.appendingPathComponent("cache")
+        try await Self.withRoot("serve-watch") { root, cache in
             let server = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 1))
             try await buildApplication(server).test(.router) { _ in
                 let indexer = try #require(server.indexer)
