@@ -1,4 +1,4 @@
-import Dispatch
+import NIOPosix
 
 /// Runs blocking work (decoding, encoding) on threads outside Swift's cooperative pool, at most `limit` at
 /// once, so that request handlers never block the server's tasks and memory stays bounded under load.
@@ -19,18 +19,21 @@ public actor BlockingWork {
         return try await Self.onWorkerThread(body).get()
     }
 
-    /// `body`'s result, run on a thread outside Swift's cooperative pool (Dispatch's global queue).
+    /// `body`'s result, run on a thread outside Swift's cooperative pool: NIO's thread pool, where Hummingbird's
+    /// own blocking work runs (one thread per core, first come first served). The limit above keeps renders from
+    /// taking every one of them.
     static func onWorkerThread<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async -> Result<
         T, E
     > {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                do throws(E) {
-                    continuation.resume(returning: .success(try body()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
+        let run: @Sendable () -> Result<T, E> = {
+            do throws(E) { return .success(try body()) } catch { return .failure(error) }
+        }
+        do {
+            return try await NIOThreadPool.singleton.runIfActive(run)
+        } catch {
+            // Only a pool that was shut down refuses work, and the shared pool never is; should it, the work runs
+            // here rather than failing a request.
+            return run()
         }
     }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import ServiceLifecycle
 import TileView
 
@@ -163,7 +162,8 @@ final class CoarseLevelIndexer: Sendable {
     }
 
     private func scheduleScan() {
-        DispatchQueue.global(qos: .background).asyncAfter(deadline: .now() + .seconds(rescanSeconds)) { [self] in
+        Task.detached(priority: .background) { [self] in
+            try? await Task.sleep(for: .seconds(rescanSeconds))
             state.withLock { $0.scanDue = true }
             state.wakeWaiters()
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPTypes
 import HummingbirdCore
 import Logging
@@ -156,7 +155,10 @@ public final class ConnectionRegistry: Sendable {
             return state.started ? nil : state.action
         }
         guard let action else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(seconds))) { action() }
+        Task.detached {
+            try? await Task.sleep(for: .seconds(seconds))
+            action()
+        }
     }
 
     /// Connections open now, connections closed to make room, and connections refused.

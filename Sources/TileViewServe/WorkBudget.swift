@@ -1,4 +1,3 @@
-import Dispatch
 import TileView
 
 /// The memory and the threads the server's renders share (docs/design.md section 18, admission): `--work-mb` of bytes,
@@ -152,8 +151,11 @@ public final class WorkBudget: Sendable {
             case .go: continuation.resume(returning: true)
             case .refuse: continuation.resume(returning: false)
             case .wait(let id):
-                let deadline = DispatchTime.now() + maxWait[lane]!
-                DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in timeOut(id, lane) }
+                let wait = maxWait[lane]!
+                Task.detached { [self] in
+                    try? await Task.sleep(for: .seconds(wait))
+                    timeOut(id, lane)
+                }
             }
         }
         guard waited else { throw .busy(retryAfter: lane == .tile ? 1 : 5) }

@@ -32,21 +32,16 @@ public enum Interrupts {
         guard pipe(&fds) == 0 else { return }
         interruptPipeWriteEnd = fds[1]
         let readEnd = fds[0]
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { raw in
-                let fd = Int32(Int(bitPattern: raw))
-                var byte: UInt8 = 0
-                while true {
-                    let n = read(fd, &byte, 1)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n == 1 else { return nil }
-                    Interrupts.received(Int32(byte))
-                }
-            }, UnsafeMutableRawPointer(bitPattern: Int(readEnd)))
-        guard started == 0 else { return }
-        pthread_detach(thread)
+        let listening = ThreadRun.detach {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(readEnd, &byte, 1)
+                if n < 0 && errno == EINTR { continue }
+                guard n == 1 else { return }
+                Interrupts.received(Int32(byte))
+            }
+        }
+        guard listening else { return }
         for signal in [SIGINT, SIGTERM] {
             var action = sigaction()
             #if canImport(Glibc)

@@ -32,19 +32,7 @@ package final class WorkerThread<Result>: ThreadRun, @unchecked Sendable {
     package override func run() { result = body() }
 
     private func launch() {
-        var thread = pthread_t()
-        let box = Unmanaged<ThreadRun>.passRetained(self).toOpaque()
-        let started = pthread_create(
-            &thread, nil,
-            { raw in
-                Unmanaged<ThreadRun>.fromOpaque(raw!).takeRetainedValue().run()
-                return nil
-            }, box)
-        if started == 0 {
-            self.thread = thread
-        } else {
-            Unmanaged<ThreadRun>.fromOpaque(box).release()
-        }
+        thread = ThreadRun.launch(self)
     }
 
     /// Whether the body runs on a thread of its own (else it runs inside `join`).
@@ -62,9 +50,41 @@ package final class WorkerThread<Result>: ThreadRun, @unchecked Sendable {
     }
 }
 
-/// What a new thread runs (the thread's entry point is a C function, which cannot name a generic class).
+/// What a new thread runs (the thread's entry point is a C function, which cannot name a generic class). This is
+/// the one place the project starts a thread: `WorkerThread` for work that is joined, `detach` for a thread that
+/// lives as long as the process (the signal listener).
 package class ThreadRun {
     package func run() {}
+
+    /// Runs `body` on a thread of its own that is never joined; false when no thread could be made (nothing runs).
+    package static func detach(_ body: @escaping () -> Void) -> Bool {
+        guard let thread = launch(Detached(body)) else { return false }
+        pthread_detach(thread)
+        return true
+    }
+
+    /// Starts a thread running `run.run()`; nil when none could be made.
+    fileprivate static func launch(_ run: ThreadRun) -> pthread_t? {
+        var thread = pthread_t()
+        let box = Unmanaged<ThreadRun>.passRetained(run).toOpaque()
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<ThreadRun>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, box)
+        guard started == 0 else {
+            Unmanaged<ThreadRun>.fromOpaque(box).release()
+            return nil
+        }
+        return thread
+    }
+
+    private final class Detached: ThreadRun {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+        override func run() { body() }
+    }
 }
 
 /// A count that only grows, shared by two threads: one raises it (rows decoded, rows drawn), the other waits
