@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TileViewCodecs
 import TileViewCore
 import TileViewSystem
@@ -14,7 +15,10 @@ import TileViewTiling
 /// decode instead of decoding the band a second time, and receives the tiles from the decoder itself (even if
 /// the cache has already evicted them).
 ///
-/// Thread-safe; decoding happens outside the lock, in the threads that claim the bands.
+/// Thread-safe; decoding happens outside the locks, in the threads that claim the bands. The tiles are striped
+/// (`Striped`): each tile lives in the part its level, column and row pick, each part with its share of the
+/// budget and a lock of its own, so threads reading different tiles seldom wait for each other; the claims of
+/// bands being decoded have one lock, taken on a miss only (docs/benchmarks.md section 10).
 public final class SharedTileCache: Sendable {
     /// A tile of one version of one image.
     package struct Key: Hashable {
@@ -44,23 +48,13 @@ public final class SharedTileCache: Sendable {
         }
     }
 
-    package struct State {
-        var tiles: TileCache<Key, ImageBuffer>
+    /// The bands being decoded and what was decoded: the claims' lock, taken on a miss, never on a hit.
+    package struct Claims {
         var decoding: [Band: BandDecode] = [:]
         var coalescedWaits = 0
         var bandsDecoded = 0
         var indexedDecodes = 0
-        var losslessCrops = 0
-        var storedTiles = 0
         var diskLoads = 0
-
-        /// Inserts freshly decoded tiles of `image`, counting their bytes as decoded.
-        mutating func insertDecoded(_ decoded: [TileID: ImageBuffer], image: String) {
-            for (id, tile) in decoded {
-                tiles.recordDecode(bytes: tile.pixels.count)
-                _ = tiles.insert(tile, forKey: Key(image: image, tile: id))
-            }
-        }
     }
 
     /// The entropy indexes of the JPEGs whose levels are decoded through one (see `entropyIndex`), the least
@@ -96,15 +90,22 @@ public final class SharedTileCache: Sendable {
     /// Indexes kept at once (each holds its file open and about 64 bytes per 8x8 MCUs: 0.8 MB for 96 MP).
     package static let indexesKept = 16
 
-    private let state: Locked<State>
+    private let tiles: Striped<TileCache<Key, ImageBuffer>>
+    private let claims = Locked(Claims())
+    private let losslessCropCount = Atomic(0)
+    private let storedTileCount = Atomic(0)
 
-    /// How often its locks (tiles and bands, entropy indexes, whole images) were taken, and how often a thread
-    /// waited for one (`/metrics`).
+    /// How often its locks (the tiles' parts together, band claims, entropy indexes, whole images) were taken, and
+    /// how often a thread waited for one (`/metrics`).
     public var lockContention: [(lock: String, acquisitions: Int, waits: Int)] {
-        [("tiles", state.contention), ("indexes", indexes.contention), ("wholes", wholes.contention)].map {
-            ($0.0, $0.1.acquisitions, $0.1.waits)
-        }
+        [
+            ("tiles", tiles.contention), ("claims", claims.contention), ("indexes", indexes.contention),
+            ("wholes", wholes.contention),
+        ].map { ($0.0, $0.1.acquisitions, $0.1.waits) }
     }
+
+    /// Each part of the tiles: how often its lock was taken and waited for.
+    package var partContention: [(acquisitions: Int, waits: Int)] { tiles.parts.map(\.contention) }
     private let indexes = Locked(IndexShelf())
     private let wholes = Locked(WholeShelf())
     public let budgetBytes: Int
@@ -116,36 +117,75 @@ public final class SharedTileCache: Sendable {
     static let absentKept = 4096
 
     /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square, reading coarse levels
-    /// from `levelStore` when it is given.
-    public init(budgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize, levelStore: CoarseLevelStore? = nil) {
+    /// from `levelStore` when it is given, in `parts` parts (by default `defaultParts`).
+    public init(
+        budgetBytes: Int, tileSize: Int = TileGrid.defaultTileSize, levelStore: CoarseLevelStore? = nil,
+        parts: Int? = nil
+    ) {
         self.levelStore = levelStore
         self.budgetBytes = max(0, budgetBytes)
         let cap = max(1, tileSize) * max(1, tileSize) * 4
-        state = Locked(
-            State(tiles: TileCache(budgetBytes: self.budgetBytes, entryCapBytes: cap) { $0.pixels.count }))
+        let count = Striped<Int>.partCount(
+            parts
+                ?? Self.defaultParts(
+                    budgetBytes: self.budgetBytes, tileBytes: cap, processors: SystemInfo.availableProcessors))
+        let share = self.budgetBytes / count
+        tiles = Striped(count: count) { _ in TileCache(budgetBytes: share, entryCapBytes: cap) { $0.pixels.count } }
     }
 
-    /// Hits, misses, evictions, bytes held and bytes decoded.
-    public var statistics: TileCacheStatistics { state.withLock { $0.tiles.statistics } }
+    /// One part per processor (up to 16, `Striped.partCount(processors:)`), but no more than leaves each part room
+    /// for 64 of the largest tiles (16 MiB of 256 x 256 tiles): a part's least recently used tile is evicted
+    /// within the part, so small parts would evict long before the whole budget is used. A power of two.
+    public static func defaultParts(budgetBytes: Int, tileBytes: Int, processors: Int) -> Int {
+        let wanted = Striped<Int>.partCount(processors: processors)
+        var fitting = 1
+        while fitting * 2 <= wanted && budgetBytes / (fitting * 2) >= 64 * max(1, tileBytes) { fitting *= 2 }
+        return fitting
+    }
+
+    /// The part a tile lives in: a mix of its level, column and row (the same for every image and every run, so
+    /// the tiles of a level spread evenly, and neighbours land in different parts).
+    private func part(_ tile: TileID) -> Locked<TileCache<Key, ImageBuffer>> {
+        var mixed = UInt64(truncatingIfNeeded: tile.column) &* 0x9E37_79B9_7F4A_7C15
+        mixed ^= UInt64(truncatingIfNeeded: tile.row) &* 0xBF58_476D_1CE4_E5B9
+        mixed ^= UInt64(truncatingIfNeeded: tile.level) &* 0x94D0_49BB_1331_11EB
+        return tiles.parts[Int(truncatingIfNeeded: mixed >> 32) & (tiles.parts.count - 1)]
+    }
+
+    /// Stores tiles of `image`, counting their bytes as decoded when `decoded`.
+    private func insert(_ decoded: [TileID: ImageBuffer], image: String, decoded counted: Bool) {
+        for (id, tile) in decoded {
+            part(id).withLock { part in
+                if counted { part.recordDecode(bytes: tile.pixels.count) }
+                _ = part.insert(tile, forKey: Key(image: image, tile: id))
+            }
+        }
+    }
+
+    /// Hits, misses, evictions, bytes held and bytes decoded (the parts summed).
+    public var statistics: TileCacheStatistics { tiles.values(\.statistics).reduce(TileCacheStatistics(), +) }
+
+    /// The parts the tiles are kept in.
+    public var partCount: Int { tiles.parts.count }
 
     /// Times a thread waited for a band another thread was decoding instead of decoding it again.
-    public var coalescedWaits: Int { state.withLock { $0.coalescedWaits } }
+    public var coalescedWaits: Int { claims.withLock { $0.coalescedWaits } }
 
     /// Bands decoded so far.
-    public var bandsDecoded: Int { state.withLock { $0.bandsDecoded } }
+    public var bandsDecoded: Int { claims.withLock { $0.bandsDecoded } }
 
     /// Rects decoded through an entropy index so far.
-    public var indexedDecodes: Int { state.withLock { $0.indexedDecodes } }
+    public var indexedDecodes: Int { claims.withLock { $0.indexedDecodes } }
 
     /// JPEG answers cut from a file's own coefficients so far (`TiledImage.losslessJPEGCrop`).
-    public var losslessCrops: Int { state.withLock { $0.losslessCrops } }
+    public var losslessCrops: Int { losslessCropCount.load(ordering: .relaxed) }
 
-    package func countLosslessCrop() { state.withLock { $0.losslessCrops += 1 } }
+    package func countLosslessCrop() { losslessCropCount.add(1, ordering: .relaxed) }
 
     /// JPEG answers that were a TIFF's stored tile so far (`TiledImage.storedJPEGTile`).
-    public var storedTiles: Int { state.withLock { $0.storedTiles } }
+    public var storedTiles: Int { storedTileCount.load(ordering: .relaxed) }
 
-    package func countStoredTile() { state.withLock { $0.storedTiles += 1 } }
+    package func countStoredTile() { storedTileCount.add(1, ordering: .relaxed) }
 
     /// The entropy index of `image` (the JPEG `source` reads): built on first use by the calling thread while the
     /// others that need it wait, then kept (`indexesKept` of them, the least recently used dropped first). Nil
@@ -299,21 +339,17 @@ public final class SharedTileCache: Sendable {
     /// Stores tiles decoded outside any band claim, counted as decoded: through an entropy index (counted as one
     /// indexed decode), or made by the same pass as the bands of another level (`throughIndex` false).
     package func store(image: String, tiles: [TileID: ImageBuffer], throughIndex: Bool = true) {
-        state.withLock { state in
-            state.insertDecoded(tiles, image: image)
-            if throughIndex { state.indexedDecodes += 1 }
-        }
+        insert(tiles, image: image, decoded: true)
+        if throughIndex { claims.withLock { $0.indexedDecodes += 1 } }
     }
 
-    /// The cached tiles among `ids` (each counted as a hit or a miss).
+    /// The cached tiles among `ids` (each counted as a hit or a miss). Takes each tile's part's lock, and no other.
     package func cached(image: String, _ ids: [TileID]) -> [TileID: ImageBuffer] {
-        state.withLock { state in
-            var found: [TileID: ImageBuffer] = [:]
-            for id in ids {
-                if let tile = state.tiles.value(forKey: Key(image: image, tile: id)) { found[id] = tile }
-            }
-            return found
+        var found: [TileID: ImageBuffer] = [:]
+        for id in ids {
+            if let tile = part(id).withLock({ $0.value(forKey: Key(image: image, tile: id)) }) { found[id] = tile }
         }
+        return found
     }
 
     /// Claims the bands among `rows` of `level` that this thread should decode: the `needed` ones nobody is
@@ -322,24 +358,30 @@ public final class SharedTileCache: Sendable {
     package func claim(
         image: String, level: Int, rows: Range<Int>, needed: Set<Int>, columns: Int
     ) -> (mine: [Int], waits: [Int: BandDecode]) {
-        state.withLock { state in
+        // The parts are looked at with the claims' lock held (claims, then a part: never the other way round). A
+        // band leaves the claims only after its tiles are stored (`publish`), so a band found unclaimed here is
+        // either complete or worth decoding.
+        claims.withLock { claims in
             var mine: [Int] = []
             var waits: [Int: BandDecode] = [:]
             for row in rows {
                 let band = Band(image: image, level: level, row: row)
-                if let decode = state.decoding[band] {
+                if let decode = claims.decoding[band] {
                     if needed.contains(row) {
                         decode.waiters += 1
-                        state.coalescedWaits += 1
+                        claims.coalescedWaits += 1
                         waits[row] = decode
                     }
                     continue
                 }
-                let complete = (0..<columns).allSatisfy {
-                    state.tiles.contains(Key(image: image, tile: TileID(level: level, column: $0, row: row)))
-                }
-                guard needed.contains(row) || !complete else { continue }
-                state.decoding[band] = BandDecode()
+                let complete =
+                    !needed.contains(row)
+                    && (0..<columns).allSatisfy { column in
+                        let id = TileID(level: level, column: column, row: row)
+                        return part(id).withLock { $0.contains(Key(image: image, tile: id)) }
+                    }
+                guard !complete else { continue }
+                claims.decoding[band] = BandDecode()
                 mine.append(row)
             }
             return (mine, waits)
@@ -348,10 +390,10 @@ public final class SharedTileCache: Sendable {
 
     /// Stores the tiles of a claimed band, counts them as decoded and hands them to the threads waiting for it.
     package func publish(image: String, level: Int, row: Int, tiles: [TileID: ImageBuffer]) {
-        let ended = state.withLock { state -> (BandDecode, Int)? in
-            state.insertDecoded(tiles, image: image)
-            state.bandsDecoded += 1
-            guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
+        insert(tiles, image: image, decoded: true)
+        let ended = claims.withLock { claims -> (BandDecode, Int)? in
+            claims.bandsDecoded += 1
+            guard let decode = claims.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
             else { return nil }
             decode.tiles = tiles
             return (decode, decode.waiters)
@@ -361,9 +403,9 @@ public final class SharedTileCache: Sendable {
 
     /// Ends claimed bands that will not be decoded: their waiters get `error`.
     package func fail(image: String, level: Int, rows: some Sequence<Int>, error: TileViewError) {
-        let ended = state.withLock { state in
+        let ended = claims.withLock { claims in
             rows.compactMap { row -> (BandDecode, Int)? in
-                guard let decode = state.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
+                guard let decode = claims.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
                 else { return nil }
                 decode.error = error
                 return (decode, decode.waiters)
@@ -375,13 +417,15 @@ public final class SharedTileCache: Sendable {
     /// Blocks until another thread's band decode ends; its tiles, or its error.
     package func wait(for decode: BandDecode) throws(TileViewError) -> [TileID: ImageBuffer] {
         decode.done.wait()
-        let (tiles, error) = state.withLock { _ in (decode.tiles, decode.error) }
+        let (tiles, error) = claims.withLock { _ in (decode.tiles, decode.error) }
         if let tiles { return tiles }
         throw error ?? TileViewError(.decode, path: "", reason: "a shared tile decode ended without tiles")
     }
 
     /// Removes every tile.
-    public func removeAll() { state.withLock { $0.tiles.removeAll() } }
+    public func removeAll() {
+        for part in tiles.parts { part.withLock { $0.removeAll() } }
+    }
 
     // MARK: - Coarse levels from disk
 
@@ -410,12 +454,10 @@ public final class SharedTileCache: Sendable {
 
     /// Stores tiles read from the disk cache (not counted as decoded).
     package func storeFromDisk(image: String, tiles: [TileID: ImageBuffer]) {
-        state.withLock { state in
-            for (id, tile) in tiles { _ = state.tiles.insert(tile, forKey: Key(image: image, tile: id)) }
-            state.diskLoads += 1
-        }
+        insert(tiles, image: image, decoded: false)
+        claims.withLock { $0.diskLoads += 1 }
     }
 
     /// Times an image's coarse levels were read from disk into the cache.
-    public var diskLoads: Int { state.withLock { $0.diskLoads } }
+    public var diskLoads: Int { claims.withLock { $0.diskLoads } }
 }

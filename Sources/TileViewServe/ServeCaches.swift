@@ -1,3 +1,4 @@
+import Synchronization
 import TileView
 
 /// An encoded answer to an image request: the bytes and their media type.
@@ -41,24 +42,37 @@ public final class ResponseCache: Sendable {
 }
 
 /// Identical requests that arrive while the first is being answered wait for its answer instead of decoding
-/// and encoding it again.
-public actor RequestCoalescer<Value: Sendable> {
-    private var running: [String: Task<Value, Never>] = [:]
-    /// Requests that were answered by another request's work.
-    public private(set) var joined = 0
+/// and encoding it again. Striped like the caches (a part per processor up to 16, each key in the part its hash
+/// picks): every uncached request passes here, and requests for different keys seldom wait for one another.
+public final class RequestCoalescer<Value: Sendable>: Sendable {
+    private let running: Striped<[String: Task<Value, Never>]>
+    private let joinedCount = Atomic(0)
 
-    public init() {}
+    /// Requests that were answered by another request's work.
+    public var joined: Int { joinedCount.load(ordering: .relaxed) }
+
+    /// How often its locks were taken, and how often a thread waited for one (`/metrics`).
+    public var lockContention: (acquisitions: Int, waits: Int) { running.contention }
+
+    public init(parts: Int = Striped<Int>.partCount(processors: SystemInfo.availableProcessors)) {
+        running = Striped(count: parts) { _ in [:] }
+    }
 
     /// `body`'s value for `key`, or the value of the call for `key` already running.
     public func run(_ key: String, _ body: @escaping @Sendable () async -> Value) async -> Value {
-        if let task = running[key] {
-            joined += 1
+        let part = running.part(for: key)
+        let (task, started) = part.withLock { running -> (Task<Value, Never>, Bool) in
+            if let task = running[key] { return (task, false) }
+            let task = Task { await body() }
+            running[key] = task
+            return (task, true)
+        }
+        guard started else {
+            joinedCount.add(1, ordering: .relaxed)
             return await task.value
         }
-        let task = Task { await body() }
-        running[key] = task
         let value = await task.value
-        running[key] = nil
+        part.withLock { $0[key] = nil }
         return value
     }
 }

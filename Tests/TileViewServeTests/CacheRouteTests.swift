@@ -47,6 +47,35 @@ struct CacheRouteTests {
         }
     }
 
+    @Test(
+        "the coalescer runs one body per key in flight, the other callers get its value; a later call runs again",
+        .timeLimit(.minutes(1)), arguments: [1, 4])
+    func coalescerJoins(parts: Int) async throws {
+        let coalescer = RequestCoalescer<Int>(parts: parts)
+        let runs = Locked(0)
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let values = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    await coalescer.run("tile") {
+                        runs.withLock { $0 += 1 }
+                        for await _ in gate { break }
+                        return 42
+                    }
+                }
+            }
+            // The body waits until seven callers have joined it; then it answers all eight.
+            while coalescer.joined < 7 { try? await Task.sleep(for: .milliseconds(5)) }
+            open.yield()
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values == Array(repeating: 42, count: 8))
+        #expect(runs.withLock { $0 } == 1 && coalescer.joined == 7)
+        #expect(await coalescer.run("tile") { 7 } == 7, "a finished key runs its next body")
+        #expect(await coalescer.run("other") { 8 } == 8)
+        #expect(coalescer.lockContention.acquisitions >= 10)
+    }
+
     @Test("neighbouring tiles of one band: the band is decoded once for all of them")
     func bandsShared() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 1 << 20))

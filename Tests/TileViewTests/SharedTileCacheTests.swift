@@ -132,10 +132,13 @@ struct SharedTileCacheTests {
         #expect(image.decodePasses == 1)
     }
 
-    @Test("threads asking for tiles of the same bands at once decode each band once, and get the same pixels")
-    func concurrentBandsDecodedOnce() throws {
+    @Test(
+        "threads asking for tiles of the same bands at once decode each band once, and get the same pixels",
+        arguments: [1, 4])
+    func concurrentBandsDecodedOnce(parts: Int) throws {
         // Level 0 (49 MB) is more than half this budget: no whole-level pass.
-        let cache = SharedTileCache(budgetBytes: 64 << 20, tileSize: 256)
+        let cache = SharedTileCache(budgetBytes: 64 << 20, tileSize: 256, parts: parts)
+        #expect(cache.partCount == parts)
         let file = "png/gen_large_4100x3000.png"
         let reference = try #require(
             try Self.open(file, SharedTileCache(budgetBytes: 256 << 20, tileSize: 256)).region(
@@ -154,6 +157,38 @@ struct SharedTileCacheTests {
         // band is ever decoded twice (its tiles would be stored again).
         #expect(cache.bandsDecoded >= 2)
         #expect(cache.statistics.replacements == 0, "a band was decoded twice")
+    }
+
+    @Test("a hit takes its tiles' parts' locks and no other; the parts share the lookups and keep the budget")
+    func hitsTakePartLocksOnly() throws {
+        let cache = SharedTileCache(budgetBytes: 32 << 20, tileSize: 64, parts: 4)
+        let file = "png/gen_large_4100x3000.png"
+        let rect = PixelRect(x: 640, y: 512, width: 512, height: 512)  // 8 x 8 tiles of level 0
+        let first = try #require(try Self.open(file, cache).region(rect, level: 0))
+        let claimsTaken = { cache.lockContention.first { $0.lock == "claims" }!.acquisitions }
+        let claimsBefore = claimsTaken()
+        let partsBefore = cache.partContention.map(\.acquisitions)
+        let second = try #require(try Self.open(file, cache).region(rect, level: 0))
+        #expect(second.buffer == first.buffer)
+        #expect(claimsTaken() == claimsBefore, "a hit took the claims' lock")
+        let taken = zip(cache.partContention, partsBefore).map { $0.acquisitions - $1 }
+        #expect(taken.allSatisfy { $0 >= 4 }, "every part serves some of the 64 tiles: \(taken)")
+        #expect(taken.reduce(0, +) >= 64)
+        #expect(cache.statistics.hits >= 64)
+        #expect(cache.statistics.currentBytes <= cache.budgetBytes)
+    }
+
+    @Test("the tiles are kept in one part per processor, up to 16, while each part holds 64 of the largest tiles")
+    func defaultParts() {
+        let tile256 = 256 * 256 * 4
+        #expect(SharedTileCache.defaultParts(budgetBytes: 192 << 20, tileBytes: tile256, processors: 16) == 8)
+        #expect(SharedTileCache.defaultParts(budgetBytes: 1 << 30, tileBytes: tile256, processors: 16) == 16)
+        #expect(SharedTileCache.defaultParts(budgetBytes: 1 << 30, tileBytes: tile256, processors: 64) == 16)
+        #expect(SharedTileCache.defaultParts(budgetBytes: 192 << 20, tileBytes: tile256, processors: 2) == 2)
+        #expect(SharedTileCache.defaultParts(budgetBytes: 192 << 20, tileBytes: tile256, processors: 1) == 1)
+        #expect(SharedTileCache.defaultParts(budgetBytes: 31 << 20, tileBytes: tile256, processors: 16) == 1)
+        #expect(SharedTileCache.defaultParts(budgetBytes: 3 << 20, tileBytes: 64 * 64 * 4, processors: 16) == 2)
+        #expect(SharedTileCache(budgetBytes: 192 << 20, parts: 3).partCount == 4)
     }
 
     @Test("a decoding error reaches the thread that decoded and every thread that waited")

@@ -57,7 +57,7 @@ struct OpsController: Sendable {
                 statistics: server.responses.statistics)
             + ServerMetrics.counterText(
                 "tileview_requests_coalesced_total",
-                "Image requests answered by an identical request in flight.", await server.coalescer.joined)
+                "Image requests answered by an identical request in flight.", server.coalescer.joined)
             + workText() + lockText()
             + ServerMetrics.gaugeText("tileview_views_open", "Views held live (image and gallery).", server.views.count)
             + ServerMetrics.counterText("tileview_views_created_total", "Views made.", server.views.counters.created)
@@ -118,7 +118,7 @@ struct OpsController: Sendable {
         for (name, figures) in [
             ("responses", server.responses.lockContention), ("metrics", server.metrics.lockContention),
             ("work_budget", server.budget.lockContention), ("connections", server.connections.lockContention),
-            ("views", server.views.lockContention),
+            ("views", server.views.lockContention), ("coalescer", server.coalescer.lockContention),
         ] {
             locks.append((name, figures.acquisitions, figures.waits))
         }
