@@ -23,9 +23,11 @@ public final class ServerMetrics: Sendable {
             return sum
         }
     }
-    /// Counted per thread (one part per processor), summed when read: every request counts, and no two threads
-    /// wait for the same lock to do it.
-    private let state = Striped(count: Striped<State>.partCount(processors: SystemInfo.availableProcessors)) { _ in
+    /// Counted per thread, summed when read: every request counts, and no two threads wait for the same lock to do
+    /// it. Four parts per processor (up to 64): the threads that count are Swift's cooperative pool, NIO's event
+    /// loops and NIO's thread pool, each about one per processor (with a part per processor, two threads shared
+    /// each part: 400 to 650 waits in 120,000 requests on 2 processors).
+    private let state = Striped(count: Striped<State>.partCount(min(64, 4 * SystemInfo.availableProcessors))) { _ in
         State()
     }
 
