@@ -109,7 +109,9 @@ public final class FrameWriter: @unchecked Sendable {
             if let failure = currentFailure { throw failure }
             return
         }
-        queue.withLock(when: { $0.pending.count + $0.writing < maxInFlight }) { queue in
+        let maxInFlight = maxInFlight
+        let slotFree: (Queue) -> Bool = { $0.pending.count + $0.writing < maxInFlight }
+        queue.withLock(when: slotFree) { queue in
             queue.closed = false
             queue.pending.append(Pending(frame: frame, index: index, name: name, path: path))
         }
@@ -125,8 +127,9 @@ public final class FrameWriter: @unchecked Sendable {
 
     /// Takes waiting frames and writes them, until the queue is closed (a writing thread) or empty.
     private func writeFrames(untilClosed: Bool) {
+        let ready: (Queue) -> Bool = { !$0.pending.isEmpty || $0.closed || !untilClosed }
         while true {
-            let next = queue.withLock(when: { !$0.pending.isEmpty || $0.closed || !untilClosed }) { queue in
+            let next = queue.withLock(when: ready) { queue in
                 guard !queue.pending.isEmpty else { return Pending?.none }
                 queue.writing += 1
                 return queue.pending.removeFirst()
