@@ -13,7 +13,7 @@ import TileViewSystem
 /// few MB, which the page cache serves once it is warm; SQLite would add a copy through its pages and a lock
 /// shared by every process for nothing the file system does not already give.
 ///
-/// An entry holds its key and its levels' sizes, and begins with the SHA-256 of the rest: a damaged entry (or one
+/// An entry holds its key and its levels' sizes, and begins with the CRC-32C of the rest: a damaged entry (or one
 /// of another layout) is removed when read and counts as a miss, and the image is indexed again; a whole entry
 /// whose levels are not the ones asked for (another tile size) is a miss and stays. The key is the
 /// file's identity (device, inode, size, modification and change times) with what changes the pixels (the decode
@@ -37,10 +37,10 @@ public final class CoarseLevelStore: Sendable {
     static let maxEntryBytes = 8 << 20
     static let suffix = ".levels"
     /// The layout's name and version: an entry of another layout is damaged to this one.
-    static let magic = Array("TVLEVEL1".utf8)
+    static let magic = Array("TVLEVEL2".utf8)
     /// An entropy index's entry (`storeIndex`): its own suffix and magic, in the same tree, budget and eviction.
     static let indexSuffix = ".index"
-    static let indexMagic = Array("TVINDEX1".utf8)
+    static let indexMagic = Array("TVINDEX2".utf8)
     /// The largest index entry read: a 64 MiB JPEG's index is about 2 MiB.
     static let maxIndexBytes = 16 << 20
 
@@ -208,7 +208,7 @@ public final class CoarseLevelStore: Sendable {
     public func storeIndex(key: String, bytes index: [UInt8], warn: @Sendable (String) -> Void = { _ in }) {
         guard writable else { return }
         let body = Self.entryBody(key: key, payload: index)
-        let bytes = Self.indexMagic + Array(SHA256.fastHex(body).utf8) + body
+        let bytes = Self.indexMagic + Self.digest(body) + body
         guard bytes.count <= Self.maxIndexBytes else { return }
         write(bytes, to: path(of: key, suffix: Self.indexSuffix), warn: warn)
     }
@@ -219,7 +219,7 @@ public final class CoarseLevelStore: Sendable {
         let read =
             CacheFiles.withMapping(path, limit: Self.maxIndexBytes) { bytes -> EntryRead<[UInt8]> in
                 guard Self.isWhole(bytes, magic: Self.indexMagic) else { return .damaged(bytes.count) }
-                var offset = Self.indexMagic.count + 64
+                var offset = Self.indexMagic.count + Self.digestLength
                 let keyBytes = Array(key.utf8)
                 guard offset + 4 <= bytes.count else { return .other }
                 let keyLength = bytes[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
@@ -297,7 +297,7 @@ public final class CoarseLevelStore: Sendable {
 
     // MARK: - The entry's bytes
 
-    /// `magic`, the SHA-256 (hex) of what follows, then (little-endian 32-bit numbers) the key's length and
+    /// `magic`, the CRC-32C (hex) of what follows, then (little-endian 32-bit numbers) the key's length and
     /// bytes, the number of levels, each level's number, width and height, and the levels' RGBA pixels in order.
     package static func encode(key: String, levels: [(level: Int, pixels: ImageBuffer)]) -> [UInt8] {
         var body = entryBody(key: key, payload: [])
@@ -310,8 +310,17 @@ public final class CoarseLevelStore: Sendable {
         }
         body.reserveCapacity(body.count + levels.reduce(0) { $0 + $1.pixels.pixels.count })
         for (_, pixels) in levels { body += pixels.pixels }
-        return magic + Array(SHA256.fastHex(body).utf8) + body
+        return magic + digest(body) + body
     }
+
+    /// The checksum after an entry's magic: the CRC-32C of the rest, as 8 hex digits (layouts 1 had SHA-256, which
+    /// took a quarter of a first view's time after a restart: docs/benchmarks.md section 9).
+    static func digest(_ body: [UInt8]) -> [UInt8] {
+        body.withUnsafeBufferPointer { Array(CRC32C.hex($0).utf8) }
+    }
+
+    /// The checksum's length in an entry.
+    static let digestLength = 8
 
     /// The key's length (little-endian 32 bits) and bytes, then `payload`: what an entry's checksum covers.
     static func entryBody(key: String, payload: [UInt8]) -> [UInt8] {
@@ -323,17 +332,17 @@ public final class CoarseLevelStore: Sendable {
 
     /// Whether `bytes` is an entry of the layout `magic` names, whole: the magic, and the checksum of the rest.
     static func isWhole(_ bytes: UnsafeRawBufferPointer, magic: [UInt8]) -> Bool {
-        let digestEnd = magic.count + 64
+        let digestEnd = magic.count + digestLength
         guard bytes.count > digestEnd, bytes[0..<magic.count].elementsEqual(magic) else { return false }
         let body = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[digestEnd...])
-        return bytes[magic.count..<digestEnd].elementsEqual(SHA256.fastHex(body).utf8)
+        return bytes[magic.count..<digestEnd].elementsEqual(CRC32C.hex(body).utf8)
     }
 
     /// The levels a whole entry (`isWhole`) holds, when it is the entry of `key` with exactly the `expected` levels.
     static func decode(
         _ bytes: UnsafeRawBufferPointer, key: String, expected: [(level: Int, size: PixelSize)]
     ) -> [MappedLevel]? {
-        var offset = magic.count + 64
+        var offset = magic.count + digestLength
         func number() -> Int? {
             guard offset + 4 <= bytes.count else { return nil }
             defer { offset += 4 }

@@ -509,6 +509,13 @@ tv_status tv_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, s
  * (and writes nothing) where the processor has none, for the caller's portable code. Thread-safe. */
 int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]);
 
+/* ---------- CRC-32C ---------- */
+
+/* The CRC-32C (Castagnoli) of `length` bytes: with SSE 4.2 where the processor has it, else by table. Thread-safe. */
+uint32_t tv_crc32c(const uint8_t *data, size_t length);
+/* The same by table alone (what processors without SSE 4.2 run; tests compare the two). */
+uint32_t tv_crc32c_portable(const uint8_t *data, size_t length);
+
 /* ---------- versions ---------- */
 
 /* Version of the libraries linked, for diagnostics. */
