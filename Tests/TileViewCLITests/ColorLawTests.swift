@@ -67,15 +67,26 @@ struct ColorLawTests {
         }
     }
 
+    /// The fit frames of `file` and of untagged.jpg (the same pixels, no colour description) in `viewport`, written
+    /// to a temporary folder: `body` gets both runs and both frames' files.
+    static func renderBesideUntagged(
+        _ file: String, viewport: String,
+        _ body: (_ run: CommandRunner.Result, _ untaggedRun: CommandRunner.Result, _ frame: URL, _ untaggedFrame: URL)
+            throws -> Void
+    ) throws {
+        try TemporaryFolder.with("color-law") { dir in
+            let frame = dir.appendingPathComponent("frame.png")
+            let untagged = dir.appendingPathComponent("untagged.png")
+            let run = try render(folder.appendingPathComponent(file), viewport: viewport, to: frame)
+            let untaggedRun = try render(
+                folder.appendingPathComponent("untagged.jpg"), viewport: viewport, to: untagged)
+            try body(run, untaggedRun, frame, untagged)
+        }
+    }
+
     @Test("srgb-tagged.jpg (an sRGB profile) and untagged.jpg (none) give byte-identical frames", arguments: viewports)
     func srgbProfileKeepsBytes(viewport: String) throws {
-        try TemporaryFolder.with("color-law") { dir in
-            let tagged = dir.appendingPathComponent("tagged.png")
-            let untagged = dir.appendingPathComponent("untagged.png")
-            let a = try Self.render(
-                Self.folder.appendingPathComponent("srgb-tagged.jpg"), viewport: viewport, to: tagged)
-            let b = try Self.render(
-                Self.folder.appendingPathComponent("untagged.jpg"), viewport: viewport, to: untagged)
+        try Self.renderBesideUntagged("srgb-tagged.jpg", viewport: viewport) { a, b, tagged, untagged throws in
             #expect(a.status == 0 && b.status == 0, "\(a)\n\(b)")
             #expect(a.stderr.isEmpty, "\(a)")
             #expect(try Fixtures.bytes(tagged) == Fixtures.bytes(untagged), "an sRGB source keeps today's bytes")
@@ -86,13 +97,7 @@ struct ColorLawTests {
         "truncated-profile.jpg renders (exit 0) with a warning naming the file, exactly as the same pixels untagged",
         arguments: viewports)
     func truncatedProfileIsIgnored(viewport: String) throws {
-        try TemporaryFolder.with("color-law") { dir in
-            let truncated = dir.appendingPathComponent("truncated.png")
-            let untagged = dir.appendingPathComponent("untagged.png")
-            let a = try Self.render(
-                Self.folder.appendingPathComponent("truncated-profile.jpg"), viewport: viewport, to: truncated)
-            let b = try Self.render(
-                Self.folder.appendingPathComponent("untagged.jpg"), viewport: viewport, to: untagged)
+        try Self.renderBesideUntagged("truncated-profile.jpg", viewport: viewport) { a, b, truncated, untagged throws in
             #expect(a.status == 0, "\(a)")
             #expect(b.status == 0, "\(b)")
             #expect(a.stderr.contains("warning") && a.stderr.contains("truncated-profile.jpg"), "\(a)")

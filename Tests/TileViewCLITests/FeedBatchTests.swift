@@ -20,12 +20,7 @@ struct FeedBatchTests {
     }
 
     /// An uninterrupted run's frames (28 offsets up the feed).
-    static let reference: [String: Data] = {
-        let folder = try! TemporaryFolder.untilExit("feed-reference")
-        let result = try! CommandRunner.run(arguments(folder))
-        precondition(result.status == 0, "\(result)")
-        return try! FrameFolder.contents(folder).frames
-    }()
+    static let reference = FrameRunChecks.referenceFrames("feed-reference") { arguments($0) }
 
     @Test("shards 0/4 to 3/4 (and auto from a Slurm array) together write the whole run, byte for byte")
     func shards() throws {
@@ -76,17 +71,8 @@ struct FeedBatchTests {
 
     @Test("a feed of fewer frames into the folder: a warning with the count, and --clean removes them")
     func staleFrames() throws {
-        try TemporaryFolder.with("feed-stale") { folder in
-            #expect(try CommandRunner.run(Self.arguments(folder)).status == 0)
-            let shorter = try CommandRunner.run(Self.arguments(folder, offsets: "0:900:100"))
-            #expect(shorter.status == 0)
-            #expect(
-                shorter.stderr.contains(
-                    "holds 18 frames this run does not write (frame-0010.png to frame-0027.png), left by an earlier run; --clean removes them"
-                ), "\(shorter.stderr)")
-            let cleaned = try CommandRunner.run(Self.arguments(folder, offsets: "0:900:100") + ["--clean"])
-            #expect(cleaned.status == 0 && cleaned.stderr.contains("removed 18 frames"), "\(cleaned)")
-            #expect(try FrameFolder.contents(folder).frames.count == 10)
-        }
+        try FrameRunChecks.staleFrames(
+            "feed-stale", longer: { Self.arguments($0) }, shorter: { Self.arguments($0, offsets: "0:900:100") },
+            left: 18, range: "frame-0010.png to frame-0027.png", kept: 10)
     }
 }

@@ -10,6 +10,41 @@ import TileViewTestSupport
 /// run finished (exit 0) or, on a loaded machine, before the handlers are installed (the process then ends as
 /// the signal's default does, before any frame), but never leaves it any other way.
 enum FrameRunChecks {
+    /// The frames of an uninterrupted run of `arguments(folder)`, in a folder named after `label` that is removed
+    /// when the tests exit: the `reference` the other checks compare with.
+    static func referenceFrames(_ label: String, _ arguments: (URL) -> [String]) -> [String: Data] {
+        let folder = try! TemporaryFolder.untilExit(label)
+        let result = try! CommandRunner.run(arguments(folder))
+        precondition(result.status == 0, "\(result)")
+        return try! FrameFolder.contents(folder).frames
+    }
+
+    /// Runs `longer(folder)`, then `shorter(folder)` (a run with fewer frames) into a temporary folder named after
+    /// `label`: the second warns that the `left` frames `range` (`frame-A.png to frame-B.png`) were left by an
+    /// earlier run and removes nothing; the same run with `--clean` removes them, and `kept` frames stay.
+    static func staleFrames(
+        _ label: String, longer: (URL) -> [String], shorter: (URL) -> [String], left: Int, range: String, kept: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try TemporaryFolder.with(label) { folder in
+            #expect(try CommandRunner.run(longer(folder)).status == 0, sourceLocation: sourceLocation)
+            let warned = try CommandRunner.run(shorter(folder))
+            #expect(warned.status == 0, sourceLocation: sourceLocation)
+            #expect(
+                warned.stderr.contains(
+                    "holds \(left) frames this run does not write (\(range)), left by an earlier run; "
+                        + "--clean removes them"), "\(warned.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                try FrameFolder.contents(folder).frames.count == left + kept, "nothing is removed without --clean",
+                sourceLocation: sourceLocation)
+            let cleaned = try CommandRunner.run(shorter(folder) + ["--clean"])
+            #expect(
+                cleaned.status == 0 && cleaned.stderr.contains("removed \(left) frames"), "\(cleaned)",
+                sourceLocation: sourceLocation)
+            #expect(try FrameFolder.contents(folder).frames.count == kept, sourceLocation: sourceLocation)
+        }
+    }
+
     /// `runs` interrupted runs of `arguments(folder)`.
     /// `countsReuse`: the resumed run prints "N frames, M reused" (zoom `--frames` prints no count).
     static func interruptAndResume(

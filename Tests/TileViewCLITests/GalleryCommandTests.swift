@@ -11,14 +11,27 @@ struct GalleryCommandTests {
         try CommandRunner.run(["gallery"] + arguments, in: dir)
     }
 
+    /// Writes `text` as the file `name` in `dir` (a script, a map).
+    static func writeText(_ text: String, as name: String, in dir: URL) throws {
+        try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    /// Writes the test pages `names` (`TestPages.write`, `width` x `height`) and the script `script`, as
+    /// `scriptName`, into `dir`.
+    static func writePages(
+        _ names: [String], width: Int = 40, height: Int = 30, script: String, as scriptName: String, in dir: URL
+    ) throws {
+        try TestPages.write(names, into: dir, width: width, height: height)
+        try writeText(script, as: scriptName, in: dir)
+    }
+
     @Test("the classic map walk from 6: left stays, right 7, down 8, down stays, with its records")
     func classicMapWalk() throws {
         try TemporaryFolder.with("gallery-map") { dir in
             let maps = dir.appendingPathComponent("maps")
             try FileManager.default.createDirectory(at: maps, withIntermediateDirectories: true)
             try TestPages.write((1...8).map(String.init), into: maps)
-            try "# the classic map\n1 . 2\n3 4 5\n. 6 7\n. . 8\n".write(
-                to: maps.appendingPathComponent("classic.map"), atomically: true, encoding: .utf8)
+            try Self.writeText("# the classic map\n1 . 2\n3 4 5\n. 6 7\n. . 8\n", as: "classic.map", in: maps)
             let result = try Self.run(
                 [
                     "--map", "maps/classic.map", "--start", "6", "--moves", "left,right,down,down", "--viewport",
@@ -51,7 +64,7 @@ struct GalleryCommandTests {
             let pages = dir.appendingPathComponent("pages")
             try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
             try TestPages.write(["img10.png", "img2.PNG", "img1.png"], into: pages)
-            try "not a page".write(to: pages.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+            try Self.writeText("not a page", as: "notes.txt", in: pages)
             try FileManager.default.copyItem(
                 at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
                 to: pages.appendingPathComponent("img3.jpg")
@@ -158,7 +171,6 @@ struct GalleryCommandTests {
     func drags() throws {
         try TemporaryFolder.with("gallery-drag") { dir in
             let names = ["a.png", "b.png", "c.png"]
-            try TestPages.write(names, into: dir)
             let script = """
                 # viewport 100 wide: the finger moves left to head for the next page
                 drag -20,0 velocity 0.5,0
@@ -168,7 +180,7 @@ struct GalleryCommandTests {
                 drag 0,-80 velocity 0,2
                 drag -90,0 velocity 1,0
                 """
-            try script.write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
+            try Self.writePages(names, script: script, as: "walk.txt", in: dir)
             let result = try Self.run(
                 names + ["--script", "walk.txt", "--viewport", "100x60", "-o", "out", "--json"], in: dir)
             #expect(result.status == 0, "\(result)")
@@ -183,9 +195,9 @@ struct GalleryCommandTests {
     func zoomMemory() throws {
         try TemporaryFolder.with("gallery-zoom") { dir in
             let names = (0..<5).map { "z\($0).png" }
-            try TestPages.write(names, into: dir, width: 120, height: 90)
-            try "double-tap 20,15\nnext\nprev\nnext\nnext\nprev\nprev\n".write(
-                to: dir.appendingPathComponent("zoom.txt"), atomically: true, encoding: .utf8)
+            try Self.writePages(
+                names, width: 120, height: 90, script: "double-tap 20,15\nnext\nprev\nnext\nnext\nprev\nprev\n",
+                as: "zoom.txt", in: dir)
             let result = try Self.run(
                 names + ["--script", "zoom.txt", "--viewport", "40x30", "-o", "out", "--json"], in: dir)
             #expect(result.status == 0, "\(result)")
@@ -215,9 +227,10 @@ struct GalleryCommandTests {
     func shardsReassemble() throws {
         try TemporaryFolder.with("gallery-shards") { dir in
             let names = (0..<4).map { "s\($0).png" }
-            try TestPages.write(names, into: dir, width: 90, height: 60)
-            try "next\ndouble-tap 10,10\nnext\ndrag -30,0 velocity 0.4,0\nprev\npan 5,0\nprev\nprev\n".write(
-                to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
+            try Self.writePages(
+                names, width: 90, height: 60,
+                script: "next\ndouble-tap 10,10\nnext\ndrag -30,0 velocity 0.4,0\nprev\npan 5,0\nprev\nprev\n",
+                as: "walk.txt", in: dir)
             let common =
                 names + [
                     "--script", "walk.txt", "--viewport", "48x32", "--peek", "6", "--transition-frames", "2", "--json",
@@ -278,10 +291,12 @@ struct GalleryCommandTests {
         try TemporaryFolder.with("gallery-errors") { dir in
             try TestPages.write(["p0.png", "p1.png"], into: dir)
             try Data((0..<64).map { UInt8($0 * 7 % 256) }).write(to: dir.appendingPathComponent("garbage.png"))
-            try "next\nleap 3\n".write(to: dir.appendingPathComponent("bad.txt"), atomically: true, encoding: .utf8)
-            try "next\n".write(to: dir.appendingPathComponent("walk.txt"), atomically: true, encoding: .utf8)
-            try ". .\n. .\n".write(to: dir.appendingPathComponent("holes.map"), atomically: true, encoding: .utf8)
-            try "p0.png p1.png\n".write(to: dir.appendingPathComponent("grid.map"), atomically: true, encoding: .utf8)
+            for (text, name) in [
+                ("next\nleap 3\n", "bad.txt"), ("next\n", "walk.txt"), (". .\n. .\n", "holes.map"),
+                ("p0.png p1.png\n", "grid.map"),
+            ] {
+                try Self.writeText(text, as: name, in: dir)
+            }
             try FileManager.default.createDirectory(
                 at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
             for (k, failure) in Self.failures.enumerated() {

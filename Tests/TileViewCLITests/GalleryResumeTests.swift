@@ -19,22 +19,14 @@ struct GalleryResumeTests {
     }
 
     /// An uninterrupted run's frames.
-    static let reference: [String: Data] = {
-        let folder = try! TemporaryFolder.untilExit("resume-reference")
-        let result = try! CommandRunner.run(arguments(folder))
-        precondition(result.status == 0, "\(result)")
-        return try! FrameFolder.contents(folder).frames
-    }()
+    static let reference = FrameRunChecks.referenceFrames("resume-reference") { arguments($0) }
 
     /// The run the signals interrupt: twelve eased frames between pages, 66 frames, so that a signal sent when
     /// the first frame is on disk meets a run still under way (16 frames take about 0.15 s in a debug build, less
     /// than a loaded machine may take to schedule the signalling thread).
-    static let longReference: [String: Data] = {
-        let folder = try! TemporaryFolder.untilExit("resume-reference-long")
-        let result = try! CommandRunner.run(arguments(folder, transitions: 12))
-        precondition(result.status == 0, "\(result)")
-        return try! FrameFolder.contents(folder).frames
-    }()
+    static let longReference = FrameRunChecks.referenceFrames("resume-reference-long") {
+        arguments($0, transitions: 12)
+    }
 
     @Test("SIGINT or SIGTERM mid-run: 130 or 143, the message, no temporary file; --resume ends byte-identical")
     func signals() throws {
@@ -128,19 +120,9 @@ struct GalleryResumeTests {
 
     @Test("frames a longer earlier run left: a warning with the count, and --clean removes them")
     func staleFrames() throws {
-        try TemporaryFolder.with("stale") { folder in
-            #expect(try CommandRunner.run(Self.arguments(folder)).status == 0)
-            let shorter = try CommandRunner.run(Self.arguments(folder, moves: "next,next"))
-            #expect(shorter.status == 0)
-            #expect(
-                shorter.stderr.contains(
-                    "holds 9 frames this run does not write (frame-0007.png to frame-0015.png), left by an earlier run; --clean removes them"
-                ), "\(shorter.stderr)")
-            #expect(try FrameFolder.contents(folder).frames.count == 16, "nothing is removed without --clean")
-            let cleaned = try CommandRunner.run(Self.arguments(folder, moves: "next,next") + ["--clean"])
-            #expect(cleaned.status == 0 && cleaned.stderr.contains("removed 9 frames"), "\(cleaned)")
-            #expect(try FrameFolder.contents(folder).frames.count == 7)
-        }
+        try FrameRunChecks.staleFrames(
+            "stale", longer: { Self.arguments($0) }, shorter: { Self.arguments($0, moves: "next,next") }, left: 9,
+            range: "frame-0007.png to frame-0015.png", kept: 7)
     }
 }
 

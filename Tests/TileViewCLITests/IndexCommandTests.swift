@@ -80,15 +80,14 @@ struct IndexCommandTests {
     func pinnedServer() throws {
         try TemporaryFolder.with("pinned-serve") { dir in
             let root = try Self.makeRoot(dir)
-            let (process, base) = try ServeCommandTests.startServer(
+            try ServeCommandTests.withServer(
                 ["-c", "0", CommandRunner.executable.path, "serve", root.path, "--cache-dir", "none"],
-                through: URL(fileURLWithPath: "/usr/bin/taskset"))
-            defer { if process.isRunning { process.terminate() } }
-            let metrics = String(decoding: try ServeCommandTests.get(base + "/metrics").body, as: UTF8.self)
-            #expect(metrics.contains("\ntileview_processors 1\n"), "\(metrics)")
-            #expect(metrics.contains("\ntileview_render_threads 1\n"), "\(metrics)")
-            process.terminate()
-            process.waitUntilExit()
+                through: URL(fileURLWithPath: "/usr/bin/taskset")
+            ) { base in
+                let metrics = try ServeCommandTests.metrics(base)
+                #expect(metrics.contains("\ntileview_processors 1\n"), "\(metrics)")
+                #expect(metrics.contains("\ntileview_render_threads 1\n"), "\(metrics)")
+            }
         }
     }
 
@@ -98,20 +97,18 @@ struct IndexCommandTests {
             let root = try Self.makeRoot(dir)
             let cache = dir.appendingPathComponent("cache")
             #expect(try CommandRunner.run(["index", root.path, "--cache-dir", cache.path]).status == 0)
-            let (process, base) = try ServeCommandTests.startServer(
-                ["serve", root.path, "--cache-dir", cache.path, "--index-workers", "0"])
-            defer { if process.isRunning { process.terminate() } }
-            for tile in [
-                "full/!320,320/0/default.jpg", "0,0,512,427/256,/0/default.jpg", "512,0,128,427/64,/0/default.jpg",
-            ] {
-                #expect(try ServeCommandTests.get(base + "/iiif/3/rocket.jpg/\(tile)").status == 200, "\(tile)")
+            try ServeCommandTests.withServer(["serve", root.path, "--cache-dir", cache.path, "--index-workers", "0"]) {
+                base in
+                for tile in [
+                    "full/!320,320/0/default.jpg", "0,0,512,427/256,/0/default.jpg", "512,0,128,427/64,/0/default.jpg",
+                ] {
+                    #expect(try ServeCommandTests.get(base + "/iiif/3/rocket.jpg/\(tile)").status == 200, "\(tile)")
+                }
+                let metrics = try ServeCommandTests.metrics(base)
+                #expect(metrics.contains("tileview_disk_cache_hits_total 1"), "\(metrics)")
+                #expect(metrics.contains("tileview_tile_bands_decoded_total 0"), "\(metrics)")
+                #expect(metrics.contains("tileview_decoded_bytes_total 0"), "\(metrics)")
             }
-            let metrics = String(decoding: try ServeCommandTests.get(base + "/metrics").body, as: UTF8.self)
-            #expect(metrics.contains("tileview_disk_cache_hits_total 1"), "\(metrics)")
-            #expect(metrics.contains("tileview_tile_bands_decoded_total 0"), "\(metrics)")
-            #expect(metrics.contains("tileview_decoded_bytes_total 0"), "\(metrics)")
-            process.terminate()
-            process.waitUntilExit()
         }
     }
 

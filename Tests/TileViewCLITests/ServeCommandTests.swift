@@ -30,6 +30,23 @@ struct ServeCommandTests {
         return (process, base)
     }
 
+    /// Starts a server as `startServer` does, gives `body` its base URL, then stops it with SIGTERM and waits for it
+    /// to exit.
+    static func withServer(
+        _ arguments: [String], through executable: URL = CommandRunner.executable, _ body: (String) throws -> Void
+    ) throws {
+        let (process, base) = try startServer(arguments, through: executable)
+        defer { if process.isRunning { process.terminate() } }
+        try body(base)
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The text of the server's `/metrics`.
+    static func metrics(_ base: String) throws -> String {
+        String(decoding: try get(base + "/metrics").body, as: UTF8.self)
+    }
+
     static func get(_ url: String, _ arguments: [String] = []) throws -> (status: Int, body: Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -21,21 +21,11 @@ struct ZoomFramesResumeTests {
             ]
     }
 
-    static let reference: [String: Data] = {
-        let folder = try! TemporaryFolder.untilExit("zoom-frames-reference")
-        let result = try! CommandRunner.run(arguments(folder))
-        precondition(result.status == 0, "\(result)")
-        return try! FrameFolder.contents(folder).frames
-    }()
+    static let reference = FrameRunChecks.referenceFrames("zoom-frames-reference") { arguments($0) }
 
     /// The run the signals interrupt: the same motion at 60 fps, 176 frames, so that a signal sent when the first
     /// frame is on disk meets a run still under way on a loaded machine.
-    static let longReference: [String: Data] = {
-        let folder = try! TemporaryFolder.untilExit("zoom-frames-reference-long")
-        let result = try! CommandRunner.run(arguments(folder, fps: 60))
-        precondition(result.status == 0, "\(result)")
-        return try! FrameFolder.contents(folder).frames
-    }()
+    static let longReference = FrameRunChecks.referenceFrames("zoom-frames-reference-long") { arguments($0, fps: 60) }
 
     @Test("SIGINT or SIGTERM mid-run: 130 or 143, no temporary file; --resume ends byte-identical")
     func signals() throws {

@@ -20,49 +20,42 @@ struct DescriptorSourceTests {
     /// Reads two images of `size` row by row, alternating between `first` (7 rows a time) and `second` (13), so
     /// that each reader's stream buffer refills while the other's is half read.
     static func interleaved(
-        _ size: PixelSize, _ first: (Int, inout ImageBuffer, Int) throws -> Int,
-        _ second: (Int, inout ImageBuffer, Int) throws -> Int
+        _ size: PixelSize, _ first: any RowStreamingReader, _ second: any RowStreamingReader
     ) throws -> (ImageBuffer, ImageBuffer) {
         var a = ImageBuffer(width: size.width, height: size.height)
         var b = ImageBuffer(width: size.width, height: size.height)
         var rowA = 0
         var rowB = 0
         while rowA < size.height || rowB < size.height {
-            rowA += try first(7, &a, rowA)
-            rowB += try second(13, &b, rowB)
+            rowA += try first.readRows(7, into: &a, atRow: rowA)
+            rowB += try second.readRows(13, into: &b, atRow: rowB)
         }
         return (a, b)
     }
 
-    @Test("two PNG row readers of one descriptor, interleaved, give the path source's rows; the offset is untouched")
-    func interleavedPNG() throws {
-        let path = Fixtures.sampleImages.appendingPathComponent("coffee.png").path
-        let expected = try PNGDecoder.decode(.file(path: path), options: Self.stored).image
+    @Test(
+        "two PNG or JPEG row readers of one descriptor, interleaved, give the path source's rows; its offset stays 0",
+        arguments: ["coffee.png", "rocket.jpg"])
+    func interleavedReaders(name: String) throws {
+        let path = Fixtures.sampleImages.appendingPathComponent(name).path
         let descriptor = try Self.openDescriptor(path)
-        let first = try PNGRowReader(.descriptor(descriptor), options: Self.stored)
-        let second = try PNGRowReader(.descriptor(descriptor), options: Self.stored)
-        let (a, b) = try Self.interleaved(
-            first.header.storedSize, { try first.readRows($0, into: &$1, atRow: $2) },
-            { try second.readRows($0, into: &$1, atRow: $2) })
+        let expected: ImageBuffer
+        let size: PixelSize
+        let readers: [any RowStreamingReader]
+        if name.hasSuffix(".png") {
+            expected = try PNGDecoder.decode(.file(path: path), options: Self.stored).image
+            let png = try (0..<2).map { _ in try PNGRowReader(.descriptor(descriptor), options: Self.stored) }
+            (size, readers) = (png[0].header.storedSize, png)
+        } else {
+            expected = try JPEGDecoder.decode(.file(path: path), options: Self.stored).image
+            let jpeg = try (0..<2).map { _ in try JPEGScanlineReader(.descriptor(descriptor), options: Self.stored) }
+            for reader in jpeg { _ = try reader.start() }
+            (size, readers) = (jpeg[0].header.storedSize, jpeg)
+        }
+        let (a, b) = try Self.interleaved(size, readers[0], readers[1])
         #expect(a == expected, "\(a.differenceSummary(from: expected))")
         #expect(b == expected, "\(b.differenceSummary(from: expected))")
         #expect(lseek(descriptor.rawValue, 0, SEEK_CUR) == 0, "the descriptor's own offset is never moved")
-    }
-
-    @Test("two JPEG scanline readers of one descriptor, interleaved, give the path source's rows")
-    func interleavedJPEG() throws {
-        let path = Fixtures.sampleImages.appendingPathComponent("rocket.jpg").path
-        let expected = try JPEGDecoder.decode(.file(path: path), options: Self.stored).image
-        let descriptor = try Self.openDescriptor(path)
-        let first = try JPEGScanlineReader(.descriptor(descriptor), options: Self.stored)
-        let second = try JPEGScanlineReader(.descriptor(descriptor), options: Self.stored)
-        _ = try first.start()
-        _ = try second.start()
-        let (a, b) = try Self.interleaved(
-            first.header.storedSize, { try first.readRows($0, into: &$1, atRow: $2) },
-            { try second.readRows($0, into: &$1, atRow: $2) })
-        #expect(a == expected, "\(a.differenceSummary(from: expected))")
-        #expect(b == expected, "\(b.differenceSummary(from: expected))")
     }
 
     @Test("header, whole decodes, a level region and the entropy index read the same from a descriptor")

@@ -90,14 +90,7 @@ struct ExifFieldsTests {
         let tiff = Self.tiff(littleEndian: true)
         var rng = SplitMix64(seed: 77)
         for trial in 0..<600 {
-            var bytes = tiff
-            if trial % 5 == 0 {
-                bytes = Array(bytes[0..<Int(rng.next() % UInt64(bytes.count))])
-            } else {
-                for _ in 0..<(1 + Int(rng.next() % 6)) {
-                    bytes[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next())
-                }
-            }
+            let bytes = HostileBytes.mutated(tiff, trial: trial, truncateEvery: 5, maxChanges: 6, &rng)
             guard let fields = ExifFields.read(inTIFF: bytes) else { continue }
             for text in [fields.camera, fields.lens, fields.taken].compactMap({ $0 }) {
                 #expect(text.count <= 130 && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F })

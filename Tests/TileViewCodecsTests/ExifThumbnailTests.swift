@@ -64,14 +64,8 @@ struct ExifThumbnailTests {
         let segment = Self.exifSegment(orientation: 3, thumbnail: Self.thumbnail)
         var rng = SplitMix64(seed: 16)
         for trial in 0..<400 {
-            var bytes = segment
-            if trial % 4 == 0 {
-                bytes = Array(bytes[0..<Int(rng.next() % UInt64(bytes.count))])
-            } else {
-                for _ in 0..<(1 + Int(rng.next() % 4)) {
-                    bytes[4 + Int(rng.next() % UInt64(bytes.count - 4))] = UInt8(truncatingIfNeeded: rng.next())
-                }
-            }
+            // The first 4 bytes (the marker and the length) are kept whole.
+            let bytes = HostileBytes.mutated(segment, trial: trial, truncateEvery: 4, maxChanges: 4, keep: 4, &rng)
             let found = ExifThumbnail.jpeg(inJPEG: [0xFF, 0xD8] + bytes + [0xFF, 0xD9])
             if let found {
                 #expect(found.starts(with: [0xFF, 0xD8, 0xFF]) && found.suffix(2) == [0xFF, 0xD9], "trial \(trial)")

@@ -60,12 +60,7 @@ struct FeedSectionSpecParsingTests {
                 spec = FeedSectionSpec(
                     kind: .header(height: rng.int(1...FeedSectionSpec.largestHeaderHeight), colour: colour), path: nil)
             }
-            do {
-                let parsed = try FeedSectionSpec(parsing: spec.description)
-                return parsed == spec ? nil : "\(spec.description) parsed as \(parsed)"
-            } catch {
-                return "\(spec.description) rejected: \(error)"
-            }
+            return textRoundTripProblem(spec, FeedSectionSpec.init(parsing:))
         }
     }
 
@@ -98,13 +93,8 @@ struct FeedSectionSpecParsingTests {
             ("header:10:FF0000:x", "takes a height and an optional colour"),
         ])
     func rejectsMalformedText(text: String, fragment: String) {
-        do {
-            let spec = try FeedSectionSpec(parsing: text)
-            Issue.record("\"\(text)\" parsed as \(spec)")
-        } catch {
-            #expect(error.input == text)
-            #expect(error.description.contains(fragment), "message for \"\(text)\": \(error.description)")
-            #expect(error.description.contains(FeedSectionGrammar.forms), "message lists the forms")
-        }
+        expectTextRejected(
+            text, naming: fragment, accepted: FeedSectionGrammar.forms, "message lists the forms",
+            by: FeedSectionSpec.init(parsing:))
     }
 }

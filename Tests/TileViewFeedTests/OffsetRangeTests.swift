@@ -75,13 +75,8 @@ struct OffsetRangeTests {
             ("0:99999999999999999999:10", "TO \"99999999999999999999\" is larger than"),
         ])
     func rejectsMalformedText(text: String, fragment: String) {
-        do {
-            let range = try OffsetRange(parsing: text)
-            Issue.record("\"\(text)\" parsed as \(range)")
-        } catch {
-            #expect(error.input == text)
-            #expect(error.description.contains(fragment), "message for \"\(text)\": \(error.description)")
-            #expect(error.description.contains(OffsetRangeGrammar.form), "message gives the form")
-        }
+        expectTextRejected(
+            text, naming: fragment, accepted: OffsetRangeGrammar.form, "message gives the form",
+            by: OffsetRange.init(parsing:))
     }
 }

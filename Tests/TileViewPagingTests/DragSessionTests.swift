@@ -13,6 +13,12 @@ struct DragSessionTests {
         return DragSession(pager: pager, pageSize: size)
     }
 
+    /// A session on the classic map (`ClassicMap`), at the page named `name`.
+    static func classicSession(at name: String) throws -> DragSession {
+        let cell = try ClassicMap.cell(name)
+        return try session(.map(try ClassicMap.map()), at: cell.column, row: cell.row)
+    }
+
     @Test("a slow release settles on the nearest page; a fast one flings to the neighbour")
     func releaseRule() throws {
         var drag = try Self.session(.linear(5), at: 2)
@@ -53,36 +59,33 @@ struct DragSessionTests {
 
     @Test("a drag locks to the dominant axis of its first motion; a tie locks horizontally")
     func axisLock() throws {
-        let layout = PageLayout.map(try ClassicMap.map())
-        let four = try ClassicMap.cell("4")
-        var vertical = try Self.session(layout, at: four.column, row: four.row)
+        var vertical = try Self.classicSession(at: "4")
         vertical.drag(by: (dx: 0, dy: 0))
         #expect(vertical.axis == nil)
         vertical.drag(by: (dx: 30, dy: -40))  // finger up: the offset moves down towards 6
         #expect(vertical.axis == .vertical)
         vertical.drag(by: (dx: -300, dy: -20))
         #expect(vertical.contentOffset == Point(x: 400, y: 360))
-        var tie = try Self.session(layout, at: four.column, row: four.row)
+        var tie = try Self.classicSession(at: "4")
         tie.drag(by: (dx: -50, dy: -50))
         #expect(tie.axis == .horizontal && tie.contentOffset == Point(x: 450, y: 300))
     }
 
     @Test("on the classic map a drag from 6 cannot go left or down, and goes right to 7 and up to 4")
     func classicMapDrags() throws {
-        let layout = PageLayout.map(try ClassicMap.map())
         let six = try ClassicMap.cell("6")
-        var left = try Self.session(layout, at: six.column, row: six.row)
+        var left = try Self.classicSession(at: "6")
         left.drag(by: (dx: 250, dy: 0))
         #expect(left.contentOffset == Point(x: 400, y: 600))
         #expect(left.release(velocity: (vx: -1, vy: 0)).position == six)
-        var down = try Self.session(layout, at: six.column, row: six.row)
+        var down = try Self.classicSession(at: "6")
         down.drag(by: (dx: 0, dy: -250))
         #expect(down.contentOffset == Point(x: 400, y: 600))
-        var right = try Self.session(layout, at: six.column, row: six.row)
+        var right = try Self.classicSession(at: "6")
         right.drag(by: (dx: -1000, dy: 0))
         #expect(right.contentOffset == Point(x: 800, y: 600))
         #expect(right.release(velocity: (vx: 0, vy: 0)).position == (try ClassicMap.cell("7")))
-        var up = try Self.session(layout, at: six.column, row: six.row)
+        var up = try Self.classicSession(at: "6")
         up.drag(by: (dx: 0, dy: 100))
         #expect(up.release(velocity: (vx: 0, vy: -0.4)).position == (try ClassicMap.cell("4")))
     }

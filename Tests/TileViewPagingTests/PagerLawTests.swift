@@ -39,6 +39,18 @@ struct PagerLawTests {
         }
     }
 
+    /// Seeded walks of `moves` random moves each (see `forEachWalk`): `body` gets the case's seed, the layout, the
+    /// pager before the move, the move's index in the walk and the move, and applies it.
+    static func forEachRandomMove(
+        seed: UInt64, cases: Int, moves: Int, _ body: (UInt64, PageLayout, inout Pager, Int, PageMove) throws -> Void
+    ) throws {
+        try forEachWalk(seed: seed, cases: cases) { seed, layout, pager, rng in
+            for index in 0..<moves {
+                try body(seed, layout, &pager, index, RandomLayouts.move(&rng))
+            }
+        }
+    }
+
     @Test("never more than three resident, always within the neighbours, and the diff is exact")
     func residentLaws() throws {
         try Self.forEachWalk(seed: 0x5EED_0001, cases: 3000) { seed, layout, pager, rng in
@@ -86,31 +98,25 @@ struct PagerLawTests {
 
     @Test("no move into a hole: every move lands where the grid says, or stays")
     func movesFollowTheGrid() throws {
-        try Self.forEachWalk(seed: 0x5EED_0002, cases: 3000) { seed, layout, pager, rng in
-            for stepIndex in 0..<30 {
-                let move = RandomLayouts.move(&rng)
-                let from = pager.position
-                let step = pager.apply(move)
-                let expected = Self.expectedTarget(layout, move, from: from)
-                let context = { "seed \(seed) step \(stepIndex): \(move) from \(from) in \(layout)" }
-                try #require(step.position == expected, "\(context()): went to \(step.position), expected \(expected)")
-                try #require(layout.holdsPage(step.position), "\(context()): landed on \(step.position), no page")
-                try #require(step.from == from && step.moved == (expected != from), "\(context())")
-            }
+        try Self.forEachRandomMove(seed: 0x5EED_0002, cases: 3000, moves: 30) { seed, layout, pager, stepIndex, move in
+            let from = pager.position
+            let step = pager.apply(move)
+            let expected = Self.expectedTarget(layout, move, from: from)
+            let context = { "seed \(seed) step \(stepIndex): \(move) from \(from) in \(layout)" }
+            try #require(step.position == expected, "\(context()): went to \(step.position), expected \(expected)")
+            try #require(layout.holdsPage(step.position), "\(context()): landed on \(step.position), no page")
+            try #require(step.from == from && step.moved == (expected != from), "\(context())")
         }
     }
 
     @Test("a move that moves is undone by its reverse")
     func reverseUndoes() throws {
-        try Self.forEachWalk(seed: 0x5EED_0003, cases: 2000) { seed, layout, pager, rng in
-            for _ in 0..<20 {
-                let move = RandomLayouts.move(&rng)
-                let from = pager.position
-                guard pager.apply(move).moved else { continue }
-                let reverse = try #require(move.reversed)
-                let back = pager.apply(reverse)
-                try #require(back.position == from, "seed \(seed): \(move) then \(reverse) from \(from)")
-            }
+        try Self.forEachRandomMove(seed: 0x5EED_0003, cases: 2000, moves: 20) { seed, _, pager, _, move in
+            let from = pager.position
+            guard pager.apply(move).moved else { return }
+            let reverse = try #require(move.reversed)
+            let back = pager.apply(reverse)
+            try #require(back.position == from, "seed \(seed): \(move) then \(reverse) from \(from)")
         }
     }
 

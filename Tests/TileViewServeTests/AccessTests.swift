@@ -263,14 +263,25 @@ struct AccessTests {
         }
     }
 
+    /// The share link of `path` that expires `seconds` after `clock`'s now, opened: the link, its page (expected 200)
+    /// and the cookie the page set.
+    static func openShareLink(
+        _ client: any TestClientProtocol, _ path: String, expiresIn seconds: Int, clock: Clock,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (link: String, page: TestResponse, grant: String) {
+        let link = ShareLink.link(path, expires: clock.now + seconds, key: signKey)
+        let page = try await get(client, link)
+        #expect(page.status == .ok, sourceLocation: sourceLocation)
+        let grant = try #require(cookie(page, "tileview_share"), sourceLocation: sourceLocation)
+        return (link, page, grant)
+    }
+
     @Test("a share link opens its image (page, IIIF, view API) until it expires; tampered, expired or moved: 403")
     func shareImage() async throws {
         let clock = Clock()
         try await Self.withClient(Self.server(clock: clock)) { client in
-            let link = ShareLink.link("/view/rocket.jpg", expires: clock.now + 600, key: Self.signKey)
-            let page = try await Self.get(client, link)
-            #expect(page.status == .ok)
-            let grant = try #require(Self.cookie(page, "tileview_share"))
+            let (link, page, grant) = try await Self.openShareLink(
+                client, "/view/rocket.jpg", expiresIn: 600, clock: clock)
             #expect(page.headers[values: .setCookie].first?.contains("Max-Age=600; HttpOnly; SameSite=Lax") == true)
             // What the viewer page then asks for, carrying the cookie the link set.
             #expect(try await Self.get(client, Self.info, cookie: grant).status == .ok)
@@ -314,10 +325,7 @@ struct AccessTests {
     func shareFolder() async throws {
         let clock = Clock()
         try await Self.withClient(Self.server(clock: clock)) { client in
-            let link = ShareLink.link("/gallery/albums", expires: clock.now + 60, key: Self.signKey)
-            let page = try await Self.get(client, link)
-            #expect(page.status == .ok)
-            let grant = try #require(Self.cookie(page, "tileview_share"))
+            let grant = try await Self.openShareLink(client, "/gallery/albums", expiresIn: 60, clock: clock).grant
             #expect(try await Self.get(client, "/iiif/3/albums%2Fcoffee.png/info.json", cookie: grant).status == .ok)
             #expect(try await Self.get(client, "/view/albums%2Fcoffee.png", cookie: grant).status == .ok)
             #expect(try await Self.get(client, Self.info, cookie: grant).status == .unauthorized)

@@ -106,6 +106,19 @@ struct AdmissionTests {
 /// The work budget itself: lanes, the bounded queue, waiting and refusals.
 @Suite("Work budget")
 struct WorkBudgetTests {
+    /// A 40 MiB render on `budget` (64 MiB on two processors: its large lane holds one such render) that holds the
+    /// lane until `open` is called; its value is 1.
+    static func holdLargeLane(_ budget: WorkBudget) -> (render: Task<Int, any Error>, open: @Sendable () -> Void) {
+        let gate = Locked(false)
+        let render = Task {
+            try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in
+                while !gate.withLock({ $0 }) { usleep(1000) }
+                return 1
+            }
+        }
+        return (render, { gate.withLock { $0 = true } })
+    }
+
     @Test("a plan larger than its lane can ever give is refused at once; one that fits runs")
     func neverFits() async throws {
         let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2)
@@ -119,14 +132,8 @@ struct WorkBudgetTests {
     func lanes() async throws {
         // Waits long enough for a machine loaded by other tests: here only a full queue refuses.
         let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2, maxWait: 600)
-        let gate = Locked(false)
         // Large lane: one render at a time on two processors; the first holds it until the gate opens.
-        let first = Task {
-            try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in
-                while !gate.withLock({ $0 }) { usleep(1000) }
-                return 1
-            }
-        }
+        let (first, openGate) = Self.holdLargeLane(budget)
         try await Task.sleep(for: .milliseconds(100))
         // A tile runs meanwhile.
         let tile = try await budget.run(bytes: 1 << 20) { () throws(CancellationError) in 2 }
@@ -154,7 +161,7 @@ struct WorkBudgetTests {
             }
             #expect(seconds > 0)
         }
-        gate.withLock { $0 = true }
+        openGate()
         #expect(try await first.value == 1)
         for task in queued { #expect(await task.value) }
         #expect(budget.figures.used == 0)
@@ -163,13 +170,7 @@ struct WorkBudgetTests {
     @Test("a render that waits longer than the lane's wait is refused with 503, and the budget is whole after")
     func waitTooLong() async throws {
         let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2, maxWait: 0.2)
-        let gate = Locked(false)
-        let first = Task {
-            try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in
-                while !gate.withLock({ $0 }) { usleep(1000) }
-                return 1
-            }
-        }
+        let (first, openGate) = Self.holdLargeLane(budget)
         while budget.figures.used == 0 { try await Task.sleep(for: .milliseconds(10)) }
         do throws(WorkError<CancellationError>) {
             _ = try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in 2 }
@@ -181,7 +182,7 @@ struct WorkBudgetTests {
             }
         }
         #expect(budget.figures.busy == 1)
-        gate.withLock { $0 = true }
+        openGate()
         #expect(try await first.value == 1)
         #expect(budget.figures.used == 0 && budget.figures.queued == 0)
     }

@@ -31,6 +31,33 @@ struct FormatZoomTests {
         Double(zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.pixels.count)
     }
 
+    /// `path` and its PNG copy (`pngCopy`) in zoom sessions of one view: gestures go to both, frames are compared.
+    struct Twins {
+        let original: ZoomSession
+        let copy: ZoomSession
+
+        init(_ path: String, png: String, view: ViewSettings) throws {
+            original = ZoomSession(image: try TiledImage(path: path), view: view)
+            copy = ZoomSession(image: try TiledImage(path: png), view: view)
+        }
+
+        func apply(_ gesture: ZoomGesture) throws {
+            try original.apply(gesture)
+            try copy.apply(gesture)
+        }
+
+        /// The frames both show now.
+        func frames() throws -> (original: ImageBuffer, copy: ImageBuffer) {
+            (try original.render().image, try copy.render().image)
+        }
+
+        /// Whether both show the same frame, byte for byte (compared outside `#expect`: the buffers are large).
+        func sameFrame() throws -> Bool {
+            let (a, b) = try frames()
+            return a == b
+        }
+    }
+
     @Test("frames equal those of the decoded pixels saved as PNG, at fit and after seeded gestures", arguments: files)
     func framesEqualThePNGs(_ file: String) throws {
         let path = FormatCorpus.root.appendingPathComponent(file).path
@@ -40,15 +67,13 @@ struct FormatZoomTests {
             for trial in 0..<3 {
                 let viewport = PixelSize(width: 60 + rng.int(below: 200), height: 60 + rng.int(below: 200))
                 let view = ViewSettings(viewport: viewport, maximumScale: 4, background: RGBA8(r: 30, g: 40, b: 50))
-                let original = ZoomSession(image: try TiledImage(path: path), view: view)
-                let copy = ZoomSession(image: try TiledImage(path: png), view: view)
-                #expect(try original.render().image == copy.render().image, "\(file) at fit, trial \(trial)")
+                let twins = try Twins(path, png: png, view: view)
+                #expect(try twins.sameFrame(), "\(file) at fit, trial \(trial)")
                 for gesture in SceneRenderTests.gestures(&rng, viewport: viewport.asSize) + [
                     .doubleTap(viewportPoint: Point(x: 20, y: 20))
                 ] {
-                    try original.apply(gesture)
-                    try copy.apply(gesture)
-                    #expect(try original.render().image == copy.render().image, "\(file) after \(gesture)")
+                    try twins.apply(gesture)
+                    #expect(try twins.sameFrame(), "\(file) after \(gesture)")
                 }
             }
         }
@@ -62,20 +87,16 @@ struct FormatZoomTests {
         try TemporaryFolder.with("format-pyramid") { dir in
             let png = try Self.pngCopy(of: path, in: dir)
             let view = ViewSettings(viewport: PixelSize(width: 160, height: 120), maximumScale: 4)
-            let original = ZoomSession(image: try TiledImage(path: path), view: view)
-            let copy = ZoomSession(image: try TiledImage(path: png), view: view)
+            let twins = try Twins(path, png: png, view: view)
             // At fit (1200x900 in 160x120: level 2, the 300x225 copy) the frames differ, but little.
-            let a = try original.render().image
-            let b = try copy.render().image
+            let (a, b) = try twins.frames()
             let differs = a != b
             #expect(differs, "the stored copy is what is shown")
             let mean = Self.meanDifference(a, b)
             #expect(mean < 3, "mean difference \(mean)")
             // Zoomed in to 1:1 and beyond: level 0, the first page, the same bytes.
-            try original.apply(.zoomTo(imageRect: Rect(x: 500, y: 400, width: 160, height: 120)))
-            try copy.apply(.zoomTo(imageRect: Rect(x: 500, y: 400, width: 160, height: 120)))
-            let same = try original.render().image == copy.render().image
-            #expect(same, "the first page at 1:1")
+            try twins.apply(.zoomTo(imageRect: Rect(x: 500, y: 400, width: 160, height: 120)))
+            #expect(try twins.sameFrame(), "the first page at 1:1")
         }
     }
 
@@ -90,18 +111,14 @@ struct FormatZoomTests {
             #expect(header.storedLevels.first == BoxReducer.reducedSize(of: header.storedSize, factor: 2))
             // 128x96 in 40x30: level 1 (or 2), from a scaled decode.
             let view = ViewSettings(viewport: PixelSize(width: 40, height: 30), maximumScale: 4)
-            let original = ZoomSession(image: try TiledImage(path: path), view: view)
-            let copy = ZoomSession(image: try TiledImage(path: png), view: view)
+            let twins = try Twins(path, png: png, view: view)
             #expect(LevelScale.pyramidLevel(1, header: header).storedLevel == 1, "level 1 is a scaled decode")
             // libwebp's area-averaging rescaler equals a 2x2 box on most pixels; the frames are close.
-            let a = try original.render().image
-            let b = try copy.render().image
+            let (a, b) = try twins.frames()
             let mean = Self.meanDifference(a, b)
             #expect(mean < 3, "\(file): mean difference \(mean)")
-            try original.apply(.zoomTo(imageRect: Rect(x: 10, y: 10, width: 20, height: 15)))
-            try copy.apply(.zoomTo(imageRect: Rect(x: 10, y: 10, width: 20, height: 15)))
-            let same = try original.render().image == copy.render().image
-            #expect(same, "\(file): level 0 is the image")
+            try twins.apply(.zoomTo(imageRect: Rect(x: 10, y: 10, width: 20, height: 15)))
+            #expect(try twins.sameFrame(), "\(file): level 0 is the image")
         }
     }
 

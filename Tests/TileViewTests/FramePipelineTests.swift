@@ -14,31 +14,20 @@ import TileViewZoom
 /// then encoded, on one.
 @Suite("Frame pipeline")
 struct FramePipelineTests {
-    static let files = [
-        "png/gen_large_4100x3000.png", "jpeg/gen_chelsea_420_q90.jpg", "jpeg/gen_chelsea_420_progressive.jpg",
-        "jpeg/exif_Landscape_1.jpg", "png/basi6a08.png", "jpeg/gen_4097x3_420.jpg", "png/basn6a08.png",
-    ]
-
-    @Test("renderPNG's file is the one render then encodePNG write, for seeded views", arguments: files)
+    @Test("renderPNG's file is the one render then encodePNG write, for seeded views", arguments: StreamedViews.files)
     func pipelineBytes(file: String) throws {
-        let path = Fixtures.corpusRoot.appendingPathComponent(file).path
-        let image = try TiledImage(path: path, cacheBudgetBytes: 0)
+        let image = try StreamedViews.open(file)
         var rng = SplitMix64(seed: 0xF1FE_0000 + UInt64(file.utf8.count))
         for trial in 0..<6 {
             // Viewports across the pipeline's threshold (128 x 128 pixels), some far larger than the image.
             let viewport = Size(width: Double(60 + rng.int(below: 900)), height: Double(40 + rng.int(below: 700)))
-            var state = ZoomState(imageSize: image.imageSize.asSize, viewportSize: viewport, maximumScaleSetting: 3)
-            for _ in 0..<rng.int(below: 4) {
-                state.doubleTap(
-                    atViewportPoint: Point(
-                        x: Double(rng.int(below: Int(viewport.width))), y: Double(rng.int(below: Int(viewport.height))))
-                )
-            }
+            let state = StreamedViews.randomState(
+                imageSize: image.imageSize.asSize, viewport: viewport, maximumScaleSetting: 3, &rng)
             let background = [RGBA8.black, RGBA8(r: 200, g: 30, b: 90), RGBA8(r: 0, g: 0, b: 0, a: 100)][trial % 3]
             let filter: ResampleFilter = trial == 4 ? .nearest : .automatic
             let piped = try image.renderPNG(state, displacedBy: .zero, background: background, filter: filter)
             let frame = try image.render(state, background: background, filter: filter)
-            let expected = try ImageFiles.encodePNG(frame.image, naming: path)
+            let expected = try ImageFiles.encodePNG(frame.image, naming: image.path)
             let sameFrame = piped.frame.image == frame.image
             let sameFile = piped.png == expected  // compared outside #expect: the buffers are large
             #expect(sameFrame, "\(file) trial \(trial)")
@@ -51,16 +40,16 @@ struct FramePipelineTests {
     @Test("a damaged file fails the pipelined frame as it fails the frame, naming the file; lenient keeps the bytes")
     func damage() throws {
         for file in ["bad/gen_corrupt_huffman_data.jpg", "bad/gen_truncated_mid_idat.png"] {
-            let path = Fixtures.corpusRoot.appendingPathComponent(file).path
-            let strict = try TiledImage(path: path, cacheBudgetBytes: 0)
+            let strict = try StreamedViews.open(file)
+            let path = strict.path
             let state = ZoomState(imageSize: strict.imageSize.asSize, viewportSize: Size(width: 300, height: 200))
             let error = #expect(throws: TileViewError.self) {
                 _ = try strict.renderPNG(state, displacedBy: .zero, background: .black, filter: .automatic)
             }
             #expect(error?.description.contains(path) == true, "\(file)")
-            let lenient = try TiledImage(path: path, cacheBudgetBytes: 0, options: DecodeOptions(lenient: true))
+            let lenient = try StreamedViews.open(file, options: DecodeOptions(lenient: true))
             let piped = try lenient.renderPNG(state, displacedBy: .zero, background: .black, filter: .automatic)
-            let again = try TiledImage(path: path, cacheBudgetBytes: 0, options: DecodeOptions(lenient: true))
+            let again = try StreamedViews.open(file, options: DecodeOptions(lenient: true))
             let expected = try ImageFiles.encodePNG(try again.render(state).image, naming: path)
             #expect(piped.png == expected, "\(file)")
             #expect(lenient.warnings == again.warnings, "\(file)")

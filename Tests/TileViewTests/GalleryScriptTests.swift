@@ -71,24 +71,7 @@ struct GalleryScriptTests {
 
     @Test("natural order is a strict total order (seeded sweep over random names)")
     func naturalOrderLaws() {
-        let seed: UInt64 = 0x6A11_E41
-        print("natural order sweep seed \(seed)")
-        var rng = SplitMix64(seed: seed)
-        let alphabet = Array("ab0129.-A")
-        let names = (0..<60).map { _ in
-            String((0..<(1 + rng.int(below: 6))).map { _ in alphabet[rng.int(below: alphabet.count)] })
-        }
-        let less = NaturalOrder.areInIncreasingOrder
-        for a in names {
-            #expect(!less(a, a))
-            for b in names {
-                #expect(!(less(a, b) && less(b, a)), "\(a) \(b)")
-                if a != b { #expect(less(a, b) || less(b, a), "\(a) \(b) must be ordered") }
-                for c in names.prefix(20) where less(a, b) && less(b, c) {
-                    #expect(less(a, c), "\(a) < \(b) < \(c)")
-                }
-            }
-        }
+        expectNaturalOrderIsStrictTotal(seed: 0x6A11_E41, alphabet: "ab0129.-A")
     }
 
     @Test("--start picks a page as written before an index")

@@ -21,23 +21,7 @@ struct ImageFolderTests {
 
     @Test("natural order is a strict total order: irreflexive, antisymmetric, transitive, seeded sweep")
     func totalOrder() {
-        let seed: UInt64 = 0x5EED_F01D
-        print("natural order sweep seed \(seed)")
-        var rng = SplitMix64(seed: seed)
-        let alphabet = Array("aAbB0129.-_")
-        let names = (0..<60).map { _ in
-            String((0..<(1 + rng.int(below: 6))).map { _ in alphabet[rng.int(below: alphabet.count)] })
-        }
-        let less = NaturalOrder.areInIncreasingOrder
-        for a in names {
-            #expect(!less(a, a), "\(a)")
-            for b in names where a != b {
-                #expect(less(a, b) != less(b, a), "exactly one of \(a), \(b) comes first")
-                for c in names where less(a, b) && less(b, c) {
-                    #expect(less(a, c), "\(a) < \(b) < \(c)")
-                }
-            }
-        }
+        expectNaturalOrderIsStrictTotal(seed: 0x5EED_F01D, alphabet: "aAbB0129.-_")
     }
 
     @Test("a folder lists its image files by extension (any case) in natural order, skipping the rest")

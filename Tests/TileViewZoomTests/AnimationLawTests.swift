@@ -16,6 +16,22 @@ struct AnimationLawTests {
         }
     }
 
+    /// A random double tap, two-finger tap or zoom-to for `start`, and the state after it.
+    static func randomAnimation(from start: ZoomState, _ rng: inout SplitMix64) -> (
+        gesture: ZoomGesture, end: ZoomState
+    ) {
+        let gesture = randomAnimatableGesture(for: start, &rng)
+        var end = start
+        end.apply(gesture)
+        return (gesture, end)
+    }
+
+    /// Smoothstep's e for frame `index` (from 0) of `count`: t = (index + 1) / count, e = t^2 (3 - 2t).
+    static func easing(frame index: Int, of count: Int) -> Double {
+        let t = Double(index + 1) / Double(count)
+        return t * t * (3 - 2 * t)
+    }
+
     @Test(
         "max(1, round(0.3 * fps)) frames; NaN fps is the default 60 and fps is clamped to [0, 1000]",
         arguments: [
@@ -45,9 +61,7 @@ struct AnimationLawTests {
         let expectedCount = Int((0.3 * fps).rounded())
         sweepScenarios("animation frames at \(fps) fps", seed: 0xA41A_0001 &+ UInt64(fps), cases: 1500) {
             scenario, start, rng in
-            let gesture = Self.randomAnimatableGesture(for: start, &rng)
-            var end = start
-            end.apply(gesture)
+            let (gesture, end) = Self.randomAnimation(from: start, &rng)
             let frames = ZoomAnimation.frames(from: start, to: end, fps: fps)
             let context = "\(gesture) at \(fps) fps after \(scenario)"
             guard frames.count == expectedCount else { return "\(frames.count) frames: \(context)" }
@@ -71,8 +85,7 @@ struct AnimationLawTests {
                 }
                 previous = s
                 // s0 * (s1/s0)^e with the C library's pow.
-                let t = Double(index + 1) / Double(frames.count)
-                let e = t * t * (3 - 2 * t)
+                let e = Self.easing(frame: index, of: frames.count)
                 let expected = s0 * Foundation.pow(s1 / s0, e)
                 guard abs(s - expected) <= 1e-12 * max(s, expected) else {
                     return "frame \(index) scale \(s), expected \(expected) at e \(e): \(context)"
@@ -85,15 +98,12 @@ struct AnimationLawTests {
     @Test("each frame shows the eased centre c0 + (c1 - c0)e at the viewport centre unless the offset is at a limit")
     func centreMovesLinearlyWithEasing() {
         sweepScenarios("animation centre follows the easing", seed: 0xA41A_0002, cases: 1500) { scenario, start, rng in
-            let gesture = Self.randomAnimatableGesture(for: start, &rng)
-            var end = start
-            end.apply(gesture)
+            let (gesture, end) = Self.randomAnimation(from: start, &rng)
             let c0 = start.visibleRect.center
             let c1 = end.visibleRect.center
             let frames = ZoomAnimation.frames(from: start, to: end, fps: 60)
             for (index, frame) in frames.enumerated().dropLast() {
-                let t = Double(index + 1) / Double(frames.count)
-                let e = t * t * (3 - 2 * t)
+                let e = Self.easing(frame: index, of: frames.count)
                 let center = Point(x: c0.x + (c1.x - c0.x) * e, y: c0.y + (c1.y - c0.y) * e)
                 if let problem = frame.mismatch(showing: center, at: frame.viewportCenter) {
                     return "frame \(index): \(problem): \(gesture) after \(scenario)"

@@ -69,12 +69,7 @@ struct DoubleTapLawTests {
             var zoomed = tapped
             zoomed.zoom(toImageRect: tapped.doubleTapImageRect(atViewportPoint: tap))
             tapped.doubleTap(atViewportPoint: tap)
-            let m = tapped.magnitude
-            let same =
-                near(tapped.zoomScale, zoomed.zoomScale)
-                && near(tapped.contentOffset.x, zoomed.contentOffset.x, magnitude: m)
-                && near(tapped.contentOffset.y, zoomed.contentOffset.y, magnitude: m)
-            return same ? nil : "tap gave \(tapped), zoomToRect gave \(zoomed): \(scenario)"
+            return tapped.isNear(zoomed) ? nil : "tap gave \(tapped), zoomToRect gave \(zoomed): \(scenario)"
         }
     }
 }

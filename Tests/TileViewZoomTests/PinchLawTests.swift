@@ -36,12 +36,8 @@ struct PinchLawTests {
                 near(state.zoomScale, start.zoomScale * factor) && !state.isOffsetAtLimitX && !state.isOffsetAtLimitY
             guard unclamped else { return nil }
             state.pinch(by: 1 / factor, aboutViewportPoint: fingers)
-            let m = state.magnitude
-            let same =
-                near(state.zoomScale, start.zoomScale)
-                && near(state.contentOffset.x, start.contentOffset.x, magnitude: m)
-                && near(state.contentOffset.y, start.contentOffset.y, magnitude: m)
-            return same ? nil : "got \(state), started at \(start): pinch \(factor) \(fingers) after \(scenario)"
+            return state.isNear(start)
+                ? nil : "got \(state), started at \(start): pinch \(factor) \(fingers) after \(scenario)"
         }
     }
 }

@@ -57,12 +57,7 @@ struct ZoomGestureParsingTests {
 
     /// Nil when `gesture`'s text form parses back to it, else what went wrong.
     static func roundTripProblem(_ gesture: ZoomGesture) -> String? {
-        do {
-            let parsed = try ZoomGesture(parsing: gesture.description)
-            return parsed == gesture ? nil : "\(gesture.description) parsed as \(parsed)"
-        } catch {
-            return "\(gesture.description) rejected: \(error)"
-        }
+        textRoundTripProblem(gesture, ZoomGesture.init(parsing:))
     }
 
     @Test(
@@ -107,14 +102,11 @@ struct ZoomGestureParsingTests {
     }
 
     /// Expects `text` to be refused with a message that quotes it, contains `fragment` and lists the forms.
-    static func expectRejected(_ text: String, naming fragment: String) {
-        do {
-            let gesture = try ZoomGesture(parsing: text)
-            Issue.record("\"\(text)\" parsed as \(gesture)")
-        } catch {
-            #expect(error.input == text)
-            #expect(error.description.contains(fragment), "message for \"\(text)\": \(error.description)")
-            #expect(error.description.contains(ZoomGestureGrammar.forms), "message lists the forms")
-        }
+    static func expectRejected(
+        _ text: String, naming fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        expectTextRejected(
+            text, naming: fragment, accepted: ZoomGestureGrammar.forms, "message lists the forms",
+            by: ZoomGesture.init(parsing:), sourceLocation: sourceLocation)
     }
 }

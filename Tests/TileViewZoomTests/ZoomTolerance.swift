@@ -13,6 +13,12 @@ extension ZoomState {
         max(contentSize.width, contentSize.height, viewportSize.width, viewportSize.height)
     }
 
+    /// Whether `other` has this state's scale and offset, within rounding at this state's magnitude.
+    func isNear(_ other: ZoomState) -> Bool {
+        near(zoomScale, other.zoomScale) && near(contentOffset.x, other.contentOffset.x, magnitude: magnitude)
+            && near(contentOffset.y, other.contentOffset.y, magnitude: magnitude)
+    }
+
     /// Whether the offset is at 0 or at its upper limit on the x axis (always true on a centred axis).
     var isOffsetAtLimitX: Bool {
         contentOffset.x == 0 || near(contentOffset.x, contentOffsetLimit.x, magnitude: magnitude)
