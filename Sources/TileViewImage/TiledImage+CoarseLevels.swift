@@ -30,7 +30,7 @@ extension TiledImage {
 
     /// Every coarse level decoded, exactly as tiles of them would be: each level of its own decode, except that
     /// the levels of an upright JPEG past 1/8 are the 1/8 decode box-reduced (the bytes `LevelReader` gives them,
-    /// see `makeCoarseLevels`). Throws when the file cannot be decoded (with `lenient`, what a damaged file gives
+    /// see `makeCoarseLevels`), all from one 1/8 pass, and an upright PNG's come from one pass over its rows. Throws when the file cannot be decoded (with `lenient`, what a damaged file gives
     /// is what its tiles would show, and is kept as they would be).
     public func decodeCoarseLevels() throws(TileViewError) -> [(level: Int, pixels: ImageBuffer)] {
         if let levels = try boxLevelsInOnePass(coarseLevels) { return levels }
@@ -57,23 +57,31 @@ extension TiledImage {
         return levels
     }
 
-    /// `levels` of an upright PNG made in one pass over its full rows: each PNG level is its full rows
-    /// box-reduced by 2^L (`LevelScale`), and every level's reducer is fed from the same rows, in the same bands
-    /// `LevelReader` would reduce (the same bytes, one inflate instead of one per level). Holds the rows of the
+    /// `levels` of an upright PNG, or of an upright JPEG past 1/8, made in one pass over the rows they are reduced
+    /// from: each PNG level is its full rows box-reduced by 2^L, each JPEG level past 1/8 libjpeg's 1/8 decode
+    /// box-reduced by 2^(L-3) (`LevelScale`), and every level's reducer is fed from the same rows, in the same
+    /// bands `LevelReader` would reduce (the same bytes, one pass instead of one per level). Holds the rows of the
     /// largest factor at once, as a reader of that level alone does. Nil for another format, a turned image or a
-    /// level that is not box-reduced from level 0.
+    /// level made another way (a TIFF's stored copy, a JPEG level at 1/8 or finer).
     package func boxLevelsInOnePass(_ levels: ClosedRange<Int>) throws(TileViewError) -> [(
         level: Int, pixels: ImageBuffer
     )]? {
         let scales = levels.map { LevelScale.pyramidLevel($0, header: header) }
-        guard header.format == .png, orientation == .up,
-            scales.allSatisfy({ $0.numerator == 8 && $0.storedLevel == 0 })
-        else { return nil }
-        let size = header.storedSize
-        let factors = scales.map(\.boxFactor)
+        guard orientation == .up, scales.allSatisfy({ $0.storedLevel == 0 }) else { return nil }
+        // The level whose rows every level is reduced from.
+        let source: Int
+        if header.format == .png, scales.allSatisfy({ $0.numerator == 8 }) {
+            source = 0
+        } else if header.format == .jpeg, levels.lowerBound > Self.coarseBase {
+            source = Self.coarseBase
+        } else {
+            return nil
+        }
+        let size = pyramid.levelSize(ofLevel: source)
+        let factors = levels.map { 1 << ($0 - source) }
         let span = factors.max() ?? 1
         let rowBytes = size.width * 4
-        let reader = try levelReader(PixelRect(size: size), level: 0)
+        let reader = try levelReader(PixelRect(size: size), level: source)
         var outputs = levels.map { level in
             [UInt8](repeating: 0, count: pyramid.levelSize(ofLevel: level).pixelCount * 4)
         }

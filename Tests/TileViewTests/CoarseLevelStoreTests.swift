@@ -171,6 +171,39 @@ struct CoarseLevelStoreTests {
 }
 
 extension CoarseLevelStoreTests {
+    @Test("a JPEG whose 1/8 level is wider than 1024: every coarse level from one 1/8 pass, as a server makes them")
+    func wideJPEGOnePass() throws {
+        try TemporaryFolder.with("levels-wide") { folder in
+            let (width, height) = (9000, 600)
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    pixels[i] = UInt8(truncatingIfNeeded: x * 3 + y)
+                    pixels[i + 1] = UInt8(truncatingIfNeeded: (x ^ y) * 5)
+                    pixels[i + 2] = UInt8(truncatingIfNeeded: x / 7 + y * 2)
+                }
+            }
+            let path = folder.appendingPathComponent("wide.jpg").path
+            try Data(try JPEGEncoder.encode(ImageBuffer(width: width, height: height, pixels: pixels)))
+                .write(to: URL(fileURLWithPath: path))
+            let image = try TiledImage(source: .descriptor(try OpenDescriptor.open(regularFile: path)), name: path)
+            #expect(image.pyramid.levelSize(ofLevel: 3).width > CoarseLevelStore.maxSide)
+            #expect(image.coarseLevels == 4...image.pyramid.maxLevel && image.pyramid.maxLevel >= 6)
+            let levels = try image.decodeCoarseLevels()
+            #expect(image.decodePasses == 1, "one 1/8 pass for \(levels.count) levels")
+            #expect(levels.map(\.level) == Array(image.coarseLevels))
+            let cache = SharedTileCache(budgetBytes: 64 << 20)
+            for (level, kept) in levels {
+                let served = try TiledImage(
+                    path: path, cacheBudgetBytes: 0, sharedTiles: TiledImage.SharedTiles(cache: cache, image: "wide"))
+                let size = served.pyramid.levelSize(ofLevel: level)
+                let region = try #require(try served.region(PixelRect(size: size), level: level))
+                #expect(TiledImageTests.pixels(of: PixelRect(size: size), in: region) == kept, "level \(level)")
+            }
+        }
+    }
+
     @Test("the indexers keep the entropy index of a JPEG of 16 MP or more, once; not of a smaller JPEG or a PNG")
     func entropyIndexes() throws {
         try TemporaryFolder.with("index-entries") { folder in
