@@ -73,17 +73,15 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .systemLibrary(
-            name: "CHEIF", pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
-        .systemLibrary(
             name: "CTIFF", pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
         // zlib (libpng's own dependency) for the checksums of the PNG writer of the default compression.
         .target(
-            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CLCMS2", "CWebP", "CHEIF", "CTIFF"],
+            name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CLCMS2", "CWebP", "CTIFF"],
             cSettings: fuzzCSettings + optimizedCInDebug,
-            // giflib (libgif-dev) has no pkg-config file: linked by name.
-            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gif")]),
+            // giflib (libgif-dev) has no pkg-config file: linked by name. libheif (libheif-dev, for its header) is
+            // not linked: heif_decoder.c opens it at the first HEIF or AVIF file (dlopen; libdl is in glibc).
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gif"), .linkedLibrary("dl")]),
         .target(
             name: "TileViewCodecs", dependencies: ["TileViewCore", "CImageCodecs"],
             swiftSettings: fuzzCoverage + optimizedInDebug),

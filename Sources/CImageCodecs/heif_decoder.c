@@ -4,6 +4,8 @@
  * whole: it has no call that decodes one tile of a grid, so the image is decoded whole at the first row, into
  * libheif's own RGBA image, whose rows are then the decoder's. */
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,98 @@
 #include <libheif/heif.h>
 
 #include "shim_internal.h"
+
+/* libheif is opened at the first HEIF or AVIF file, not linked: loading it runs libde265's initialiser (de265_init
+ * builds its tables: 24.7 M instructions, two thirds of all that `tileview --version` ran), and loads the HEVC and
+ * AV1 codecs with it, in every process, whether or not it ever opens such a file. Its header gives the types; the
+ * functions are looked up once, by name, in the library Debian's libheif1 installs. */
+#define TV_HEIF_FUNCTIONS(X)                                                                                           \
+    X(heif_context_alloc)                                                                                              \
+    X(heif_context_free)                                                                                               \
+    X(heif_context_read_from_memory_without_copy)                                                                      \
+    X(heif_context_read_from_reader)                                                                                   \
+    X(heif_context_get_primary_image_handle)                                                                           \
+    X(heif_context_get_number_of_top_level_images)                                                                     \
+    X(heif_image_handle_get_width)                                                                                     \
+    X(heif_image_handle_get_height)                                                                                    \
+    X(heif_image_handle_get_luma_bits_per_pixel)                                                                       \
+    X(heif_image_handle_has_alpha_channel)                                                                             \
+    X(heif_image_handle_is_premultiplied_alpha)                                                                        \
+    X(heif_image_handle_get_raw_color_profile_size)                                                                    \
+    X(heif_image_handle_get_raw_color_profile)                                                                         \
+    X(heif_image_handle_get_nclx_color_profile)                                                                        \
+    X(heif_image_handle_get_list_of_metadata_block_IDs)                                                                \
+    X(heif_image_handle_get_metadata_size)                                                                             \
+    X(heif_image_handle_get_metadata)                                                                                  \
+    X(heif_image_handle_release)                                                                                       \
+    X(heif_nclx_color_profile_free)                                                                                    \
+    X(heif_read_main_brand)                                                                                            \
+    X(heif_fourcc_to_brand)                                                                                            \
+    X(heif_have_decoder_for_format)                                                                                    \
+    X(heif_decoding_options_alloc)                                                                                     \
+    X(heif_decoding_options_free)                                                                                      \
+    X(heif_decode_image)                                                                                               \
+    X(heif_image_get_plane)                                                                                            \
+    X(heif_image_get_width)                                                                                            \
+    X(heif_image_get_height)                                                                                           \
+    X(heif_image_get_bits_per_pixel_range)                                                                             \
+    X(heif_image_release)
+
+#define TV_HEIF_POINTER(name) static __typeof__(name) *tv_heif_##name;
+TV_HEIF_FUNCTIONS(TV_HEIF_POINTER)
+
+static pthread_once_t tv_heif_loaded = PTHREAD_ONCE_INIT;
+/* Empty once the library and every function were found; else why not. */
+static char tv_heif_problem[TV_MESSAGE_LEN];
+
+static void tv_heif_load(void) {
+    void *library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *why = dlerror();
+        snprintf(tv_heif_problem, sizeof tv_heif_problem, "needs libheif (libheif1), which could not be loaded: %s",
+                 why != NULL ? why : "it could not be loaded");
+        return;
+    }
+#define TV_HEIF_RESOLVE(name)                                                                                          \
+    tv_heif_##name = (__typeof__(name) *)dlsym(library, #name);                                                        \
+    if (tv_heif_##name == NULL) {                                                                                      \
+        snprintf(tv_heif_problem, sizeof tv_heif_problem, "this libheif has no %s", #name);                            \
+        return;                                                                                                        \
+    }
+    TV_HEIF_FUNCTIONS(TV_HEIF_RESOLVE)
+}
+
+/* From here on a call of heif_x is a call through the pointer looked up. */
+#define heif_context_alloc tv_heif_heif_context_alloc
+#define heif_context_free tv_heif_heif_context_free
+#define heif_context_read_from_memory_without_copy tv_heif_heif_context_read_from_memory_without_copy
+#define heif_context_read_from_reader tv_heif_heif_context_read_from_reader
+#define heif_context_get_primary_image_handle tv_heif_heif_context_get_primary_image_handle
+#define heif_context_get_number_of_top_level_images tv_heif_heif_context_get_number_of_top_level_images
+#define heif_image_handle_get_width tv_heif_heif_image_handle_get_width
+#define heif_image_handle_get_height tv_heif_heif_image_handle_get_height
+#define heif_image_handle_get_luma_bits_per_pixel tv_heif_heif_image_handle_get_luma_bits_per_pixel
+#define heif_image_handle_has_alpha_channel tv_heif_heif_image_handle_has_alpha_channel
+#define heif_image_handle_is_premultiplied_alpha tv_heif_heif_image_handle_is_premultiplied_alpha
+#define heif_image_handle_get_raw_color_profile_size tv_heif_heif_image_handle_get_raw_color_profile_size
+#define heif_image_handle_get_raw_color_profile tv_heif_heif_image_handle_get_raw_color_profile
+#define heif_image_handle_get_nclx_color_profile tv_heif_heif_image_handle_get_nclx_color_profile
+#define heif_image_handle_get_list_of_metadata_block_IDs tv_heif_heif_image_handle_get_list_of_metadata_block_IDs
+#define heif_image_handle_get_metadata_size tv_heif_heif_image_handle_get_metadata_size
+#define heif_image_handle_get_metadata tv_heif_heif_image_handle_get_metadata
+#define heif_image_handle_release tv_heif_heif_image_handle_release
+#define heif_nclx_color_profile_free tv_heif_heif_nclx_color_profile_free
+#define heif_read_main_brand tv_heif_heif_read_main_brand
+#define heif_fourcc_to_brand tv_heif_heif_fourcc_to_brand
+#define heif_have_decoder_for_format tv_heif_heif_have_decoder_for_format
+#define heif_decoding_options_alloc tv_heif_heif_decoding_options_alloc
+#define heif_decoding_options_free tv_heif_heif_decoding_options_free
+#define heif_decode_image tv_heif_heif_decode_image
+#define heif_image_get_plane tv_heif_heif_image_get_plane
+#define heif_image_get_width tv_heif_heif_image_get_width
+#define heif_image_get_height tv_heif_heif_image_get_height
+#define heif_image_get_bits_per_pixel_range tv_heif_heif_image_get_bits_per_pixel_range
+#define heif_image_release tv_heif_heif_image_release
 
 struct tv_heif_state {
     struct heif_context *context;
@@ -74,6 +168,8 @@ static tv_status tv_heif_error(struct tv_image_decoder *d, tv_error *err, struct
 }
 
 static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
+    pthread_once(&tv_heif_loaded, tv_heif_load);
+    if (tv_heif_problem[0] != '\0') return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, tv_heif_problem);
     struct tv_heif_state *s = calloc(1, sizeof *s);
     if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     d->state = s;
