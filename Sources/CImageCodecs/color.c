@@ -343,6 +343,16 @@ static cmsContext tv_color_context(void) {
     return context;
 }
 
+/* Ends `context` (and its log) and fails with "`what`: the library's first message, else `otherwise`". */
+static tv_status tv_color_context_fail(cmsContext context, tv_error *err, const char *what, const char *otherwise) {
+    struct tv_color_log *log = cmsGetContextUserData(context);
+    char message[TV_MESSAGE_LEN];
+    snprintf(message, sizeof message, "%s: %s", what, log->message[0] != 0 ? log->message : otherwise);
+    cmsDeleteContext(context);
+    free(log);
+    return tv_fail(err, TV_ERR_CORRUPT, message);
+}
+
 tv_status tv_color_from_icc(const uint8_t *profile, size_t length, tv_color_layout layout, tv_color_transform **out,
                             tv_color_info *info, tv_error *err) {
     *out = NULL;
@@ -363,15 +373,7 @@ tv_status tv_color_from_icc(const uint8_t *profile, size_t length, tv_color_layo
     cmsContext context = tv_color_context();
     if (context == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
     cmsHPROFILE source = cmsOpenProfileFromMemTHR(context, profile, (cmsUInt32Number)length);
-    if (source == NULL) {
-        struct tv_color_log *log = cmsGetContextUserData(context);
-        char message[TV_MESSAGE_LEN];
-        snprintf(message, sizeof message, "lcms2 cannot read the ICC profile: %s",
-                 log->message[0] != 0 ? log->message : "not a profile");
-        cmsDeleteContext(context);
-        free(log);
-        return tv_fail(err, TV_ERR_CORRUPT, message);
-    }
+    if (source == NULL) return tv_color_context_fail(context, err, "lcms2 cannot read the ICC profile", "not a profile");
     return tv_color_build(context, source, layout, out, info, err);
 }
 
@@ -395,7 +397,6 @@ tv_status tv_color_from_chromaticities(const tv_chromaticities *c, tv_color_layo
     }
     cmsContext context = tv_color_context();
     if (context == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
-    struct tv_color_log *log = cmsGetContextUserData(context);
     cmsToneCurve *curve = cmsBuildGamma(context, c->gamma);
     cmsHPROFILE source = NULL;
     cmsCIExyY white = {c->white_x, c->white_y, 1.0};
@@ -409,12 +410,8 @@ tv_status tv_color_from_chromaticities(const tv_chromaticities *c, tv_color_layo
     }
     if (curve != NULL) cmsFreeToneCurve(curve);
     if (source == NULL) {
-        char message[TV_MESSAGE_LEN];
-        snprintf(message, sizeof message, "lcms2 cannot make a profile of the chromaticities: %s",
-                 log->message[0] != 0 ? log->message : "degenerate primaries");
-        cmsDeleteContext(context);
-        free(log);
-        return tv_fail(err, TV_ERR_CORRUPT, message);
+        return tv_color_context_fail(context, err, "lcms2 cannot make a profile of the chromaticities",
+                                     "degenerate primaries");
     }
     if (c->name[0] != 0) {
         cmsMLU *description = cmsMLUalloc(context, 1);

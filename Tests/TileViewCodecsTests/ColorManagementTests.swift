@@ -115,6 +115,12 @@ struct ColorManagementTests {
         #expect(throws: CodecError.self) {
             try ColorTransform(icc: [UInt8](repeating: 0x41, count: 2000), layout: .rgb)
         }
+        // Garbage whose header gives its own length: lcms2 reads it and says why it is no profile.
+        var garbage = [UInt8](repeating: 0x41, count: 2000)
+        garbage[0...3] = [0, 0, 0x07, 0xD0]
+        let unread = #expect(throws: CodecError.self) { try ColorTransform(icc: garbage, layout: .rgb) }
+        #expect(
+            unread?.message.hasPrefix("lcms2 cannot read the ICC profile: ") == true, "\(String(describing: unread))")
     }
 
     @Test("seeded mutations of real profiles give a transform or an error, never a trap")
