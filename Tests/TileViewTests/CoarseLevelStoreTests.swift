@@ -134,31 +134,10 @@ struct CoarseLevelStoreTests {
     @Test("a large JPEG's levels past 1/8 are kept as the 1/8 decode box-reduced, as a server makes them")
     func largeJPEG() throws {
         try TemporaryFolder.with("levels-jpeg") { folder in
-            let width = 4100
-            let height = 2000
-            var pixels = [UInt8](repeating: 255, count: width * height * 4)
-            for y in 0..<height {
-                for x in 0..<width {
-                    let i = (y * width + x) * 4
-                    pixels[i] = UInt8(truncatingIfNeeded: x * 7 + y)
-                    pixels[i + 1] = UInt8(truncatingIfNeeded: (x ^ y) * 3)
-                    pixels[i + 2] = UInt8(truncatingIfNeeded: y * 5)
-                }
-            }
-            let path = folder.appendingPathComponent("large.jpg").path
-            try Data(try JPEGEncoder.encode(ImageBuffer(width: width, height: height, pixels: pixels)))
-                .write(to: URL(fileURLWithPath: path))
+            let path = try Self.writePatternJPEG(width: 4100, height: 2000, in: folder)
             let image = try TiledImage(source: .descriptor(try OpenDescriptor.open(regularFile: path)), name: path)
             #expect(image.coarseLevels == 3...image.pyramid.maxLevel && image.pyramid.maxLevel >= 5)
-            let levels = try image.decodeCoarseLevels()
-            let cache = SharedTileCache(budgetBytes: 64 << 20)
-            for (level, kept) in levels {
-                let served = try TiledImage(
-                    path: path, cacheBudgetBytes: 0, sharedTiles: TiledImage.SharedTiles(cache: cache, image: "large"))
-                let size = served.pyramid.levelSize(ofLevel: level)
-                let region = try #require(try served.region(PixelRect(size: size), level: level))
-                #expect(TiledImageTests.pixels(of: PixelRect(size: size), in: region) == kept, "level \(level)")
-            }
+            try Self.expectServed(try image.decodeCoarseLevels(), path: path)
             // The key holds the file's identity: the same file opened again has it, a rewritten one does not.
             let key = try #require(image.coarseLevelKey)
             let reopened = try TiledImage(source: .descriptor(try OpenDescriptor.open(regularFile: path)), name: path)
@@ -174,33 +153,47 @@ extension CoarseLevelStoreTests {
     @Test("a JPEG whose 1/8 level is wider than 1024: every coarse level from one 1/8 pass, as a server makes them")
     func wideJPEGOnePass() throws {
         try TemporaryFolder.with("levels-wide") { folder in
-            let (width, height) = (9000, 600)
-            var pixels = [UInt8](repeating: 255, count: width * height * 4)
-            for y in 0..<height {
-                for x in 0..<width {
-                    let i = (y * width + x) * 4
-                    pixels[i] = UInt8(truncatingIfNeeded: x * 3 + y)
-                    pixels[i + 1] = UInt8(truncatingIfNeeded: (x ^ y) * 5)
-                    pixels[i + 2] = UInt8(truncatingIfNeeded: x / 7 + y * 2)
-                }
-            }
-            let path = folder.appendingPathComponent("wide.jpg").path
-            try Data(try JPEGEncoder.encode(ImageBuffer(width: width, height: height, pixels: pixels)))
-                .write(to: URL(fileURLWithPath: path))
+            let path = try Self.writePatternJPEG(width: 9000, height: 600, in: folder)
             let image = try TiledImage(source: .descriptor(try OpenDescriptor.open(regularFile: path)), name: path)
             #expect(image.pyramid.levelSize(ofLevel: 3).width > CoarseLevelStore.maxSide)
             #expect(image.coarseLevels == 4...image.pyramid.maxLevel && image.pyramid.maxLevel >= 6)
             let levels = try image.decodeCoarseLevels()
             #expect(image.decodePasses == 1, "one 1/8 pass for \(levels.count) levels")
             #expect(levels.map(\.level) == Array(image.coarseLevels))
-            let cache = SharedTileCache(budgetBytes: 64 << 20)
-            for (level, kept) in levels {
-                let served = try TiledImage(
-                    path: path, cacheBudgetBytes: 0, sharedTiles: TiledImage.SharedTiles(cache: cache, image: "wide"))
-                let size = served.pyramid.levelSize(ofLevel: level)
-                let region = try #require(try served.region(PixelRect(size: size), level: level))
-                #expect(TiledImageTests.pixels(of: PixelRect(size: size), in: region) == kept, "level \(level)")
+            try Self.expectServed(levels, path: path)
+        }
+    }
+
+    /// A JPEG of `width` x `height` of a busy pattern (every level differs from its neighbours) in `folder`.
+    static func writePatternJPEG(width: Int, height: Int, in folder: URL) throws -> String {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                pixels[i] = UInt8(truncatingIfNeeded: x * 7 + y)
+                pixels[i + 1] = UInt8(truncatingIfNeeded: (x ^ y) * 3)
+                pixels[i + 2] = UInt8(truncatingIfNeeded: y * 5 + x / 7)
             }
+        }
+        let path = folder.appendingPathComponent("pattern-\(width)x\(height).jpg").path
+        try Data(try JPEGEncoder.encode(ImageBuffer(width: width, height: height, pixels: pixels)))
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Each level of `levels` equals that level as a server decodes it from the file at `path`, byte for byte.
+    static func expectServed(
+        _ levels: [(level: Int, pixels: ImageBuffer)], path: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let cache = SharedTileCache(budgetBytes: 64 << 20)
+        for (level, kept) in levels {
+            let served = try TiledImage(
+                path: path, cacheBudgetBytes: 0, sharedTiles: TiledImage.SharedTiles(cache: cache, image: path))
+            let size = served.pyramid.levelSize(ofLevel: level)
+            let region = try #require(try served.region(PixelRect(size: size), level: level))
+            #expect(
+                TiledImageTests.pixels(of: PixelRect(size: size), in: region) == kept, "level \(level)",
+                sourceLocation: sourceLocation)
         }
     }
 
