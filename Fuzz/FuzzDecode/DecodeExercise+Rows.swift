@@ -56,17 +56,22 @@ extension DecodeExercise {
         if header.format == .tiff,
             let reader = try? ImageRowReader(.bytes(bytes), format: .tiff, options: Self.storedOptions)
         {
-            let level = Int(choices.next() % UInt64(header.storedLevels.count + 1))
+            let level = Int(choices.next() % UInt64(reader.header.storedDirectories.count))
             let tileSize = choices.next() % 2 == 0 ? 256 : 128
             let column = Int(choices.next() % 4)
             let row = Int(choices.next() % 4)
-            if let tile = try? reader.storedJPEGTile(level: level, column: column, row: row, tileSize: tileSize),
+            // A level's own IFD, or (one time in four) any offset at all: a directory read alone is hostile too.
+            let directory =
+                choices.next() % 4 == 0
+                ? choices.next() % UInt64(bytes.count + 16) : reader.header.storedDirectories[level]
+            if let tile = try? ImageRowReader.storedJPEGTile(
+                in: .bytes(bytes), directory: directory, column: column, row: row, tileSize: tileSize),
                 let decoded = try? ImageDecoder.decode(.bytes(tile), options: Self.storedOptions)
             {
                 let size = decoded.image.size
                 law(
                     size.width <= tileSize && size.height <= tileSize,
-                    "stored tile (\(level), \(column), \(row)) of \(tileSize) decodes to \(size)")
+                    "stored tile (\(directory), \(column), \(row)) of \(tileSize) decodes to \(size)")
             }
         }
 

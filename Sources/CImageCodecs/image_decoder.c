@@ -105,8 +105,11 @@ static const struct tv_image_ops *tv_image_ops_of(tv_image_format format) {
     return NULL;
 }
 
+/* Opens `format` from `data` or `fd` (which the decoder then owns); a TIFF at the IFD `directory` only, when that is
+ * not 0. */
 static tv_status tv_image_open(tv_image_format format, const uint8_t *data, size_t length, int fd, int strict,
-                               tv_image_decoder **decoder, tv_image_header *header, tv_error *err) {
+                               uint64_t directory, tv_image_decoder **decoder, tv_image_header *header,
+                               tv_error *err) {
     *decoder = NULL;
     const struct tv_image_ops *ops = tv_image_ops_of(format);
     if (ops == NULL) {
@@ -124,6 +127,7 @@ static tv_status tv_image_open(tv_image_format format, const uint8_t *data, size
     d->length = length;
     d->fd = fd;
     d->strict = strict;
+    d->open_directory = directory;
     if (fd >= 0) {
         struct stat info;
         if (fstat(fd, &info) != 0) {
@@ -148,7 +152,7 @@ static tv_status tv_image_open(tv_image_format format, const uint8_t *data, size
 tv_status tv_image_open_memory(tv_image_format format, const uint8_t *data, size_t length, int strict,
                                tv_image_decoder **decoder, tv_image_header *header, tv_error *err) {
     static const uint8_t empty = 0;
-    return tv_image_open(format, data != NULL ? data : &empty, length, -1, strict, decoder, header, err);
+    return tv_image_open(format, data != NULL ? data : &empty, length, -1, strict, 0, decoder, header, err);
 }
 
 tv_status tv_image_open_file(tv_image_format format, const char *path, int strict, tv_image_decoder **decoder,
@@ -156,7 +160,7 @@ tv_status tv_image_open_file(tv_image_format format, const char *path, int stric
     *decoder = NULL;
     int fd = tv_open_regular(path, err);
     if (fd < 0) return TV_ERR_IO;
-    return tv_image_open(format, NULL, 0, fd, strict, decoder, header, err);
+    return tv_image_open(format, NULL, 0, fd, strict, 0, decoder, header, err);
 }
 
 tv_status tv_image_open_descriptor(tv_image_format format, int fd, int strict, tv_image_decoder **decoder,
@@ -164,7 +168,7 @@ tv_status tv_image_open_descriptor(tv_image_format format, int fd, int strict, t
     *decoder = NULL;
     int copy = tv_dup_regular(fd, err);
     if (copy < 0) return TV_ERR_IO;
-    return tv_image_open(format, NULL, 0, copy, strict, decoder, header, err);
+    return tv_image_open(format, NULL, 0, copy, strict, 0, decoder, header, err);
 }
 
 const uint8_t *tv_image_icc(const tv_image_decoder *d, size_t *length) {
@@ -298,17 +302,28 @@ tv_status tv_image_select_level(tv_image_decoder *d, uint32_t level, tv_image_he
     return TV_OK;
 }
 
-tv_status tv_image_stored_jpeg_tile(tv_image_decoder *d, uint32_t level, uint32_t column, uint32_t row,
-                                    uint32_t tile_size, uint8_t **out, size_t *out_length, tv_error *err) {
+uint64_t tv_image_level_directory(const tv_image_decoder *d, uint32_t level) {
+    return d->format == TV_IMAGE_TIFF && level <= d->header.levels ? tv_tiff_level_directory(d, level) : 0;
+}
+
+tv_status tv_image_stored_jpeg_tile_at(const uint8_t *data, size_t length, const char *path, int fd, uint64_t directory,
+                                       uint32_t column, uint32_t row, uint32_t tile_size, uint8_t **out,
+                                       size_t *out_length, tv_error *err) {
     *out = NULL;
     *out_length = 0;
-    if (d->format != TV_IMAGE_TIFF || !d->header.streams_rows) {
-        return tv_fail(err, TV_ERR_UNSUPPORTED, "only a TIFF stores JPEG tiles");
+    if (directory == 0) return tv_fail(err, TV_ERR_ARG, "no directory");
+    int owned = -1;
+    if (data == NULL) {
+        owned = path != NULL ? tv_open_regular(path, err) : tv_dup_regular(fd, err);
+        if (owned < 0) return TV_ERR_IO;
     }
+    tv_image_decoder *d = NULL;
     tv_image_header header;
-    tv_status status = tv_image_select_level(d, level, &header, err);
+    tv_status status = tv_image_open(TV_IMAGE_TIFF, data, length, owned, 1, directory, &d, &header, err);
     if (status != TV_OK) return status;
-    return tv_tiff_stored_jpeg_tile(d, column, row, tile_size, out, out_length, err);
+    status = tv_tiff_stored_jpeg_tile(d, column, row, tile_size, out, out_length, err);
+    tv_image_close(d);
+    return status;
 }
 
 tv_status tv_image_finish(tv_image_decoder *d, tv_error *err) {

@@ -892,23 +892,9 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
     target.image_width = width;
     target.image_height = height;
     jpeg_mem_dest(&target, &jerr.output, &jerr.output_length);
-    /* The target's arrays, sized as jpegtran sizes them (whole iMCUs); their blocks are the source's first ones. */
-    jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
-    JDIMENSION columns[TV_INDEX_MAX_COMPONENTS], rows[TV_INDEX_MAX_COMPONENTS];
-    tv_transcoder_arrays(&target, arrays, columns, rows);
-    for (int c = 0; c < source.num_components; c++) {
-        /* Never more blocks than the source holds (its arrays are padded to whole iMCUs too). */
-        if (columns[c] > source.comp_info[c].width_in_blocks) columns[c] = source.comp_info[c].width_in_blocks;
-        if (rows[c] > source.comp_info[c].height_in_blocks) rows[c] = source.comp_info[c].height_in_blocks;
-    }
-    for (int c = 0; c < source.num_components; c++) {
-        for (JDIMENSION row = 0; row < rows[c]; row++) {
-            JBLOCKARRAY in = (*source.mem->access_virt_barray)((j_common_ptr)&source, from[c], row, 1, FALSE);
-            JBLOCKARRAY to = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], row, 1, TRUE);
-            memcpy(to[0], in[0], (size_t)columns[c] * sizeof(JBLOCK));
-        }
-    }
-    jpeg_write_coefficients(&target, arrays);
+    /* The source's arrays are written as they are, as jpegtran writes a crop from the origin: the target reads the
+     * blocks of its smaller size from the same places, and no second copy of the coefficients is made. */
+    jpeg_write_coefficients(&target, from);
     jpeg_finish_compress(&target);
     jpeg_destroy_compress(&target);
     jpeg_finish_decompress(&source);

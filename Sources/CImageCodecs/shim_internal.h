@@ -89,6 +89,7 @@ struct tv_image_decoder {
     uint8_t *whole_base;            /* the kept image's rows: `whole`, or the library's (decode_held) */
     size_t whole_stride;
     int whole_ready;
+    uint64_t open_directory;        /* TIFF: open this IFD only (tv_image_stored_jpeg_tile_at); 0: the file */
 };
 
 /* Reads `count` bytes at `offset` of the input; returns the bytes read (fewer at the end), or -1 on an I/O
@@ -123,14 +124,16 @@ static inline uint8_t tv_sample16_to8(uint16_t v) { return (uint8_t)(((uint32_t)
 
 extern const struct tv_image_ops tv_webp_ops, tv_heif_ops, tv_tiff_ops, tv_gif_ops;
 
-/* tv_image_stored_jpeg_tile's work, at the level selected. */
 /* The top-left `width` x `height` pixels of the baseline or progressive JPEG stream `jpeg`, cut by its coefficients
  * (a lossless crop from the origin, which lies on every MCU grid): a new baseline stream, malloc'd, in `*out`. A
  * stream that says it is more than `max_side` pixels a side is refused before its coefficients are read. */
 tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32_t height, uint32_t max_side,
                       uint8_t **out, size_t *out_length, tv_error *err);
+/* tv_image_stored_jpeg_tile_at's work, in the directory the decoder opened. */
 tv_status tv_tiff_stored_jpeg_tile(struct tv_image_decoder *d, uint32_t column, uint32_t row, uint32_t tile_size,
                                    uint8_t **out, size_t *out_length, tv_error *err);
+/* tv_image_level_directory of a TIFF. */
+uint64_t tv_tiff_level_directory(const struct tv_image_decoder *d, uint32_t level);
 
 
 

@@ -21,11 +21,13 @@
 /* The most reduced copies of a pyramid taken (a 2^24-pixel side halved down to one tile is fewer). */
 #define TV_TIFF_MAX_LEVELS 24
 
-/* A reduced copy of the first page: a later page (`directory`), or a SubIFD at file offset `subifd`. */
+/* A reduced copy of the first page: a later page (`directory`), or a SubIFD at file offset `subifd`; its IFD lies at
+ * `offset` either way. */
 struct tv_tiff_level {
     uint32_t width, height;
     tdir_t directory;
     uint64_t subifd;
+    uint64_t offset;
 };
 
 struct tv_tiff_state {
@@ -50,6 +52,7 @@ struct tv_tiff_state {
     uint32_t first_tile, tiles;   /* the tile columns read (tv_image_crop_columns), or all */
     struct tv_tiff_level levels[TV_TIFF_MAX_LEVELS]; /* the first page's reduced copies, largest first */
     int level_count;
+    uint64_t first_offset;        /* the first page's IFD */
 };
 
 static int tv_tiff_on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
@@ -313,6 +316,7 @@ static tv_status tv_tiff_find_levels(struct tv_image_decoder *d, tv_error *err) 
         level->height = height;
         level->directory = subifd_count > 0 ? 0 : (tdir_t)(i + 1);
         level->subifd = subifd_count > 0 ? subifds[i] : 0;
+        level->offset = TIFFCurrentDirOffset(tif);
         last_width = width;
         last_height = height;
     }
@@ -334,11 +338,21 @@ static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
     TIFFOpenOptionsSetMaxSingleMemAlloc(options, TV_TIFF_MAX_ALLOCATION);
     TIFFOpenOptionsSetErrorHandlerExtR(options, tv_tiff_on_error, s);
     TIFFOpenOptionsSetWarningHandlerExtR(options, tv_tiff_on_warning, s);
-    s->tif = TIFFClientOpenExt("image", "rm", (thandle_t)s, tv_tiff_read, tv_tiff_write, tv_tiff_seek,
+    /* At a known directory: the file's header only ("h"), then that IFD, its tile offsets and byte counts read
+     * for the tiles asked for only ("O"). */
+    const char *mode = d->open_directory != 0 ? "rmhO" : "rm";
+    s->tif = TIFFClientOpenExt("image", mode, (thandle_t)s, tv_tiff_read, tv_tiff_write, tv_tiff_seek,
                                tv_tiff_close_proc, tv_tiff_size, tv_tiff_map, tv_tiff_unmap, options);
     TIFFOpenOptionsFree(options);
     if (s->tif == NULL) return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the file cannot be opened");
     TIFF *tif = s->tif;
+    if (d->open_directory != 0) {
+        if (!TIFFSetSubDirectory(tif, d->open_directory)) {
+            return tv_tiff_error(d, err, TV_ERR_CORRUPT, "the directory asked for cannot be read");
+        }
+        return tv_tiff_layout(d, err);
+    }
+    s->first_offset = TIFFCurrentDirOffset(tif);
 
     tv_status status = tv_tiff_layout(d, err);
     if (status != TV_OK) return status;
@@ -555,6 +569,12 @@ static void tv_tiff_level_size(const struct tv_image_decoder *d, uint32_t level,
     if (level < 1 || (int)level > s->level_count) return;
     *width = s->levels[level - 1].width;
     *height = s->levels[level - 1].height;
+}
+
+uint64_t tv_tiff_level_directory(const struct tv_image_decoder *d, uint32_t level) {
+    const struct tv_tiff_state *s = d->state;
+    if (level == 0) return s->first_offset;
+    return (int)level <= s->level_count ? s->levels[level - 1].offset : 0;
 }
 
 /* Makes the rows read from now on those of `level` (0: the first page; k: its k-th reduced copy). */

@@ -40,6 +40,10 @@ public struct ImageHeader: Sendable, Equatable {
     public var storedLevels: [PixelSize]
     /// A TIFF stored in tiles (read a tile at a time: a region needs only the tiles under it).
     public var isTiled: Bool
+    /// A TIFF's: where the file keeps its first page and each of `storedLevels` (the file offsets of their IFDs), so
+    /// that a stored tile is read without reading the other directories (`ImageRowReader.storedJPEGTile`); empty for
+    /// other formats.
+    public var storedDirectories: [UInt64] = []
     /// How the photo was taken, from its EXIF (nil without EXIF, or with none of the fields).
     public var exif: ExifFields? = nil
 

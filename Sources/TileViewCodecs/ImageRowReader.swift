@@ -91,6 +91,9 @@ public final class ImageRowReader {
                 tv_image_level_size(handle, UInt32(level + 1), &width, &height)
                 return PixelSize(width: Int(width), height: Int(height))
             }, isTiled: info.tiled != 0 && info.streams_rows != 0)
+        if format == .tiff {
+            header.storedDirectories = (0...Int(info.levels)).map { tv_image_level_directory(handle, UInt32($0)) }
+        }
         header.exif = exif.flatMap(ExifFields.read(inTIFF:))
         self.header = header
         size = storedSize
@@ -106,20 +109,31 @@ public final class ImageRowReader {
     /// Bytes in one output row: the columns' count * 4.
     public var rowBytes: Int { columns.count * 4 }
 
-    /// A TIFF's stored JPEG tile at (`column`, `row`) of stored level `level` as a JPEG file of its own, its tables
-    /// merged in, without decoding (as iipsrv answers; a tile the level's edge cuts is cut by its coefficients); nil
-    /// when the file does not store that tile so (not tiled in `tileSize` squares, not JPEG-compressed YCbCr, RGB
-    /// or gray, or with alpha). Before any row is read.
-    public func storedJPEGTile(level: Int, column: Int, row: Int, tileSize: Int) throws(CodecError) -> [UInt8]? {
-        precondition(nextRow == 0, "a stored tile is read before any row")
-        guard header.format == .tiff, (0...header.storedLevels.count).contains(level), column >= 0, row >= 0 else {
-            return nil
-        }
+    /// A TIFF's stored JPEG tile at (`column`, `row`) of the level whose IFD lies at `directory`
+    /// (`ImageHeader.storedDirectories`) as a JPEG file of its own, its tables merged in, without decoding (as iipsrv
+    /// answers; a tile the level's edge cuts is cut by its coefficients); nil when the file does not store that tile
+    /// so (not tiled in `tileSize` squares, not JPEG-compressed YCbCr, RGB or gray, or with alpha). Reads the file's
+    /// header, that one directory and the tile: a server that has the header already opens nothing else.
+    public static func storedJPEGTile(
+        in source: ImageSource, directory: UInt64, column: Int, row: Int, tileSize: Int
+    ) throws(CodecError) -> [UInt8]? {
+        guard directory != 0, column >= 0, row >= 0, tileSize > 0, tileSize <= Int(UInt32.max) else { return nil }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var error = tv_error()
-        let status = tv_image_stored_jpeg_tile(
-            decoder, UInt32(level), UInt32(column), UInt32(row), UInt32(tileSize), &output, &length, &error)
+        let (x, y, side) = (UInt32(clamping: column), UInt32(clamping: row), UInt32(tileSize))
+        let status = try source.withShimInput { input in
+            switch input {
+            case .memory(let raw):
+                tv_image_stored_jpeg_tile_at(
+                    raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, nil, -1, directory, x, y, side,
+                    &output, &length, &error)
+            case .file(let path):
+                tv_image_stored_jpeg_tile_at(nil, 0, path, -1, directory, x, y, side, &output, &length, &error)
+            case .descriptor(let fd):
+                tv_image_stored_jpeg_tile_at(nil, 0, nil, fd, directory, x, y, side, &output, &length, &error)
+            }
+        }
         if status == TV_ERR_UNSUPPORTED { return nil }
         guard status == TV_OK, let output else { throw CodecError(status: status, error: error, format: .tiff) }
         defer { tv_free(output) }

@@ -95,12 +95,12 @@ public final class SharedTileCache: Sendable {
     private let losslessCropCount = Atomic(0)
     private let storedTileCount = Atomic(0)
 
-    /// How often its locks (the tiles' parts together, band claims, entropy indexes, whole images) were taken, and
-    /// how often a thread waited for one (`/metrics`).
+    /// How often its locks (the tiles' parts together, band claims, entropy indexes, whole images, the headers' parts
+    /// together) were taken, and how often a thread waited for one (`/metrics`).
     public var lockContention: [(lock: String, acquisitions: Int, waits: Int)] {
         [
             ("tiles", tiles.contention), ("claims", claims.contention), ("indexes", indexes.contention),
-            ("wholes", wholes.contention),
+            ("wholes", wholes.contention), ("headers", headers.contention),
         ].map { ($0.0, $0.1.acquisitions, $0.1.waits) }
     }
 
@@ -108,6 +108,10 @@ public final class SharedTileCache: Sendable {
     package var partContention: [(acquisitions: Int, waits: Int)] { tiles.parts.map(\.contention) }
     private let indexes = Locked(IndexShelf())
     private let wholes = Locked(WholeShelf())
+    /// The headers of the image versions opened so far (`header(ofImage:)`), striped as the tiles are.
+    private let headers: Striped<TileCache<String, ImageHeader>>
+    /// The most the kept headers cost: a few thousand images, or fewer that carry large ICC profiles.
+    package static let headerBudgetBytes = 4 << 20
     public let budgetBytes: Int
     /// The disk cache of coarse levels read before a coarse level is decoded (docs/design.md section 16), if any.
     public let levelStore: CoarseLevelStore?
@@ -131,6 +135,31 @@ public final class SharedTileCache: Sendable {
                     budgetBytes: self.budgetBytes, tileBytes: cap, processors: SystemInfo.availableProcessors))
         let share = self.budgetBytes / count
         tiles = Striped(count: count) { _ in TileCache(budgetBytes: share, entryCapBytes: cap) { $0.pixels.count } }
+        let headerShare = Self.headerBudgetBytes / count
+        headers = Striped(count: count) { _ in TileCache(budgetBytes: headerShare, cost: Self.headerBytes) }
+    }
+
+    /// The header `keepHeader` kept for this version of an image: a server opens the image again for every request,
+    /// and a header read is most of what a request for a stored tile costs (a pyramid TIFF's reads every level's
+    /// directory).
+    public func header(ofImage image: String) -> ImageHeader? {
+        headers.part(for: image).withLock { $0.value(forKey: image) }
+    }
+
+    /// Keeps `header` of version `image` (a name that changes whenever the file does) for `header(ofImage:)`, the
+    /// least recently used headers going first beyond `headerBudgetBytes`.
+    public func keepHeader(_ header: ImageHeader, ofImage image: String) {
+        headers.part(for: image).withLock { _ = $0.insert(header, forKey: image) }
+    }
+
+    /// The kept headers' figures: a hit is a request that read no header.
+    public var headerStatistics: TileCacheStatistics {
+        headers.values(\.statistics).reduce(TileCacheStatistics(), +)
+    }
+
+    /// About what a kept header holds: its fields, its ICC profile, EXIF fields and level tables.
+    private static func headerBytes(_ header: ImageHeader) -> Int {
+        1024 + (header.color.profile?.count ?? 0) + header.storedLevels.count * 16 + header.storedDirectories.count * 8
     }
 
     /// One part per processor (up to 16, `Striped.partCount(processors:)`), but no more than leaves each part room

@@ -124,11 +124,12 @@ extension TiledImage {
         let scale = LevelScale.pyramidLevel(level, header: header)
         guard scale.boxFactor == 1, scale.storedLevel == level else { return nil }
         let span = tile << level
+        guard level < header.storedDirectories.count else { return nil }
         do throws(CodecError) {
-            let reader = try ImageRowReader(source, format: .tiff, options: options)
             guard
-                let jpeg = try reader.storedJPEGTile(
-                    level: level, column: region.x / span, row: region.y / span, tileSize: tile)
+                let jpeg = try ImageRowReader.storedJPEGTile(
+                    in: source, directory: header.storedDirectories[level], column: region.x / span,
+                    row: region.y / span, tileSize: tile)
             else { return nil }
             sharedTiles?.cache.countStoredTile()
             return jpeg

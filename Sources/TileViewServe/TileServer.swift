@@ -61,9 +61,12 @@ struct ServedImages: Sendable {
     /// `file` from its descriptor; a listing's entry, which holds none, is resolved beneath the root again first.
     func open(_ file: ServedFile) throws(TileViewError) -> TiledImage {
         guard let descriptor = file.descriptor else { return try open(identifier: file.identifier) }
-        return try TiledImage(
-            source: .descriptor(descriptor), name: file.identifier,
+        let known = tiles.header(ofImage: file.version)
+        let image = try TiledImage(
+            source: .descriptor(descriptor), name: file.identifier, header: known,
             sharedTiles: TiledImage.SharedTiles(cache: tiles, image: file.version), options: options)
+        if known == nil { tiles.keepHeader(image.header, ofImage: file.version) }
+        return image
     }
 
     /// The image `identifier` names, resolved beneath the root now (the file may have changed or gone since it was

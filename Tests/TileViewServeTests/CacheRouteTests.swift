@@ -218,6 +218,25 @@ struct CacheRouteTests {
         }
     }
 
+    @Test("an image's header is read by its first request only; the next ones take the one kept for its version")
+    func headerReadOnce() async throws {
+        let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 64 << 20))
+        let app = try buildApplication(server)
+        try await app.test(.router) { client in
+            for region in ["0,0,64,64", "64,0,64,64", "0,64,64,64"] {
+                try await client.execute(uri: "/iiif/3/albums%2Fcoffee.png/\(region)/64,/0/default.png", method: .get) {
+                    #expect($0.status == .ok)
+                }
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("tileview_header_cache_misses_total 1\n"), "\(text)")
+                #expect(text.contains("tileview_header_cache_hits_total 2\n"))
+                #expect(text.contains("tileview_header_cache_entries 1\n"))
+            }
+        }
+    }
+
     @Test("/metrics has the tile cache's and the answers' cache series")
     func metrics() async throws {
         let server = TileServer(settings: ServeSettings(root: ServeFixture.root, cacheBytes: 64 << 20))

@@ -103,7 +103,9 @@ struct FormatRouteTests {
             for (region, size, level, column, row) in tiles {
                 let reader = try ImageRowReader(.file(path: path), format: .tiff, options: DecodeOptions())
                 let expected = try #require(
-                    try reader.storedJPEGTile(level: level, column: column, row: row, tileSize: 256))
+                    try ImageRowReader.storedJPEGTile(
+                        in: .file(path: path), directory: reader.header.storedDirectories[level], column: column,
+                        row: row, tileSize: 256))
                 try await client.execute(uri: "/iiif/3/\(id)/\(region)/\(size)/0/default.jpg", method: .get) {
                     response in
                     #expect(response.status == .ok)

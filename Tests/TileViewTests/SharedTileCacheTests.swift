@@ -191,6 +191,30 @@ struct SharedTileCacheTests {
         #expect(SharedTileCache(budgetBytes: 192 << 20, parts: 3).partCount == 4)
     }
 
+    @Test("headers are kept by image version within their budget, the least recently used going first")
+    func keptHeaders() throws {
+        let cache = SharedTileCache(budgetBytes: 64 << 20, parts: 2)
+        func header(_ width: Int, profileBytes: Int) -> ImageHeader {
+            ImageHeader(
+                format: .jpeg, storedSize: PixelSize(width: width, height: 10), bitDepth: 8, colorType: "rgb",
+                components: 3,
+                color: ColorDescription(
+                    origin: .iccProfile, name: "wide", profile: [UInt8](repeating: 7, count: profileBytes),
+                    isSRGB: false))
+        }
+        #expect(cache.header(ofImage: "a-1") == nil)
+        cache.keepHeader(header(100, profileBytes: 0), ofImage: "a-1")
+        #expect(cache.header(ofImage: "a-1")?.storedSize.width == 100)
+        #expect(cache.header(ofImage: "a-2") == nil, "another version of the file is read again")
+        // Headers of 512 KiB profiles: a few fit in each part's share of the budget; the oldest go first.
+        for k in 0..<64 { cache.keepHeader(header(k + 1, profileBytes: 512 << 10), ofImage: "big-\(k)") }
+        let figures = cache.headerStatistics
+        #expect(figures.currentBytes <= SharedTileCache.headerBudgetBytes)
+        #expect(figures.evictions > 0)
+        #expect(cache.header(ofImage: "big-0") == nil)
+        #expect(cache.header(ofImage: "big-63")?.storedSize.width == 64)
+    }
+
     @Test("a decoding error reaches the thread that decoded and every thread that waited")
     func failureShared() throws {
         let cache = SharedTileCache(budgetBytes: 64 << 20)

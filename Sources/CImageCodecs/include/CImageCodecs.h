@@ -475,13 +475,20 @@ void tv_image_level_size(const tv_image_decoder *decoder, uint32_t level, uint32
  * column; `header` receives the level's layout (its width and height among it). Before the first read. */
 tv_status tv_image_select_level(tv_image_decoder *decoder, uint32_t level, tv_image_header *header, tv_error *err);
 
+/* Where a TIFF keeps stored level `level` (0 ... header.levels; 0: the first page): the file offset of its IFD, which
+ * tv_image_stored_jpeg_tile_at reads alone. 0 for other formats. */
+uint64_t tv_image_level_directory(const tv_image_decoder *decoder, uint32_t level);
+
 /* A TIFF's stored JPEG tile as a JPEG file of its own, without decoding (iipsrv's pass-through): the tile at
- * (`column`, `row`) of stored level `level`, when that level is tiled in `tile_size` squares, JPEG-compressed
- * YCbCr, gray, or RGB with an Adobe marker in the tile's stream, and the tile lies wholly inside the level. Its tables (tag 347) are merged in before the tile's
- * data. TV_ERR_UNSUPPORTED when the file is not stored so. `*out` is released with tv_free. Before any rows are
- * read; the decoder then stays at that level. */
-tv_status tv_image_stored_jpeg_tile(tv_image_decoder *decoder, uint32_t level, uint32_t column, uint32_t row,
-                                    uint32_t tile_size, uint8_t **out, size_t *out_length, tv_error *err);
+ * (`column`, `row`) of the level whose IFD lies at `directory` (tv_image_level_directory), when that level is tiled
+ * in `tile_size` squares, JPEG-compressed YCbCr, gray, or RGB whose stream says so. Its tables (tag 347) are merged
+ * in before the tile's data; a tile the level's right or bottom edge cuts is cut by its coefficients. TV_ERR_UNSUPPORTED
+ * when the file is not stored so. Reads the file's header, that one IFD and the tile's own offset, byte count and
+ * bytes, from `data` (`length` bytes), else the file at `path`, else descriptor `fd` (duplicated; the caller's stays
+ * open). `*out` is released with tv_free. */
+tv_status tv_image_stored_jpeg_tile_at(const uint8_t *data, size_t length, const char *path, int fd, uint64_t directory,
+                                       uint32_t column, uint32_t row, uint32_t tile_size, uint8_t **out,
+                                       size_t *out_length, tv_error *err);
 
 /* A file decoded whole (header.streams_rows 0): decodes it once and keeps it, converted by the colour transform,
  * for tv_image_whole_row; reads of rows then copy from it. */

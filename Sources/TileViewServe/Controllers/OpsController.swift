@@ -28,6 +28,9 @@ struct OpsController: Sendable {
                 name: "tileview_tile_cache", what: "decoded tiles shared by all images",
                 budget: server.tiles.budgetBytes,
                 statistics: server.tiles.statistics)
+            + ServerMetrics.cacheText(
+                name: "tileview_header_cache", what: "image headers (a request reads none for an image kept)",
+                budget: type(of: server.tiles).headerBudgetBytes, statistics: server.tiles.headerStatistics)
             + ServerMetrics.counterText(
                 "tileview_tile_bands_decoded_total", "Bands of tiles decoded (one row of tiles across a level).",
                 server.tiles.bandsDecoded)
