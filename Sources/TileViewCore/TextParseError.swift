@@ -7,6 +7,16 @@ public protocol TextGrammar: Sendable {
     static var expectation: String { get }
 }
 
+/// A grammar of several forms: its messages end `expected one of: FORMS`.
+public protocol AlternativesGrammar: TextGrammar {
+    /// The accepted forms, for messages.
+    static var forms: String { get }
+}
+
+extension AlternativesGrammar {
+    public static var expectation: String { "expected one of: \(forms)" }
+}
+
 /// Why a text could not be read: the input, what was wrong, and what the grammar accepts. The one parse error
 /// of the text forms; each form names its grammar (`ZoomGestureParseError` is `TextParseError<ZoomGestureGrammar>`).
 public struct TextParseError<Grammar: TextGrammar>: Error, Hashable, Sendable, CustomStringConvertible {

@@ -9,6 +9,24 @@ public enum IIIFPresentation {
     /// A language map with no language: `{"none": [text]}`.
     public static func label(_ text: String) -> [String: [String]] { ["none": [text]] }
 
+    /// The keys of a Manifest or a Collection.
+    enum TopLevelKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, label, behavior, items
+    }
+
+    /// A Manifest's or a Collection's container, its context, id, type and label written (in that order).
+    static func topLevel(
+        _ encoder: any Encoder, id: String, type: String, label text: String
+    ) throws -> KeyedEncodingContainer<TopLevelKeys> {
+        var c = encoder.container(keyedBy: TopLevelKeys.self)
+        try c.encode(context, forKey: .context)
+        try c.encode(id, forKey: .id)
+        try c.encode(type, forKey: .type)
+        try c.encode(label(text), forKey: .label)
+        return c
+    }
+
     /// One image of a manifest: its label, its size, the base URI of its Image API service (`BASE/iiif/3/ID`),
     /// and where its file can be downloaded as stored, with its media type (nil when it cannot).
     public struct Image: Sendable, Equatable {
@@ -47,17 +65,8 @@ public enum IIIFPresentation {
             self.paged = paged
         }
 
-        enum CodingKeys: String, CodingKey {
-            case context = "@context"
-            case id, type, label, behavior, items
-        }
-
         public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(IIIFPresentation.context, forKey: .context)
-            try c.encode(id, forKey: .id)
-            try c.encode("Manifest", forKey: .type)
-            try c.encode(IIIFPresentation.label(label), forKey: .label)
+            var c = try IIIFPresentation.topLevel(encoder, id: id, type: "Manifest", label: label)
             if paged { try c.encode(["paged"], forKey: .behavior) }
             try c.encode(
                 images.enumerated().map { Canvas(id: "\(canvasBase)/\($0.offset + 1)", image: $0.element) },
@@ -172,17 +181,8 @@ public enum IIIFPresentation {
             self.members = members
         }
 
-        enum CodingKeys: String, CodingKey {
-            case context = "@context"
-            case id, type, label, items
-        }
-
         public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(IIIFPresentation.context, forKey: .context)
-            try c.encode(id, forKey: .id)
-            try c.encode("Collection", forKey: .type)
-            try c.encode(IIIFPresentation.label(label), forKey: .label)
+            var c = try IIIFPresentation.topLevel(encoder, id: id, type: "Collection", label: label)
             try c.encode(members, forKey: .items)
         }
     }
