@@ -38,13 +38,17 @@ public struct RegionPlan: Sendable {
 
 extension TiledImage {
     /// The level and the geometry that render `region` (image pixels) scaled to exactly `size`, stretched when the
-    /// aspect ratios differ: the level a zoom at the larger of the two scales would draw.
+    /// aspect ratios differ: the level a zoom at the larger of the two scales would draw, or a coarser one that still
+    /// has the answer's pixels on both axes (a region that is exactly a tile of a level is that level's pixels,
+    /// copied: `LevelPyramid.coarsestLevel`).
     package func regionGeometry(region: PixelRect, size: PixelSize) -> (FrameGeometry, level: Int) {
         let scaleX = Double(size.width) / Double(max(region.width, 1))
         let scaleY = Double(size.height) / Double(max(region.height, 1))
+        let level = pyramid.coarsestLevel(
+            from: pyramid.level(forZoomScale: max(scaleX, scaleY)), coveringScaleX: scaleX, scaleY: scaleY)
         return pyramid.frameGeometry(
             frameSize: size, zoomScale: scaleX, zoomScaleY: scaleY,
-            imageFrameOrigin: Point(x: -Double(region.x) * scaleX, y: -Double(region.y) * scaleY))
+            imageFrameOrigin: Point(x: -Double(region.x) * scaleX, y: -Double(region.y) * scaleY), level: level)
     }
 
     /// The plan of `render(_:)` for `region` at `size` (see `RegionPlan`); reads nothing but what the cache holds.

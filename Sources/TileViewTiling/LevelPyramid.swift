@@ -66,6 +66,20 @@ public struct LevelPyramid: Hashable, Sendable, CustomStringConvertible {
         return level
     }
 
+    /// The coarsest level from `level` on that still has at least `scaleX` and `scaleY` level pixels per image pixel
+    /// on each axis (`scale(ofLevel:)`, whose sizes round up). A region that is exactly a tile of a level whose size
+    /// the image's does not divide asks for a little more than 1 / 2^L (188 = ceil(6000 / 32) pixels for 6000): that
+    /// level has those pixels, where `level(forZoomScale:)` alone would draw them from the next finer one.
+    public func coarsestLevel(from level: Int, coveringScaleX scaleX: Double, scaleY: Double) -> Int {
+        var chosen = clampedLevel(level)
+        while chosen < maxLevel {
+            let coarser = scale(ofLevel: chosen + 1)
+            guard coarser.x >= scaleX, coarser.y >= scaleY else { break }
+            chosen += 1
+        }
+        return chosen
+    }
+
     /// Level pixels per image pixel on each axis: levelW / W and levelH / H (1 for an empty axis).
     public func scale(ofLevel level: Int) -> (x: Double, y: Double) {
         let size = levelSize(ofLevel: level)

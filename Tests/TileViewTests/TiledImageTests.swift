@@ -71,6 +71,24 @@ struct TiledImageTests {
         #expect(image.residentBytes <= 4 << 20, "the cache settles within its budget")
     }
 
+    @Test("a region that is a whole level the image's size does not divide is that level's pixels, copied")
+    func wholeUnevenLevel() throws {
+        try TemporaryFolder.with("uneven-level") { folder in
+            // 1001 x 700: level 2 is 251 x 175 (1001 / 4 = 250.25), one tile; the power-of-two rule alone would draw
+            // its 251 columns from level 1 (501 x 350), resampled.
+            let url = folder.appendingPathComponent("uneven.png")
+            try TestPages.writePNG(TestPages.page(3, width: 1001, height: 700), to: url)
+            let image = try TiledImage(path: url.path)
+            let levelSize = image.pyramid.levelSize(ofLevel: 2)
+            #expect(levelSize == PixelSize(width: 251, height: 175))
+            let frame = try image.render(region: PixelRect(x: 0, y: 0, width: 1001, height: 700), size: levelSize)
+            #expect(frame.level == 2)
+            let level = try #require(try image.region(PixelRect(size: levelSize), level: 2))
+            let copied = frame.image == Self.pixels(of: PixelRect(size: levelSize), in: level)
+            #expect(copied, "the answer is level 2's pixels")
+        }
+    }
+
     @Test("a 1:1 crop decodes only the tiles it meets, in one pass")
     func cropDecodesOnlyItsTiles() throws {
         let path = Fixtures.corpusRoot.appendingPathComponent("png/gen_large_4100x3000.png").path

@@ -51,6 +51,47 @@ struct LevelPyramidTests {
         }
     }
 
+    @Test(
+        "coarsestLevel: the coarsest level from the given one with at least the asked pixels per image pixel on both axes"
+    )
+    func coarsestLevelLaw() {
+        forEachSeed(1...2000) { seed, rng in
+            let image = PixelSize(width: rng.int(1...100_000), height: rng.int(1...100_000))
+            let pyramid = LevelPyramid(imageSize: image, tileSize: rng.int(16...512))
+            // A tile of a random level, as a IIIF client asks for it: a region on that level's grid, its size the
+            // level's pixels under it (rounded up at the image's edge), and any region scaled at random.
+            let asked = rng.int(0...pyramid.maxLevel)
+            let span = pyramid.tileSize << asked
+            let levelSize = pyramid.levelSize(ofLevel: asked)
+            let column = rng.int(0...((image.width - 1) / span))
+            let row = rng.int(0...((image.height - 1) / span))
+            let (scaleX, scaleY): (Double, Double)
+            if rng.chance(0.5) {
+                let width = min(pyramid.tileSize, levelSize.width - column * pyramid.tileSize)
+                let height = min(pyramid.tileSize, levelSize.height - row * pyramid.tileSize)
+                scaleX = Double(width) / Double(min(span, image.width - column * span))
+                scaleY = Double(height) / Double(min(span, image.height - row * span))
+            } else {
+                scaleX = pow(2, Double.random(in: -18...0, using: &rng))
+                scaleY = scaleX * Double.random(in: 0.5...2, using: &rng)
+            }
+            let finer = pyramid.level(forZoomScale: max(scaleX, scaleY))
+            let level = pyramid.coarsestLevel(from: finer, coveringScaleX: scaleX, scaleY: scaleY)
+            let scale = pyramid.scale(ofLevel: level)
+            #expect(level >= finer, "seed \(seed)")
+            #expect(level == finer || (scale.x >= scaleX && scale.y >= scaleY), "seed \(seed): level \(level)")
+            if level < pyramid.maxLevel {
+                let coarser = pyramid.scale(ofLevel: level + 1)
+                #expect(coarser.x < scaleX || coarser.y < scaleY, "seed \(seed): level \(level + 1) would do")
+            }
+        }
+        // The design's photo: its level-5 tile (the whole image at 188x125; 6000 / 32 = 187.5) is level 5, which
+        // the power-of-two rule alone would draw from level 4.
+        let photo = LevelPyramid(imageSize: PixelSize(width: 6000, height: 4000))
+        #expect(photo.level(forZoomScale: 188.0 / 6000) == 4)
+        #expect(photo.coarsestLevel(from: 4, coveringScaleX: 188.0 / 6000, scaleY: 125.0 / 4000) == 5)
+    }
+
     @Test("the design's photo: 6000x4000 has levels down to 188x125 and fit scale 0.170667 draws level 2")
     func photoPyramid() {
         let pyramid = LevelPyramid(imageSize: PixelSize(width: 6000, height: 4000))
