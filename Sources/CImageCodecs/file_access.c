@@ -37,6 +37,19 @@ int tv_descriptor_identity(int fd, tv_file_identity *identity) {
     return 0;
 }
 
+size_t tv_descriptor_read_at(int fd, uint64_t offset, uint8_t *buffer, size_t count) {
+    size_t done = 0;
+    while (done < count) {
+        ssize_t n = pread(fd, buffer + done, count - done, (off_t)(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        done += (size_t)n;
+    }
+    return done;
+}
+
+void tv_descriptor_close(int fd) { close(fd); }
+
 int tv_open_root(const char *path, tv_error *err) {
     int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) tv_fail(err, TV_ERR_IO, strerror(errno));

@@ -1,11 +1,5 @@
 import CImageCodecs
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// An open file descriptor that this object owns: it is closed when the last reference goes.
 ///
 /// A server resolves a request's file beneath its root and opens it in one step (`ServeRoot`); the descriptor it
@@ -23,7 +17,7 @@ public final class OpenDescriptor: Sendable {
         self.rawValue = rawValue
     }
 
-    deinit { close(rawValue) }
+    deinit { tv_descriptor_close(rawValue) }
 
     /// Up to `count` bytes from the start of the file (read with `pread`: the descriptor's offset is not used),
     /// fewer when the file is shorter or a read fails.
@@ -33,15 +27,10 @@ public final class OpenDescriptor: Sendable {
 
     /// Up to `count` bytes from `offset` (with `pread`), fewer when the file ends sooner or a read fails.
     public func bytes(at offset: Int, count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(0, count))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes {
-                pread(rawValue, $0.baseAddress! + done, $0.count - done, off_t(offset + done))
-            }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            done += n
+        guard count > 0, offset >= 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let done = bytes.withUnsafeMutableBufferPointer {
+            tv_descriptor_read_at(rawValue, UInt64(offset), $0.baseAddress, $0.count)
         }
         return Array(bytes[0..<done])
     }

@@ -108,6 +108,13 @@ int tv_open_beneath(int root, const char *root_path, const char *relative, int w
 /* fstat of `fd` as an identity; 0, or -1 with errno set. */
 int tv_descriptor_identity(int fd, tv_file_identity *identity);
 
+/* Up to `count` bytes of `fd` from `offset` into `buffer` (pread, retried when interrupted; the descriptor's own
+ * offset is not used): the bytes read, fewer when the file ends sooner or a read fails. */
+size_t tv_descriptor_read_at(int fd, uint64_t offset, uint8_t *buffer, size_t count);
+
+/* Closes `fd` (a descriptor an OpenDescriptor owned). */
+void tv_descriptor_close(int fd);
+
 /* ---------- the process (system_info.c) ---------- */
 
 /* How many processors this process's affinity mask allows (sched_getaffinity), or -1 when it cannot be read. */
