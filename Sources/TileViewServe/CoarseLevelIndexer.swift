@@ -201,8 +201,11 @@ final class CoarseLevelIndexer: Sendable {
 
 /// Runs the indexer while the application runs: started with the server, stopped (after the image each worker is
 /// indexing) when the drain begins.
-struct IndexingService: Service {
+struct IndexingService: Service, CustomStringConvertible {
     let indexer: CoarseLevelIndexer
+
+    /// The service's name in the service group (which would otherwise describe it by reflection at start).
+    var description: String { "IndexingService" }
 
     func run() async throws {
         indexer.start()
