@@ -37,15 +37,16 @@ int tv_descriptor_identity(int fd, tv_file_identity *identity) {
     return 0;
 }
 
-size_t tv_descriptor_read_at(int fd, uint64_t offset, uint8_t *buffer, size_t count) {
+long long tv_descriptor_read_at(int fd, uint64_t offset, void *buffer, size_t count) {
     size_t done = 0;
     while (done < count) {
-        ssize_t n = pread(fd, buffer + done, count - done, (off_t)(offset + done));
+        ssize_t n = pread(fd, (uint8_t *)buffer + done, count - done, (off_t)(offset + done));
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
+        if (n < 0) return -1;
+        if (n == 0) break;
         done += (size_t)n;
     }
-    return done;
+    return (long long)done;
 }
 
 void tv_descriptor_close(int fd) { close(fd); }

@@ -27,15 +27,7 @@ long long tv_input_read(const struct tv_image_decoder *d, uint64_t offset, void 
         memcpy(buffer, d->data + offset, count);
         return (long long)count;
     }
-    size_t got = 0;
-    while (got < count) {
-        ssize_t n = pread(d->fd, (uint8_t *)buffer + got, count - got, (off_t)(offset + got));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return -1;
-        if (n == 0) break;
-        got += (size_t)n;
-    }
-    return (long long)got;
+    return tv_descriptor_read_at(d->fd, offset, buffer, count);
 }
 
 tv_status tv_input_all(struct tv_image_decoder *d, size_t limit, const uint8_t **bytes, uint8_t **owned,

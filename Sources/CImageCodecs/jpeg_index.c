@@ -722,9 +722,8 @@ static void tv_transcoder_prepare(struct jpeg_decompress_struct *source, struct 
 }
 
 /* The target's coefficient arrays for its image size and sampling, one per component, sized as jpegtran sizes them
- * (whole iMCUs), realized; with `columns` and `rows`, the blocks each holds. */
-static void tv_transcoder_arrays(j_compress_ptr target, jvirt_barray_ptr *arrays, JDIMENSION *columns,
-                                 JDIMENSION *rows) {
+ * (whole iMCUs), realized. */
+static void tv_transcoder_arrays(j_compress_ptr target, jvirt_barray_ptr *arrays) {
     int hmax = 1, vmax = 1;
     for (int c = 0; c < target->num_components; c++) {
         if (target->comp_info[c].h_samp_factor > hmax) hmax = target->comp_info[c].h_samp_factor;
@@ -737,8 +736,6 @@ static void tv_transcoder_arrays(j_compress_ptr target, jvirt_barray_ptr *arrays
         JDIMENSION ht = (JDIMENSION)(((unsigned long)target->image_height * v + (unsigned long)vmax * 8 - 1) /
                                      ((unsigned long)vmax * 8));
         JDIMENSION wide = (w + h - 1) / h * h, tall = (ht + v - 1) / v * v;
-        if (columns != NULL) columns[c] = wide;
-        if (rows != NULL) rows[c] = tall;
         arrays[c] = (*target->mem->request_virt_barray)((j_common_ptr)target, JPOOL_IMAGE, TRUE, wide, tall,
                                                          (JDIMENSION)v);
     }
@@ -826,7 +823,7 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
 
     /* One array per component, sized as jpegtran sizes them (whole iMCUs): exactly the MCUs' blocks here. */
     jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
-    tv_transcoder_arrays(&target, arrays, NULL, NULL);
+    tv_transcoder_arrays(&target, arrays);
     /* Each MCU row's blocks go straight into the arrays: an interleaved scan's MCU row is v block rows of
      * each component (a one-component scan's is one block row). */
     for (uint32_t row = y0; row < y1; row++) {

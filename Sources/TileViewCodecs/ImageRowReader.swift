@@ -125,13 +125,14 @@ public final class ImageRowReader {
         let status = try source.withShimInput { input in
             switch input {
             case .memory(let raw):
-                tv_image_stored_jpeg_tile_at(
-                    raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, nil, -1, directory, x, y, side,
-                    &output, &length, &error)
+                // No bytes, no tile (the shim takes a null pointer for "not in memory").
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return TV_ERR_UNSUPPORTED }
+                return tv_image_stored_jpeg_tile_at(
+                    base, raw.count, nil, -1, directory, x, y, side, &output, &length, &error)
             case .file(let path):
-                tv_image_stored_jpeg_tile_at(nil, 0, path, -1, directory, x, y, side, &output, &length, &error)
+                return tv_image_stored_jpeg_tile_at(nil, 0, path, -1, directory, x, y, side, &output, &length, &error)
             case .descriptor(let fd):
-                tv_image_stored_jpeg_tile_at(nil, 0, nil, fd, directory, x, y, side, &output, &length, &error)
+                return tv_image_stored_jpeg_tile_at(nil, 0, nil, fd, directory, x, y, side, &output, &length, &error)
             }
         }
         if status == TV_ERR_UNSUPPORTED { return nil }

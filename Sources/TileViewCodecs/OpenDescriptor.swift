@@ -20,19 +20,19 @@ public final class OpenDescriptor: Sendable {
     deinit { tv_descriptor_close(rawValue) }
 
     /// Up to `count` bytes from the start of the file (read with `pread`: the descriptor's offset is not used),
-    /// fewer when the file is shorter or a read fails.
+    /// fewer when the file is shorter, none when a read fails.
     public func prefix(_ count: Int) -> [UInt8] {
         bytes(at: 0, count: count)
     }
 
-    /// Up to `count` bytes from `offset` (with `pread`), fewer when the file ends sooner or a read fails.
+    /// Up to `count` bytes from `offset` (with `pread`), fewer when the file ends sooner, none when a read fails.
     public func bytes(at offset: Int, count: Int) -> [UInt8] {
         guard count > 0, offset >= 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: count)
-        let done = bytes.withUnsafeMutableBufferPointer {
+        let done = bytes.withUnsafeMutableBytes {
             tv_descriptor_read_at(rawValue, UInt64(offset), $0.baseAddress, $0.count)
         }
-        return Array(bytes[0..<done])
+        return Array(bytes[0..<Int(max(0, done))])
     }
 
     /// The identity of the file open now (`fstat`); nil when it cannot be read.

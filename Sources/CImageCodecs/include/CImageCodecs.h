@@ -109,8 +109,9 @@ int tv_open_beneath(int root, const char *root_path, const char *relative, int w
 int tv_descriptor_identity(int fd, tv_file_identity *identity);
 
 /* Up to `count` bytes of `fd` from `offset` into `buffer` (pread, retried when interrupted; the descriptor's own
- * offset is not used): the bytes read, fewer when the file ends sooner or a read fails. */
-size_t tv_descriptor_read_at(int fd, uint64_t offset, uint8_t *buffer, size_t count);
+ * offset is not used): the bytes read, fewer when the file ends sooner, or -1 (errno set) when a read fails. The
+ * one loop of positioned reads: the row decoders' input reads through it too (tv_input_read). */
+long long tv_descriptor_read_at(int fd, uint64_t offset, void *buffer, size_t count);
 
 /* Closes `fd` (a descriptor an OpenDescriptor owned). */
 void tv_descriptor_close(int fd);
