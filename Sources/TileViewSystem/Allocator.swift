@@ -24,15 +24,26 @@ public enum Allocator {
     /// took about 100 page faults and 0.9 ms of the server's time instead of 8 and 0.7 ms, and 0.4 ms instead of
     /// 0.14 in a loop of its own (docs/benchmarks.md, "A pyramid TIFF's stored tiles"). Call it once, before the
     /// run; it does nothing where glibc is absent.
+    ///
+    /// An operator's own setting wins: a threshold named in `GLIBC_TUNABLES` (`glibc.malloc.mmap_threshold`,
+    /// `glibc.malloc.trim_threshold`), which glibc has already applied, is left as it is.
     public static func returnLargeBlocksToTheSystem() {
         #if canImport(Glibc)
             // mallopt is declared in <malloc.h>, which the Glibc module does not export: look it up by name.
             typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
             let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-            _ = mallopt(mmapThresholdParameter, mappedBlockBytes)
-            _ = mallopt(trimThresholdParameter, keptFreeTopBytes)
+            let tunables = getenv("GLIBC_TUNABLES").map { String(cString: $0) } ?? ""
+            let named = operatorNamed(tunables)
+            if !named.mmapThreshold { _ = mallopt(mmapThresholdParameter, mappedBlockBytes) }
+            if !named.trimThreshold { _ = mallopt(trimThresholdParameter, keptFreeTopBytes) }
         #endif
+    }
+
+    /// Which of the two thresholds a `GLIBC_TUNABLES` value sets (`name=value` pairs separated by colons).
+    package static func operatorNamed(_ tunables: String) -> (mmapThreshold: Bool, trimThreshold: Bool) {
+        let names = Set(tunables.split(separator: ":").compactMap { $0.split(separator: "=").first.map(String.init) })
+        return (names.contains("glibc.malloc.mmap_threshold"), names.contains("glibc.malloc.trim_threshold"))
     }
 
     /// `M_MMAP_THRESHOLD` of <malloc.h>.

@@ -1,5 +1,6 @@
 import Testing
 import TileView
+import TileViewSystem
 
 /// The processors a process may use: its affinity mask, lowered by a cgroup CPU quota, never the machine's count
 /// when either says less (docs/design.md section 16).
@@ -38,5 +39,22 @@ struct ProcessorCountTests {
         #expect(CPUQuota.processors(online: 4, affinity: 8, quota: CPUQuota(quota: 800_000, period: 100_000)) == 4)
         #expect(CPUQuota.processors(online: 1, affinity: 0, quota: nil) == 1)
         #expect(SystemInfo.availableProcessors >= 1)
+    }
+}
+
+/// An operator's `GLIBC_TUNABLES` thresholds win over the ones `Allocator` sets (docs/serving.md).
+@Suite("Allocator thresholds")
+struct AllocatorThresholdTests {
+    @Test("a threshold named in GLIBC_TUNABLES is the operator's; other tunables and look-alikes are not")
+    func operatorNamed() {
+        let both = Allocator.operatorNamed("glibc.malloc.mmap_threshold=4194304:glibc.malloc.trim_threshold=8388608")
+        #expect(both == (true, true))
+        #expect(Allocator.operatorNamed("glibc.malloc.trim_threshold=1") == (false, true))
+        #expect(Allocator.operatorNamed("glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=1") == (true, false))
+        for text in [
+            "", "glibc.malloc.arena_max=2", "glibc.malloc.mmap_threshold_x=1", "xglibc.malloc.trim_threshold=1",
+        ] {
+            #expect(Allocator.operatorNamed(text) == (false, false), "\(text)")
+        }
     }
 }
