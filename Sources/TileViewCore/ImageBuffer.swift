@@ -41,6 +41,29 @@ public struct ImageBuffer: Hashable, Sendable {
         self.pixels = pixels
     }
 
+    /// A transparent black buffer whose pixels are made in `storage`'s memory when its capacity holds them (a block
+    /// kept from an earlier buffer: no new allocation), else in new memory.
+    public init(width: Int, height: Int, reusing storage: consuming [UInt8]) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        let count = width * height * 4
+        let reused = count > 0 && storage.capacity >= count
+        var pixels = Self.pixelStorage(count: count, reusing: consume storage)
+        if reused { pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }  // new memory is zeros
+        self.init(width: width, height: height, pixels: pixels)
+    }
+
+    /// `count` bytes in `storage`'s memory when its capacity holds them, else new; what they hold is unspecified
+    /// (whatever `storage` held, zeros where it was shorter), for a caller that writes every byte.
+    public static func pixelStorage(count: Int, reusing storage: consuming [UInt8]) -> [UInt8] {
+        guard count > 0, storage.capacity >= count else { return [UInt8](repeating: 0, count: count) }
+        if storage.count > count {
+            storage.removeLast(storage.count - count)
+        } else if storage.count < count {
+            storage.append(contentsOf: repeatElement(0, count: count - storage.count))
+        }
+        return storage
+    }
+
     public var size: PixelSize { PixelSize(width: width, height: height) }
     public var rowBytes: Int { width * 4 }
     /// Bytes held by the pixels.

@@ -92,7 +92,9 @@ extension TiledImage {
         let rect = try withLevelPixels(for: renderer, level: level, streaming: streaming) { pixels in
             switch pixels {
             case .rows(var rows): image = renderer.render(rows: &rows)
-            case .buffer(let source, let origin): image = renderer.render(source: source, sourceOrigin: origin)
+            case .buffer(let source, let origin):
+                // In this thread's kept frame block, where its server gave one back (`RenderBlocks`).
+                image = renderer.render(source: source, sourceOrigin: origin, reusing: RenderBlocks.take(.frame))
             }
         }
         return RenderedFrame(image: image, level: level, sourceRect: rect)
@@ -163,11 +165,16 @@ extension TiledImage {
             if let error = rows.failure, !rows.lenient { throw TileViewError(error, path: path) }
             return rect
         }
-        guard let rect = renderer.sourceRect, let source = try region(rect, level: level) else {
+        // The mosaic is made in this thread's kept block and kept again for its next render (`RenderBlocks`); a
+        // single tile handed on as it is stays the cache's, and the block goes back unused.
+        var storage: [UInt8]? = RenderBlocks.take(.mosaic)
+        guard let rect = renderer.sourceRect, let source = try region(rect, level: level, storage: &storage) else {
             use(.buffer(ImageBuffer(width: 0, height: 0), origin: (0, 0)))
+            if let storage { RenderBlocks.keep(.mosaic, storage) }
             return nil
         }
         use(.buffer(source.buffer, origin: source.origin))
+        RenderBlocks.keep(.mosaic, storage ?? source.buffer.pixels)
         return rect
     }
 }

@@ -20,7 +20,7 @@ extension TiledImage {
     /// misses are decoded alone through the file's entropy index (`JPEGEntropyIndex`, built by the first miss),
     /// the MCUs around the missing tiles and nothing above them.
     package func sharedRegion(
-        _ clipped: PixelRect, grid: TileGrid, shared: SharedTiles
+        _ clipped: PixelRect, grid: TileGrid, shared: SharedTiles, storage: inout [UInt8]?
     ) throws(TileViewError) -> (buffer: ImageBuffer, origin: (x: Int, y: Int))? {
         let ids = grid.tiles(intersecting: clipped)
         var tiles = shared.cache.cached(image: shared.image, ids)
@@ -58,7 +58,7 @@ extension TiledImage {
                 for id in missing where tiles[id] == nil { tiles[id] = band[id] }
             }
         }
-        return TileMosaic.assemble(levelRect: clipped, grid: grid) { tiles[$0] }
+        return TileMosaic.assemble(levelRect: clipped, grid: grid, storage: &storage) { tiles[$0] }
     }
 
     /// The largest rect `losslessJPEGCrop` cuts, in pixels (1024 x 1024).

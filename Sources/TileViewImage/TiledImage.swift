@@ -203,9 +203,18 @@ public final class TiledImage {
     public func region(_ rect: PixelRect, level: Int) throws(TileViewError) -> (
         buffer: ImageBuffer, origin: (x: Int, y: Int)
     )? {
+        var storage: [UInt8]? = nil
+        return try region(rect, level: level, storage: &storage)
+    }
+
+    /// `region`, with a buffer gathered from tiles made in `storage`'s memory where its capacity holds it
+    /// (`TileMosaic.assemble(levelRect:grid:storage:tile:)`: `storage` is set to nil when it was taken).
+    package func region(_ rect: PixelRect, level: Int, storage: inout [UInt8]?) throws(TileViewError) -> (
+        buffer: ImageBuffer, origin: (x: Int, y: Int)
+    )? {
         let grid = pyramid.grid(ofLevel: level)
         guard let clipped = rect.intersection(PixelRect(size: grid.levelSize)) else { return nil }
-        if let sharedTiles { return try sharedRegion(clipped, grid: grid, shared: sharedTiles) }
+        if let sharedTiles { return try sharedRegion(clipped, grid: grid, shared: sharedTiles, storage: &storage) }
         // Tiles of its own (also for a `.decoder` image asked for a region directly: the block is decoded, not kept).
         let ids = grid.tiles(intersecting: clipped)
         let missing = ids.filter { !cache.contains($0) }
@@ -223,7 +232,7 @@ public final class TiledImage {
             let (block, blockRect) = try decodeBlock(of: missing, grid: grid)
             store(block, covering: blockRect, tiles: missing, grid: grid, pinned: true)
         }
-        return TileMosaic.assemble(levelRect: clipped, grid: grid) { self.cache.value(forKey: $0) }
+        return TileMosaic.assemble(levelRect: clipped, grid: grid, storage: &storage) { self.cache.value(forKey: $0) }
     }
 }
 

@@ -51,9 +51,17 @@ public struct FrameRenderer: Sendable {
     /// misses part of `sourceRect` is clamped at its own edges instead (its edge pixels stand for the
     /// missing ones); a source that misses the level entirely leaves only the background.
     public func render(source: ImageBuffer, sourceOrigin: (x: Int, y: Int)) -> ImageBuffer {
+        render(source: source, sourceOrigin: sourceOrigin, reusing: [])
+    }
+
+    /// `render(source:sourceOrigin:)` with the frame's pixels made in `storage`'s memory where its capacity holds
+    /// them (a block kept from an earlier frame: `ImageBuffer.pixelStorage`); the same bytes either way.
+    public func render(source: ImageBuffer, sourceOrigin: (x: Int, y: Int), reusing storage: consuming [UInt8])
+        -> ImageBuffer
+    {
         let (x, y) = axes(reading: source, at: sourceOrigin)
-        return source.pixels.withUnsafeBufferPointer { bytes in
-            renderFrame(xAxis: x, yAxis: y) { x, y, paint, out, width in
+        return renderFrame(xAxis: x, yAxis: y, reusing: consume storage) { x, y, paint, out, width in
+            source.pixels.withUnsafeBufferPointer { bytes in
                 guard let base = bytes.baseAddress else { return }
                 var rows = BufferRowSource(
                     base: base, width: source.width, origin: sourceOrigin, firstColumn: x.sourceRange.lowerBound)
@@ -104,16 +112,26 @@ public struct FrameRenderer: Sendable {
 
     /// The frame buffer: background outside the covered part, `draw` inside (when anything is covered).
     func renderFrame(
-        xAxis x: ResampleAxis, yAxis y: ResampleAxis,
+        xAxis x: ResampleAxis, yAxis y: ResampleAxis, reusing storage: consuming [UInt8] = [],
         draw: (ResampleAxis, ResampleAxis, BackgroundPaint, UnsafeMutablePointer<UInt8>, Int) -> Void
     ) -> ImageBuffer {
         let width = max(0, geometry.frameSize.width)
         let height = max(0, geometry.frameSize.height)
         let count = width * height * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = count
-            guard let out = buffer.baseAddress else { return }
-            renderFrame(into: out, xAxis: x, yAxis: y, draw: draw)
+        var pixels: [UInt8]
+        if storage.capacity >= count, count > 0 {
+            // Every byte is written below: the background outside the covered part, the image inside.
+            pixels = ImageBuffer.pixelStorage(count: count, reusing: consume storage)
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                guard let out = buffer.baseAddress else { return }
+                renderFrame(into: out, xAxis: x, yAxis: y, draw: draw)
+            }
+        } else {
+            pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                initialized = count
+                guard let out = buffer.baseAddress else { return }
+                renderFrame(into: out, xAxis: x, yAxis: y, draw: draw)
+            }
         }
         return ImageBuffer(width: width, height: height, pixels: pixels)
     }

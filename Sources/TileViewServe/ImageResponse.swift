@@ -72,6 +72,8 @@ public enum ImageResponse {
         default: break
         }
         if output.gray { pixels = grayscale(pixels) }
+        // The frame's memory is this thread's to draw its next frame in (`RenderBlocks`).
+        defer { RenderBlocks.keep(.frame, pixels.pixels) }
         do throws(CodecError) {
             switch output.format {
             case .png:

@@ -30,8 +30,11 @@ struct ServeMain: AsyncParsableCommand {
             Report.error(error.description)
             throw ExitCode.failure
         }
-        // Tiles of 256 KiB come and go on many threads: each gets its own mapping, returned when freed.
+        // Tiles of 256 KiB come and go on many threads: each gets its own mapping, returned when freed. A render's
+        // own mosaic and frame are kept by its thread for the next render instead (`RenderBlocks`), all threads
+        // together at most an eighth of the work budget.
         Allocator.returnLargeBlocksToTheSystem()
+        RenderBlocks.keepOnEachThread(upToBytes: (options.workMB << 20) / 8)
         var settings = ServeSettings(
             root: served, host: host, port: port, maxArea: options.maxArea, cacheBytes: options.cacheMB << 20,
             workBytes: options.workMB << 20, options: options.decoding.decodeOptions, maxViews: options.maxViews,

@@ -76,7 +76,7 @@ struct IndexCommandTests {
         }
     }
 
-    @Test("a server pinned to one processor (taskset) runs one render at a time and says so in /metrics")
+    @Test("a server pinned to one processor runs one render at a time and keeps its mosaic and frame for the next")
     func pinnedServer() throws {
         try TemporaryFolder.with("pinned-serve") { dir in
             let root = try Self.makeRoot(dir)
@@ -84,9 +84,20 @@ struct IndexCommandTests {
                 ["-c", "0", CommandRunner.executable.path, "serve", root.path, "--cache-dir", "none"],
                 through: URL(fileURLWithPath: "/usr/bin/taskset")
             ) { base in
-                let metrics = try ServeCommandTests.metrics(base)
-                #expect(metrics.contains("\ntileview_processors 1\n"), "\(metrics)")
-                #expect(metrics.contains("\ntileview_render_threads 1\n"), "\(metrics)")
+                let before = try ServeCommandTests.metrics(base)
+                #expect(before.contains("\ntileview_processors 1\n"), "\(before)")
+                #expect(before.contains("\ntileview_render_threads 1\n"), "\(before)")
+                #expect(before.contains("\ntileview_render_blocks_kept_bytes 0\n"), "\(before)")
+                for region in ["1,1,300,300", "3,2,300,300", "5,3,300,300", "7,4,300,300"] {
+                    let answer = try ServeCommandTests.get(base + "/iiif/3/rocket.jpg/\(region)/256,/0/default.jpg")
+                    #expect(answer.status == 200, "\(region)")
+                }
+                // The render thread keeps the last frame (256 x 256 RGBA, 262,144 bytes) and the mosaic it was drawn
+                // from (about 302 x 302 RGBA): more than the frame alone, less than two threads' blocks.
+                let after = try ServeCommandTests.metrics(base)
+                let line = after.split(separator: "\n").first { $0.hasPrefix("tileview_render_blocks_kept_bytes ") }
+                let kept = line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+                #expect(kept > 262_144 && kept < 1_000_000, "\(after)")
             }
         }
     }

@@ -44,19 +44,9 @@ struct TileMosaicTests {
     @Test("a frame rendered from the tiles of sourceRect equals one rendered from the whole level")
     func renderFromTilesEqualsRenderFromLevel() {
         forEachSeed(1...40) { seed, rng in
-            let image = PixelSize(width: rng.int(100...400), height: rng.int(100...400))
-            let pyramid = LevelPyramid(imageSize: image, tileSize: rng.int(16...64))
-            let frameSize = PixelSize(width: rng.int(8...40), height: rng.int(8...40))
-            let s = Double.random(in: 0.02...1.5, using: &rng)
-            let levelIndex = pyramid.level(forZoomScale: s)
-            let grid = pyramid.grid(ofLevel: levelIndex)
+            let (grid, geometry) = Self.tiledFrame(
+                &rng, image: 100...400, tileSize: 16...64, frame: 8...40, scale: 0.02...1.5)
             let level = TestImages.photo(width: grid.levelSize.width, height: grid.levelSize.height, seed: seed)
-            let geometry = FrameGeometry(
-                frameSize: frameSize, zoomScale: s,
-                imageFrameOrigin: Point(
-                    x: Double.random(in: -Double(image.width) * s...10, using: &rng),
-                    y: Double.random(in: -Double(image.height) * s...10, using: &rng)),
-                imageSize: image, levelSize: grid.levelSize)
             let renderer = FrameRenderer(geometry: geometry)
             let whole = renderer.render(source: level, sourceOrigin: (0, 0))
             guard let rect = renderer.sourceRect,
@@ -69,5 +59,63 @@ struct TileMosaicTests {
             let tiled = renderer.render(source: mosaic.buffer, sourceOrigin: mosaic.origin)
             #expect(firstDifference(tiled, whole) == nil, "seed \(seed): \(geometry)")
         }
+    }
+
+    @Test("a mosaic and a frame made in kept memory holding old bytes equal fresh ones, and use that memory")
+    func keptMemoryGivesTheSameBytes() {
+        forEachSeed(1...60) { seed, rng in
+            let (grid, geometry) = Self.tiledFrame(
+                &rng, image: 60...300, tileSize: 8...64, frame: 4...48, scale: 0.05...2)
+            let level = TestImages.noise(
+                width: grid.levelSize.width, height: grid.levelSize.height, seed: seed, alpha: rng.int(0...1) == 1)
+            let renderer = FrameRenderer(
+                geometry: geometry, background: RGBA8(r: 9, g: 80, b: 200, a: UInt8(rng.int(0...1) * 255)))
+            guard let rect = renderer.sourceRect else { return }
+            let tile = { (id: TileID) in level.cropped(to: grid.pixelRect(of: id)) }
+            let fresh = TileMosaic.assemble(levelRect: rect, grid: grid, tile: tile)
+            // Kept memory of a size around the mosaic's, full of bytes of an earlier use.
+            let needed = rect.pixelCount * 4
+            let old = [UInt8](repeating: 0xA5, count: max(1, needed + rng.int(-needed / 2...needed / 2)))
+            let (oldBase, oldCount, oldCapacity) = (
+                old.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, old.count, old.capacity
+            )
+            var storage: [UInt8]? = consume old
+            let kept = TileMosaic.assemble(levelRect: rect, grid: grid, storage: &storage, tile: tile)
+            #expect(kept?.buffer == fresh?.buffer, "seed \(seed)")
+            guard let kept else { return }
+            let keptBase = kept.buffer.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            let assembled = storage == nil
+            // A whole single tile is handed on (storage left as it was); else the mosaic is made in the old memory
+            // when that holds it.
+            #expect(assembled || storage?.count == oldCount, "seed \(seed)")
+            if assembled { #expect((keptBase == oldBase) == (oldCapacity >= needed), "seed \(seed)") }
+
+            let frame = renderer.render(source: kept.buffer, sourceOrigin: kept.origin)
+            let dirty = [UInt8](repeating: 0x3C, count: geometry.frameSize.pixelCount * 4 + rng.int(0...64))
+            let dirtyBase = dirty.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            let reused = renderer.render(source: kept.buffer, sourceOrigin: kept.origin, reusing: consume dirty)
+            #expect(firstDifference(reused, frame) == nil, "seed \(seed): \(geometry)")
+            #expect(reused.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == dirtyBase)
+        }
+    }
+
+    /// A random image, its pyramid's grid at the level a random zoom scale draws from, and a frame of that zoom at a
+    /// random place over the image.
+    static func tiledFrame(
+        _ rng: inout SplitMix64, image: ClosedRange<Int>, tileSize: ClosedRange<Int>, frame: ClosedRange<Int>,
+        scale: ClosedRange<Double>
+    ) -> (grid: TileGrid, geometry: FrameGeometry) {
+        let size = PixelSize(width: rng.int(image), height: rng.int(image))
+        let pyramid = LevelPyramid(imageSize: size, tileSize: rng.int(tileSize))
+        let frameSize = PixelSize(width: rng.int(frame), height: rng.int(frame))
+        let s = Double.random(in: scale, using: &rng)
+        let grid = pyramid.grid(ofLevel: pyramid.level(forZoomScale: s))
+        let geometry = FrameGeometry(
+            frameSize: frameSize, zoomScale: s,
+            imageFrameOrigin: Point(
+                x: Double.random(in: -Double(size.width) * s...10, using: &rng),
+                y: Double.random(in: -Double(size.height) * s...10, using: &rng)),
+            imageSize: size, levelSize: grid.levelSize)
+        return (grid, geometry)
     }
 }

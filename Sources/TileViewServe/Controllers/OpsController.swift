@@ -150,6 +150,9 @@ struct OpsController: Sendable {
             + ServerMetrics.gaugeText(
                 "tileview_work_peak_bytes", "The most bytes renders have held at once.", work.peak)
             + ServerMetrics.gaugeText("tileview_work_queued", "Renders waiting for their bytes.", work.queued)
+            + ServerMetrics.gaugeText(
+                "tileview_render_blocks_kept_bytes",
+                "Bytes render threads keep between renders for their next mosaic and frame.", RenderBlocks.keptBytes)
             + ServerMetrics.counterText(
                 "tileview_work_refused_busy_total", "Renders refused with 503: a full queue or a long wait.", work.busy)
             + ServerMetrics.counterText(
