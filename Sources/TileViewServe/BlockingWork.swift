@@ -1,4 +1,5 @@
 import NIOPosix
+import TileViewSystem
 
 /// Runs blocking work (decoding, encoding) on threads outside Swift's cooperative pool, at most `limit` at
 /// once, so that request handlers never block the server's tasks and memory stays bounded under load.
@@ -19,9 +20,8 @@ public actor BlockingWork {
         return try await Self.onWorkerThread(body).get()
     }
 
-    /// `body`'s result, run on a thread outside Swift's cooperative pool: NIO's thread pool, where Hummingbird's
-    /// own blocking work runs (one thread per core, first come first served). The limit above keeps renders from
-    /// taking every one of them.
+    /// `body`'s result, run on a thread outside Swift's cooperative pool: the server's worker pool (`workers`),
+    /// first come first served. The limit above keeps renders from taking every one of its threads at once.
     static func onWorkerThread<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async -> Result<
         T, E
     > {
@@ -29,13 +29,22 @@ public actor BlockingWork {
             do throws(E) { return .success(try body()) } catch { return .failure(error) }
         }
         do {
-            return try await NIOThreadPool.singleton.runIfActive(run)
+            return try await workers.runIfActive(run)
         } catch {
-            // Only a pool that was shut down refuses work, and the shared pool never is; should it, the work runs
-            // here rather than failing a request.
+            // Only a pool that was shut down refuses work, and this one never is; should it, the work runs here
+            // rather than failing a request.
             return run()
         }
     }
+
+    /// One thread per processor the process may use (`SystemInfo.availableProcessors`: its affinity mask and CPU
+    /// quota). NIO's shared pool has one per processor of the machine: a server pinned to 12 of 16 ran its renders
+    /// on 16 threads, and each kept its own blocks (`RenderBlocks`).
+    static let workers: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: SystemInfo.availableProcessors)
+        pool.start()
+        return pool
+    }()
 
     private func acquire() async {
         if running < limit {
