@@ -280,28 +280,32 @@ extension FrameRenderer {
         }
     }
 
-    /// `composite` over an opaque background, a pixel's four lanes side by side: lane by lane the scalar code's
-    /// operations in its order (colour clamped to [0, a], where a is alpha clamped to [0, 255], times coverage, plus
-    /// background times what shows through), with `lesser` and `greater` picking as `min` and `max` do, so the
-    /// same bytes. What shows through is computed from a as the scalar code does, and the alpha lane is 255.
+    /// `composite` over an opaque background: for each colour channel the scalar code's operations in its order
+    /// (colour clamped to [0, a], where a is alpha clamped to [0, 255], times coverage, plus background times what
+    /// shows through), and alpha 255. What shows through is computed from a as the scalar code does.
+    ///
+    /// Written channel by channel with scalar operations, so that the compiler puts several pixels in one vector.
+    /// It was a pixel's four lanes side by side (`SIMD4`, with `lesser` and `greater`), whose masks the compiler
+    /// built lane by lane: 69 instructions a pixel, against 33 now (callgrind, the 1024 x 683 frame of a fit of the
+    /// 24 MP photo). A test keeps the lanes-side-by-side form and checks that the two give the same bytes.
     @inline(__always)
     static func compositeOverOpaque(
         _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
         background: BackgroundPaint, into out: UnsafeMutablePointer<UInt8>
     ) {
         let inverse255: Float = 1.0 / 255
-        let zero = SIMD4<Float>()
-        let colour = SIMD4<Float>(background.red, background.green, background.blue, 0)
-        let raw = UnsafeMutableRawPointer(out)
+        let (red, green, blue) = (background.red, background.green, background.blue)
+        let channels = UnsafeRawPointer(row).assumingMemoryBound(to: Float.self)
         for x in 0..<columns {
-            let p = row[x]
-            let a = min(max(p.w, 0), 255)
+            let p = channels + x &* 4
+            let a = min(max(p[3], 0), 255)
             let cov = coverage[x] * rowCoverage
             let through = 1 - a * cov * inverse255
-            // Colour lanes: colour + background * through; the alpha lane is 255.
-            var composited = lesser(greater(p, zero), SIMD4(repeating: a)) * cov + colour * through
-            composited.w = 255
-            raw.storeBytes(of: bytes(composited), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
+            let o = out + x &* 4
+            o[0] = byte(min(max(p[0], 0), a) * cov + red * through)
+            o[1] = byte(min(max(p[1], 0), a) * cov + green * through)
+            o[2] = byte(min(max(p[2], 0), a) * cov + blue * through)
+            o[3] = 255
         }
     }
 
