@@ -9,8 +9,12 @@
 #         (connect, read, write, or timeout: no answer in TIMEOUT seconds, default 30, as the requests queue
 #         for the server's one worker per processor and a debug build on two cores answers 64 connections in
 #         about 5 s), no answer other than 2xx, and a peak RSS of at most CACHE_MB + 64 MiB (CACHE_MB default
-#         256, given as --cache-mb when the server has that option). Prints requests/s, latency percentiles
-#         and the peak RSS.
+#         256, given as --cache-mb when the server has that option) plus what its budgets account for beyond the
+#         caches: the renders' work at its peak and the blocks render threads keep (/metrics
+#         tileview_work_peak_bytes, tileview_render_blocks_kept_bytes; each bounded by --work-mb). With the 24 MP
+#         photo served, renders held up to 53 MiB at once, and release builds passed CACHE_MB + 64 MiB alone,
+#         the build before the kept blocks too (128.5 to 137.5 MiB at CACHE_MB 64). Prints requests/s, latency
+#         percentiles and the peak RSS.
 #   fuzz  COUNT (default 10000) malformed or random requests from SEED (default 1): path traversal in every
 #         spelling, every route prefix, wrong methods, raw malformed HTTP, slow and vanishing clients, bogus
 #         IIIF parts, huge and negative numbers, empty and very long segments, mutated URLs
