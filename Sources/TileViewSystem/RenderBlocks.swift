@@ -10,10 +10,11 @@ import Synchronization
 /// the frame itself.
 ///
 /// Each is 256 KiB or more for a 256 px answer, so the C allocator gives it a mapping of its own
-/// (`Allocator.mappedBlockBytes`): every render mapped two blocks, faulted their pages in and unmapped them, and
-/// each unmapping interrupts every processor that runs one of the process's threads to flush its address cache. On
-/// 12 processors that was a quarter of the server's time, and random regions stopped scaling (docs/benchmarks.md
-/// section 10). Kept per thread, a block is reused by the same thread's next render without a lock.
+/// (`Allocator.mappedBlockBytes`): every render mapped two blocks, faulted their pages in and unmapped them (and an
+/// unmapping has the kernel flush the address caches of the other processors running the process's threads). On
+/// 12 processors the kernel took a quarter of the server's time, most of it faulting those pages in, and random
+/// regions stopped scaling (docs/benchmarks.md section 10). Kept per thread, a block is reused by the same thread's
+/// next render without a lock.
 ///
 /// A thread keeps at most one block of each kind, of at most `largestKeptBytes`, and the threads together at most
 /// the bound `keepOnEachThread(upToBytes:)` sets (`keptBytes` says how much now): a block that would pass it is
