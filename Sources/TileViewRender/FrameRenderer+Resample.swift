@@ -285,8 +285,8 @@ extension FrameRenderer {
     /// shows through), and alpha 255. What shows through is computed from a as the scalar code does.
     ///
     /// Written channel by channel with scalar operations, so that the compiler puts several pixels in one vector.
-    /// It was a pixel's four lanes side by side (`SIMD4`, with `lesser` and `greater`), whose masks the compiler
-    /// built lane by lane: 69 instructions a pixel, against 33 now (callgrind, the 1024 x 683 frame of a fit of the
+    /// It was a pixel's four lanes side by side (`SIMD4`, choosing lanes through comparison masks), whose masks the
+    /// compiler built lane by lane: 69 instructions a pixel, against 33 now (callgrind, the 1024 x 683 frame of a fit of the
     /// 24 MP photo). A test keeps the lanes-side-by-side form and checks that the two give the same bytes.
     @inline(__always)
     static func compositeOverOpaque(
@@ -332,38 +332,5 @@ extension FrameRenderer {
     @inline(__always)
     static func byte(_ value: Float) -> UInt8 {
         UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + 8_388_608).bitPattern)
-    }
-
-    /// `byte` of each lane.
-    @inline(__always)
-    static func bytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
-        let clamped = lesser(greater(value, SIMD4<Float>()), SIMD4(repeating: 255)) + 8_388_608
-        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(clamped, to: SIMD4<UInt32>.self))
-    }
-
-    /// `min(x, y)` of each lane (`y < x ? y : x`, as the scalar function picks), as one compare and a blend.
-    @inline(__always)
-    static func lesser(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
-        select(y, where: y .< x, else: x)
-    }
-
-    /// `max(x, y)` of each lane (`y >= x ? y : x`, as the scalar function picks).
-    @inline(__always)
-    static func greater(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
-        select(y, where: y .>= x, else: x)
-    }
-
-    /// The lanes of `chosen` where `mask` is set, else those of `other`, through the lanes' bits. This relies on
-    /// a set lane of a `SIMDMask` being all ones (-1), as the standard library stores it; the golden frames and
-    /// the seeded renderer tests would fail if that changed.
-    @inline(__always)
-    static func select(_ chosen: SIMD4<Float>, where mask: SIMDMask<SIMD4<Int32>>, else other: SIMD4<Float>)
-        -> SIMD4<Float>
-    {
-        let bits = unsafeBitCast(mask, to: SIMD4<Int32>.self)
-        let picked =
-            (bits & unsafeBitCast(chosen, to: SIMD4<Int32>.self))
-            | (~bits & unsafeBitCast(other, to: SIMD4<Int32>.self))
-        return unsafeBitCast(picked, to: SIMD4<Float>.self)
     }
 }

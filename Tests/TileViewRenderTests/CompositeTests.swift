@@ -47,7 +47,7 @@ struct CompositeTests {
 
     /// The compositing over an opaque background as it was, a pixel's four lanes side by side: lane by lane the
     /// scalar code's operations in its order, with `lesser` and `greater` picking as `min` and `max` do, and the
-    /// alpha lane 255.
+    /// alpha lane 255 (with its helpers, which only it used).
     static func lanesSideBySide(
         _ row: UnsafePointer<SIMD4<Float>>, columns: Int, coverage: UnsafePointer<Float>, rowCoverage: Float,
         background: BackgroundPaint, into out: UnsafeMutablePointer<UInt8>
@@ -62,9 +62,33 @@ struct CompositeTests {
             let cov = coverage[x] * rowCoverage
             let through = 1 - a * cov * inverse255
             var composited =
-                FrameRenderer.lesser(FrameRenderer.greater(p, zero), SIMD4(repeating: a)) * cov + colour * through
+                lesser(greater(p, zero), SIMD4(repeating: a)) * cov + colour * through
             composited.w = 255
-            raw.storeBytes(of: FrameRenderer.bytes(composited), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
+            raw.storeBytes(of: bytes(composited), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
         }
+    }
+
+    /// `FrameRenderer.byte` of each lane.
+    static func bytes(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
+        let clamped = lesser(greater(value, SIMD4<Float>()), SIMD4(repeating: 255)) + 8_388_608
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(clamped, to: SIMD4<UInt32>.self))
+    }
+
+    /// `min(x, y)` of each lane (`y < x ? y : x`, as the scalar function picks).
+    static func lesser(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> { select(y, where: y .< x, else: x) }
+
+    /// `max(x, y)` of each lane (`y >= x ? y : x`, as the scalar function picks).
+    static func greater(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> { select(y, where: y .>= x, else: x) }
+
+    /// The lanes of `chosen` where `mask` is set, else those of `other`, through the lanes' bits (a set lane of a
+    /// `SIMDMask` is all ones).
+    static func select(_ chosen: SIMD4<Float>, where mask: SIMDMask<SIMD4<Int32>>, else other: SIMD4<Float>)
+        -> SIMD4<Float>
+    {
+        let bits = unsafeBitCast(mask, to: SIMD4<Int32>.self)
+        let picked =
+            (bits & unsafeBitCast(chosen, to: SIMD4<Int32>.self))
+            | (~bits & unsafeBitCast(other, to: SIMD4<Int32>.self))
+        return unsafeBitCast(picked, to: SIMD4<Float>.self)
     }
 }
