@@ -42,6 +42,12 @@ struct tv_jpeg_decoder {
     size_t icc_length;
     const char *icc_problem;            /* why the APP2 markers were not taken */
     const tv_color_transform *color;    /* applied to rows read; NULL: none */
+    const uint8_t *data;                /* memory input (the caller's), or NULL */
+    size_t length;
+    int fd;                             /* the file's descriptor, read with pread by a decode in parts (-1: none) */
+    uint8_t *file_bytes;                /* room for the whole file, for a decode in parts (while one is planned) */
+    uint8_t *parts_rows;                /* the 1/8 scale decoded by parts: rows are copied from here (RGBA) */
+    uint32_t parts_row, parts_crop_x, parts_crop_width;
 };
 
 /* Sorts a fatal libjpeg error into a status and a message a person can act on. */
@@ -230,6 +236,9 @@ static tv_status tv_jpeg_open(const uint8_t *data, size_t length, FILE *file, in
         return tv_fail(err, TV_ERR_NOMEM, "out of memory");
     }
     d->file = file;
+    d->fd = file != NULL ? fileno(file) : -1;
+    d->data = data;
+    d->length = length;
     d->strict = strict;
     d->cinfo.err = jpeg_std_error(&d->jerr.pub);
     d->jerr.pub.error_exit = tv_jpeg_error_exit;
@@ -300,12 +309,91 @@ tv_status tv_jpeg_open_descriptor(int fd, int strict, tv_jpeg_decoder **decoder,
     *decoder = NULL;
     FILE *file = tv_fopen_descriptor(fd, err);
     if (file == NULL) return TV_ERR_IO;
-    return tv_jpeg_open(NULL, 0, file, strict, decoder, header, err);
+    tv_status status = tv_jpeg_open(NULL, 0, file, strict, decoder, header, err);
+    /* The stream reads a duplicate of its own; the caller keeps `fd` open while the decoder lives. */
+    if (status == TV_OK) (*decoder)->fd = fd;
+    return status;
 }
 
 const uint8_t *tv_jpeg_exif(const tv_jpeg_decoder *d, size_t *length) {
     *length = d != NULL ? d->exif_length : 0;
     return d != NULL ? d->exif : NULL;
+}
+
+/* The decompression settings every decode uses, and the output size they give. */
+static void tv_jpeg_settings(struct tv_jpeg_decoder *d, unsigned scale_num) {
+    d->cinfo.scale_num = scale_num;
+    d->cinfo.scale_denom = 8;
+    d->cinfo.dct_method = JDCT_ISLOW;
+    d->cinfo.do_fancy_upsampling = TRUE;
+    d->cinfo.out_color_space = d->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_calc_output_dimensions(&d->cinfo);
+}
+
+tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *d, int parts, size_t min_part_bytes, size_t max_bytes) {
+    if (d == NULL || d->broken || d->started || d->finished || d->cmyk || parts < 2 || d->parts_rows != NULL) {
+        return NULL;
+    }
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    int gray = c->jpeg_color_space == JCS_GRAYSCALE && c->num_components == 1;
+    int ycc = c->jpeg_color_space == JCS_YCbCr && c->num_components == 3;
+    if ((!gray && !ycc) || c->progressive_mode || c->arith_code || c->data_precision != 8) return NULL;
+    if (setjmp(d->jerr.jump)) return NULL;
+    tv_jpeg_settings(d, 1);
+    struct tv_eighth_facts facts;
+    memset(&facts, 0, sizeof facts);
+    facts.gray = gray;
+    facts.chroma_2x2 = ycc && c->comp_info[1].DCT_scaled_size == 2;
+    for (int i = 0; i < c->num_components; i++) {
+        /* libjpeg's own choice of transform sizes: 1x1 for luma, the same for both chroma components. */
+        int expected = i == 0 ? 1 : facts.chroma_2x2 ? 2 : 1;
+        JQUANT_TBL *table = c->quant_tbl_ptrs[c->comp_info[i].quant_tbl_no & 3];
+        if (c->comp_info[i].DCT_scaled_size != expected || table == NULL) return NULL;
+        for (int k = 0; k < 64; k++) facts.quant[i][k] = (int16_t)table->quantval[k];
+    }
+    facts.out_width = c->output_width;
+    facts.out_height = c->output_height;
+    facts.max_bytes = max_bytes;
+    if (d->data != NULL) {
+        facts.data = d->data;
+        facts.length = d->length;
+        facts.fd = -1;
+    } else {
+        /* Room for the whole file: the plan reads the header, each part its share. */
+        long long size = tv_stream_length(d->file);
+        if (d->fd < 0 || size <= 0 || size > (64ll << 20) || (unsigned long long)size > max_bytes) return NULL;
+        d->file_bytes = malloc((size_t)size);
+        if (d->file_bytes == NULL) return NULL;
+        facts.data = d->file_bytes;
+        facts.length = (size_t)size;
+        facts.fd = d->fd;
+        facts.held_bytes = facts.length;
+    }
+    struct tv_eighth *plan = tv_eighth_plan(&facts, parts, min_part_bytes);
+    if (plan == NULL) {
+        free(d->file_bytes);
+        d->file_bytes = NULL;
+    }
+    return plan;
+}
+
+int tv_jpeg_parts_count(const tv_jpeg_parts *plan) { return tv_eighth_part_count(plan); }
+
+void tv_jpeg_parts_run(tv_jpeg_parts *plan, int part) { tv_eighth_run(plan, part); }
+
+int tv_jpeg_parts_join(tv_jpeg_parts *plan) { return tv_eighth_join(plan); }
+
+void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band, int bands) { tv_eighth_rows(plan, band, bands); }
+
+int tv_jpeg_parts_finish(tv_jpeg_decoder *d, tv_jpeg_parts *plan) {
+    int joined;
+    uint8_t *rows = tv_eighth_take(plan, &joined);
+    free(d->file_bytes);
+    d->file_bytes = NULL;
+    if (rows == NULL) return 0;
+    d->parts_rows = rows;
+    d->parts_row = 0;
+    return joined;
 }
 
 tv_status tv_jpeg_start(tv_jpeg_decoder *d, unsigned scale_num, uint32_t crop_x, uint32_t crop_width,
@@ -316,15 +404,25 @@ tv_status tv_jpeg_start(tv_jpeg_decoder *d, unsigned scale_num, uint32_t crop_x,
     if (scale_num < 1 || scale_num > 16) return tv_fail(err, TV_ERR_ARG, "the scale must be 1/8 ... 16/8");
     if (setjmp(d->jerr.jump)) return tv_jpeg_failed(d, err);
 
-    d->cinfo.scale_num = scale_num;
-    d->cinfo.scale_denom = 8;
-    d->cinfo.dct_method = JDCT_ISLOW;
-    d->cinfo.do_fancy_upsampling = TRUE;
-    d->cinfo.out_color_space = d->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
-    jpeg_calc_output_dimensions(&d->cinfo);
+    tv_jpeg_settings(d, scale_num);
     uint32_t scaled_width = d->cinfo.output_width;
     if (crop_width > 0 && (crop_x >= scaled_width || crop_width > scaled_width - crop_x)) {
         return tv_fail(err, TV_ERR_ARG, "the column crop lies outside the scaled image");
+    }
+    if (d->parts_rows != NULL && scale_num != 1) {
+        free(d->parts_rows);
+        d->parts_rows = NULL;
+    }
+    if (d->parts_rows != NULL) {
+        /* Decoded by parts already: rows are copied, any columns. */
+        d->started = 1;
+        window->scaled_width = scaled_width;
+        window->scaled_height = d->cinfo.output_height;
+        d->parts_crop_x = crop_width > 0 ? crop_x : 0;
+        d->parts_crop_width = crop_width > 0 ? crop_width : scaled_width;
+        window->crop_x = d->parts_crop_x;
+        window->crop_width = d->parts_crop_width;
+        return TV_OK;
     }
     jpeg_start_decompress(&d->cinfo);
     d->started = 1;
@@ -371,6 +469,12 @@ tv_status tv_jpeg_skip_rows(tv_jpeg_decoder *d, uint32_t rows, uint32_t *skipped
     if (status != TV_OK) return status;
     if (!d->started) return tv_fail(err, TV_ERR_STATE, "decompression has not started");
     if (d->skipped_to_end || rows == 0) return TV_OK;
+    if (d->parts_rows != NULL) {
+        uint32_t left = d->cinfo.output_height - d->parts_row;
+        *skipped = rows < left ? rows : left;
+        d->parts_row += *skipped;
+        return TV_OK;
+    }
     uint32_t remaining = d->cinfo.output_height - d->cinfo.output_scanline;
     if (rows >= remaining) {
         d->skipped_to_end = 1;
@@ -414,6 +518,17 @@ tv_status tv_jpeg_read_rows(tv_jpeg_decoder *d, uint8_t *dst, size_t stride, uin
     if (status != TV_OK) return status;
     if (!d->started) return tv_fail(err, TV_ERR_STATE, "decompression has not started");
     d->rows_done = 0;
+    if (d->parts_rows != NULL) {
+        const size_t width = d->cinfo.output_width;
+        for (; d->rows_done < rows && d->parts_row < d->cinfo.output_height; d->rows_done++, d->parts_row++) {
+            uint8_t *row = dst + (size_t)d->rows_done * stride;
+            memcpy(row, d->parts_rows + ((size_t)d->parts_row * width + d->parts_crop_x) * 4,
+                   (size_t)d->parts_crop_width * 4);
+            if (d->color != NULL) tv_color_apply(d->color, row, stride, d->parts_crop_width, 1);
+        }
+        *done = d->rows_done;
+        return TV_OK;
+    }
     if (setjmp(d->jerr.jump)) {
         *done = d->rows_done;
         return tv_jpeg_failed(d, err);
@@ -442,7 +557,8 @@ tv_status tv_jpeg_finish(tv_jpeg_decoder *d, tv_error *err) {
     if (status != TV_OK) return status;
     if (setjmp(d->jerr.jump)) return tv_jpeg_failed(d, err);
     d->finished = 1;
-    if (!d->started || d->cinfo.output_scanline < d->cinfo.output_height) {
+    if (!d->started || d->parts_rows != NULL || d->cinfo.output_scanline < d->cinfo.output_height) {
+        /* Rows decoded by parts were checked to the EOI when they were made. */
         jpeg_abort_decompress(&d->cinfo);
         return TV_OK;
     }
@@ -466,5 +582,7 @@ void tv_jpeg_close(tv_jpeg_decoder *d) {
     free(d->exif);
     free(d->icc);
     free(d->scratch_row);
+    free(d->file_bytes);
+    free(d->parts_rows);
     free(d);
 }

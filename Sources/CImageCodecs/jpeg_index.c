@@ -1,5 +1,6 @@
 /* Random access into a baseline JPEG: an index of the Huffman decoder's state every few MCUs,
- * built by one pass over the entropy-coded data, and crops that use it.
+ * built by one pass over the entropy-coded data, and crops that use it. The same entropy decoder also makes the
+ * 1/8 scale in parts decoded at once (the last section).
  *
  * A baseline JPEG has no way in but the top: the rows above a rect must be entropy-decoded to find
  * where the rect's bits begin and what the DC predictors are there. One pass records, every
@@ -95,6 +96,20 @@ struct tv_bits {
 };
 
 static void tv_bits_fill(struct tv_bits *b) {
+    /* Eight bytes at once when none of them is 0xFF (no stuffing, no marker): the common case. */
+    if (b->end - b->p >= 8 && b->count <= 56) {
+        uint64_t word;
+        memcpy(&word, b->p, 8);
+        word = __builtin_bswap64(word);
+        uint64_t inverse = ~word; /* a 0xFF byte of word is a zero byte of inverse */
+        if (((inverse - 0x0101010101010101ull) & ~inverse & 0x8080808080808080ull) == 0) {
+            int bytes = (64 - b->count) >> 3;
+            b->buffer |= (word >> (64 - 8 * bytes)) << (64 - b->count - 8 * bytes);
+            b->p += bytes;
+            b->count += 8 * bytes;
+            return;
+        }
+    }
     while (b->count <= 56) {
         uint64_t byte = 0;
         if (b->p < b->end && (b->p[0] != 0xFF || (b->p + 1 < b->end && b->p[1] == 0x00))) {
@@ -230,17 +245,8 @@ static int tv_huffman_build(struct tv_huffman *t, const uint8_t counts[17], cons
 
 /* ---- the MCU loop ---- */
 
-/* Decodes one block (into `block`, natural order, when not NULL). Returns 0 on bad data. */
-static inline int tv_decode_block(struct tv_bits *b, const struct tv_huffman *dc, const struct tv_huffman *ac,
-                                  int16_t *predictor, JCOEF *block) {
-    int s = tv_bits_decode(b, dc);
-    if (s < 0 || s > 11) return 0;
-    int32_t value = *predictor + tv_extend(tv_bits_take(b, s), s);
-    /* The DC of 8-bit samples lies in [-1024, 1016] at any quantisation: a value beyond is damage (libjpeg
-     * decodes it anyway), and a crop's new DC differences could not be Huffman-coded again. */
-    if (value < -1024 || value > 1023) return 0;
-    *predictor = (int16_t)value;
-    if (block != NULL) block[0] = (JCOEF)value;
+/* Decodes a block's AC coefficients (into `block`, natural order, when not NULL). Returns 0 on bad data. */
+static inline int tv_decode_ac(struct tv_bits *b, const struct tv_huffman *ac, JCOEF *block) {
     for (int k = 1; k < 64; k++) {
         int rs = tv_bits_decode(b, ac);
         if (rs < 0) return 0;
@@ -257,6 +263,20 @@ static inline int tv_decode_block(struct tv_bits *b, const struct tv_huffman *dc
         }
     }
     return 1;
+}
+
+/* Decodes one block (into `block`, natural order, when not NULL). Returns 0 on bad data. */
+static inline int tv_decode_block(struct tv_bits *b, const struct tv_huffman *dc, const struct tv_huffman *ac,
+                                  int16_t *predictor, JCOEF *block) {
+    int s = tv_bits_decode(b, dc);
+    if (s < 0 || s > 11) return 0;
+    int32_t value = *predictor + tv_extend(tv_bits_take(b, s), s);
+    /* The DC of 8-bit samples lies in [-1024, 1016] at any quantisation: a value beyond is damage (libjpeg
+     * decodes it anyway), and a crop's new DC differences could not be Huffman-coded again. */
+    if (value < -1024 || value > 1023) return 0;
+    *predictor = (int16_t)value;
+    if (block != NULL) block[0] = (JCOEF)value;
+    return tv_decode_ac(b, ac, block);
 }
 
 struct tv_mcu_state {
@@ -899,4 +919,518 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
     *out = jerr.output;
     *out_length = jerr.output_length;
     return TV_OK;
+}
+
+/* ---- the 1/8 scale, decoded by parts ----
+ *
+ * libjpeg's 1/8 decode of a baseline JPEG is one entropy pass: every coefficient is decoded, then each luma block
+ * gives one sample (its DC: a 1x1 inverse DCT) and each 4:2:0 chroma block four (a 2x2 inverse DCT). The pass is
+ * serial because a scan has no way in but the top. Here it is split into parts decoded at once. Part 0 starts at
+ * the scan's start; every other part starts at a byte in the middle as if an MCU began there (with restart
+ * markers: just after one, where one does begin). A Huffman decoder started in the wrong place falls into step
+ * with the file's own MCUs after a few of them in practice: each part goes on past its end until an MCU of its
+ * begins at a bit where the next part began one, and from there the next part's MCUs are the file's (the same
+ * bit, the same state: the same decoding). What the next part cannot know is how many MCUs came before and the
+ * DC predictors' values: its DCs are kept relative to its start, and both come from the part before, at that
+ * bit. A part that never falls into step is decoded through by the part before (serial, never wrong). The
+ * samples are then made as libjpeg-turbo makes them (jidctred.c's 1x1 and 2x2 transforms, jdcolor.c's YCbCr
+ * conversion, no upsampling filter at 1/8), byte for byte. Whatever this does not reproduce exactly (damage, stray
+ * bytes, other layouts) gives NULL or 0, and libjpeg decodes the file instead. */
+
+/* A 4:2:0 chroma block's share of its 2x2 samples, without its DC: sample (r, c) is the range limit of bits 5 to
+ * 14 of DC * q * 4 + share[r][c], in 32-bit arithmetic (see tv_chroma_terms_of). */
+struct tv_chroma_terms {
+    uint32_t share[2][2];
+};
+
+struct tv_eighth_state {
+    uint32_t restarts_left;
+    int next_restart;
+    int32_t dc[TV_INDEX_MAX_COMPONENTS];
+};
+
+/* A part's MCUs whose beginnings are kept, from its start: the part before must fall into step within them (in
+ * practice it does within a few), or it decodes on through this part. */
+#define TV_EIGHTH_SYNC 4096
+
+struct tv_eighth_part {
+    size_t from, to;  /* the part's share of the file's bytes (its own to read, when the plan reads the file) */
+    size_t start;     /* where the part begins, a byte offset in the file (0: no start, the part is empty) */
+    int read_failed;
+    size_t count, capacity;
+    uint64_t *at;     /* where each of the first TV_EIGHTH_SYNC MCUs began, in bits from the file's start */
+    int16_t *dc;      /* each block's DC, blocks_per_mcu a MCU, relative to the part's first predictors, modulo 2^16
+                       * (libjpeg keeps a coefficient as a 16-bit JCOEF: only that much of DC + offset counts) */
+    struct tv_chroma_terms *chroma; /* 2 a MCU with 2x2 chroma */
+    struct tv_bits bits;            /* the state after the last MCU */
+    struct tv_eighth_state state;
+    int out_of_memory;
+};
+
+/* One segment of the joined scan: MCUs [from, to) of a part are the file's MCUs base + from ... */
+struct tv_eighth_segment {
+    const struct tv_eighth_part *part;
+    size_t from, to;
+    int64_t base;
+    int32_t offset[TV_INDEX_MAX_COMPONENTS]; /* added to the part's DCs (modulo 2^16) */
+};
+
+struct tv_eighth {
+    struct tv_jpeg_index x; /* the scan's tables and geometry (no file, no entries) */
+    struct tv_eighth_facts f;
+    size_t scan;
+    size_t have;            /* the bytes of the file the plan read (the header and more) */
+    int parts;
+    struct tv_eighth_part *part;
+    /* After the join: the segments in order, the rows being made, and the conversion's tables. */
+    int segments;
+    struct tv_eighth_segment *segment;
+    uint8_t *rgba;
+    int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256];
+    uint8_t limit[1024], clamp[768];
+};
+
+/* FIX(x) of libjpeg's jidctred.c (CONST_BITS 13). */
+#define TV_FIX_0_720959822 5906
+#define TV_FIX_0_850430095 6967
+#define TV_FIX_1_272758580 10426
+#define TV_FIX_3_624509785 29692
+
+/* The odd part of jidctred.c's 2x2 transform, over rows (or columns) 1, 3, 5, 7. */
+static inline int64_t tv_odd_2x2(int64_t z1, int64_t z3, int64_t z5, int64_t z7) {
+    return z7 * -TV_FIX_0_720959822 + z5 * TV_FIX_0_850430095 + z3 * -TV_FIX_1_272758580 + z1 * TV_FIX_3_624509785;
+}
+
+/* jidctred.c's 2x2 transform of a block, the DC left out. Its first pass gives row r of column 0 as
+ * (int)((DC * q * 2^15 + odd0 +- ... + 2^12) >> 13), which is DC * q * 4 + column0[r] with column0 the AC's share;
+ * the second gives sample (r, c) as ((ws0 * 2^15 +- odd[r] + 2^19) >> 20) & 1023 through the range limit, which is
+ * ((ws0 + a) >> 5) & 1023 with a = (+-odd[r] + 2^19) >> 15 (the low 15 bits dropped cannot carry into bit 5).
+ * Only bits 5 to 14 of ws0 + a count, so every term is kept modulo 2^32, as libjpeg's int ws0 is. */
+static void tv_chroma_terms_of(const JCOEF *block, const int16_t *q, struct tv_chroma_terms *t) {
+    int32_t ws[2][8];
+    for (int c = 1; c < 8; c += 2) { /* columns 1, 3, 5, 7: the DC is in column 0 only */
+        int64_t even = ((int64_t)block[c] * q[c]) * 32768; /* << (CONST_BITS + 2) */
+        int64_t odd = tv_odd_2x2((int64_t)block[8 + c] * q[8 + c], (int64_t)block[24 + c] * q[24 + c],
+                                 (int64_t)block[40 + c] * q[40 + c], (int64_t)block[56 + c] * q[56 + c]);
+        ws[0][c] = (int32_t)((even + odd + 4096) >> 13);
+        ws[1][c] = (int32_t)((even - odd + 4096) >> 13);
+    }
+    int64_t odd0 = tv_odd_2x2((int64_t)block[8] * q[8], (int64_t)block[24] * q[24], (int64_t)block[40] * q[40],
+                              (int64_t)block[56] * q[56]);
+    int64_t column0[2] = {(odd0 + 4096) >> 13, (-odd0 + 4096) >> 13};
+    for (int r = 0; r < 2; r++) {
+        int64_t odd = tv_odd_2x2(ws[r][1], ws[r][3], ws[r][5], ws[r][7]);
+        t->share[r][0] = (uint32_t)column0[r] + (uint32_t)((odd + (1 << 19)) >> 15);
+        t->share[r][1] = (uint32_t)column0[r] + (uint32_t)((-odd + (1 << 19)) >> 15);
+    }
+}
+
+static int tv_eighth_grow(struct tv_eighth *e, struct tv_eighth_part *p) {
+    if (p->count < p->capacity) return 1;
+    /* First a part's share of the frame's MCUs and a quarter more, then half as much again each time. */
+    size_t share = (size_t)e->x.mcus_x * e->x.mcus_y / (size_t)e->parts;
+    size_t capacity = p->capacity == 0 ? share + share / 4 + 64 : p->capacity + p->capacity / 2;
+    uint64_t *at = p->at;
+    if (p->capacity < TV_EIGHTH_SYNC) {
+        at = realloc(p->at, (capacity < TV_EIGHTH_SYNC ? capacity : TV_EIGHTH_SYNC) * sizeof *at);
+        if (at != NULL) p->at = at;
+    }
+    int16_t *dc = realloc(p->dc, capacity * (size_t)e->x.blocks_per_mcu * sizeof *dc);
+    if (dc != NULL) p->dc = dc;
+    struct tv_chroma_terms *chroma = p->chroma;
+    if (e->f.chroma_2x2) {
+        chroma = realloc(p->chroma, capacity * 2 * sizeof *chroma);
+        if (chroma != NULL) p->chroma = chroma;
+    }
+    if (at == NULL || dc == NULL || (e->f.chroma_2x2 && chroma == NULL)) {
+        p->out_of_memory = 1;
+        return 0;
+    }
+    p->capacity = capacity;
+    return 1;
+}
+
+/* The most bytes one MCU's data and the reader's look-ahead can take: 10 blocks of 64 coefficients of at most 26
+ * bits each, doubled for stuffed bytes, and 8 bytes read ahead. */
+#define TV_EIGHTH_MARGIN 8192
+
+/* Decodes the next MCU of `p` and keeps it: 1; 2 when the reader has come to `limit` (a byte offset: beyond it
+ * lies another part's share), or within TV_EIGHTH_MARGIN bytes of it while the parts read the file (that share
+ * may still be being read); nothing is kept then. 0 at bad data, the data's end or no memory. The part's state
+ * moves only with an MCU kept. */
+static int tv_eighth_step(struct tv_eighth *e, struct tv_eighth_part *p, size_t limit, uint64_t *began) {
+    const struct tv_jpeg_index *x = &e->x;
+    size_t margin = e->f.fd >= 0 ? TV_EIGHTH_MARGIN : 0;
+    if (limit != SIZE_MAX && (size_t)(p->bits.p - p->bits.start) + margin >= limit) return 2;
+    struct tv_bits b = p->bits;
+    struct tv_eighth_state s = p->state;
+    if (x->restart_interval) {
+        if (s.restarts_left == 0) {
+            if (!tv_bits_restart(&b, s.next_restart)) return 0;
+            s.next_restart = (s.next_restart + 1) & 7;
+            s.restarts_left = x->restart_interval;
+            memset(s.dc, 0, sizeof s.dc);
+        }
+        s.restarts_left--;
+    }
+    uint64_t at = 0;
+    if (p->count < TV_EIGHTH_SYNC || began != NULL) {
+        size_t byte;
+        int bit;
+        if (!tv_bits_position(&b, &byte, &bit)) return 0;
+        at = (uint64_t)byte * 8 + (uint64_t)bit;
+    }
+    if (!tv_eighth_grow(e, p)) return 0;
+    int16_t *dc = p->dc + p->count * (size_t)x->blocks_per_mcu;
+    struct tv_chroma_terms *chroma = e->f.chroma_2x2 ? p->chroma + p->count * 2 : NULL;
+    int n = 0;
+    for (int c = 0; c < x->components; c++) {
+        const struct tv_huffman *dct = &x->dc[x->dc_table[c]], *act = &x->ac[x->ac_table[c]];
+        int count = x->components == 1 ? 1 : x->h[c] * x->v[c];
+        for (int i = 0; i < count; i++, n++) {
+            int size = tv_bits_decode(&b, dct);
+            if (size < 0 || size > 11) return 0;
+            s.dc[c] += tv_extend(tv_bits_take(&b, size), size);
+            dc[n] = (int16_t)s.dc[c];
+            if (chroma != NULL && c > 0) {
+                /* Cleared with vector stores: a memset of 128 bytes becomes `rep stos`, slow for so few. */
+                JBLOCK block;
+                static const JBLOCK zero;
+                memcpy(block, zero, sizeof block);
+                if (!tv_decode_ac(&b, act, block)) return 0;
+                tv_chroma_terms_of(block, e->f.quant[c], &chroma[c - 1]);
+            } else if (!tv_decode_ac(&b, act, NULL)) {
+                return 0;
+            }
+        }
+    }
+    if (b.count < b.zeros) return 0;
+    if (p->count < TV_EIGHTH_SYNC) p->at[p->count] = at;
+    if (began != NULL) *began = at;
+    p->count++;
+    p->bits = b;
+    p->state = s;
+    return 1;
+}
+
+/* Where part `k` may begin, at or after byte `from`: a byte that is not the second of a stuffed pair or a marker,
+ * or (with restart markers) the byte after an RSTn marker, with the state there. 0 when there is none before `to`. */
+static size_t tv_eighth_start_at(const struct tv_eighth *e, size_t from, size_t to, struct tv_eighth_state *s) {
+    const uint8_t *data = e->f.data;
+    memset(s, 0, sizeof *s);
+    if (!e->x.restart_interval) {
+        while (from < to && data[from - 1] == 0xFF) from++;
+        return from < to ? from : 0;
+    }
+    for (size_t i = from; i + 1 < to; i++) {
+        if (data[i] == 0xFF && data[i + 1] >= 0xD0 && data[i + 1] <= 0xD7) {
+            s->restarts_left = e->x.restart_interval;
+            s->next_restart = (data[i + 1] - 0xD0 + 1) & 7;
+            return i + 2;
+        }
+    }
+    return 0;
+}
+
+/* The bytes [from, to) of the file into the plan's room for it; 0 when the file gives fewer. */
+static int tv_eighth_read(const struct tv_eighth *e, size_t from, size_t to) {
+    if (from >= to) return 1;
+    return tv_descriptor_read_at(e->f.fd, from, (uint8_t *)e->f.data + from, to - from) == (long long)(to - from);
+}
+
+struct tv_eighth *tv_eighth_plan(const struct tv_eighth_facts *facts, int parts, size_t min_part_bytes) {
+    struct tv_eighth *e = calloc(1, sizeof *e);
+    if (e == NULL) return NULL;
+    e->f = *facts;
+    e->x.fd = -1;
+    const char *why = NULL;
+    struct tv_jpeg_index *x = &e->x;
+    /* The header: in the caller's bytes, or read from the file, a larger window while its scan is not in it. */
+    if (facts->fd < 0) {
+        e->have = facts->length;
+        e->scan = tv_index_parse(x, facts->data, facts->length, &why);
+    } else {
+        for (size_t window = 64 << 10;; window *= 4) {
+            if (window > facts->length) window = facts->length;
+            if (!tv_eighth_read(e, e->have, window)) break;
+            e->have = window;
+            e->scan = tv_index_parse(x, facts->data, window, &why);
+            if (e->scan != 0 || window == facts->length) break;
+        }
+    }
+    int ok = e->scan != 0 && tv_index_geometry(x) && x->width <= 65535 && x->height <= 65535;
+    if (ok && x->components == 1) {
+        ok = facts->gray && !facts->chroma_2x2;
+    } else if (ok) {
+        int luma = x->h[0] * 4 + x->v[0]; /* 1x1, 2x1 or 2x2 luma; chroma 1x1; 2x2 chroma samples with 2x2 luma */
+        ok = !facts->gray && (luma == 5 || luma == 9 || luma == 10) && x->h[1] == 1 && x->v[1] == 1 &&
+             x->h[2] == 1 && x->v[2] == 1 && facts->chroma_2x2 == (luma == 10);
+    }
+    ok = ok && facts->out_width == (x->width + 7) / 8 && facts->out_height == (x->height + 7) / 8;
+    size_t bytes = ok ? facts->length - e->scan : 0;
+    if (min_part_bytes == 0) min_part_bytes = 1;
+    if (ok && (size_t)parts > bytes / min_part_bytes) parts = (int)(bytes / min_part_bytes);
+    if (!ok || parts < 2) {
+        free(e);
+        return NULL;
+    }
+    /* What the decode holds: the file read, every MCU's record with room to grow, the rows. */
+    const size_t total = (size_t)x->mcus_x * x->mcus_y;
+    const size_t record = (size_t)x->blocks_per_mcu * sizeof(int16_t) +
+                          (facts->chroma_2x2 ? 2 * sizeof(struct tv_chroma_terms) : 0);
+    size_t need = facts->held_bytes + total * record / 2 * 3 + (size_t)parts * TV_EIGHTH_SYNC * sizeof(uint64_t) +
+                  (size_t)facts->out_width * facts->out_height * 4;
+    if (need > facts->max_bytes) {
+        free(e);
+        return NULL;
+    }
+    e->parts = parts;
+    e->part = calloc((size_t)parts, sizeof *e->part);
+    if (e->part == NULL) {
+        free(e);
+        return NULL;
+    }
+    /* Each part's share of the scan's bytes, the last one to the file's end. */
+    for (int k = 0; k < parts; k++) {
+        struct tv_eighth_part *p = &e->part[k];
+        p->bits = (struct tv_bits){facts->data, facts->data, facts->data + facts->length, 0, 0, 0, 0};
+        p->from = e->scan + bytes * (size_t)k / (size_t)parts;
+        p->to = e->scan + bytes * (size_t)(k + 1) / (size_t)parts;
+    }
+    return e;
+}
+
+int tv_eighth_part_count(const struct tv_eighth *e) { return e != NULL ? e->parts : 0; }
+
+void tv_eighth_run(struct tv_eighth *e, int k) {
+    if (e == NULL || k < 0 || k >= e->parts) return;
+    struct tv_eighth_part *p = &e->part[k];
+    /* Its share of the file first (from the file: the other parts read theirs at the same time). */
+    if (e->f.fd >= 0 && !tv_eighth_read(e, p->from > e->have ? p->from : e->have, p->to)) {
+        p->read_failed = 1;
+        return;
+    }
+    /* Part 0 begins with the scan; another after the first byte of its share (whose byte before is not its own to
+     * look at) that may begin an MCU, and looks at nothing beyond its share but what the reader takes in at most
+     * TV_EIGHTH_MARGIN bytes before its end (the last part: to the file's end). */
+    const size_t limit = k == e->parts - 1 ? SIZE_MAX : p->to;
+    if (k == 0) {
+        p->start = e->scan;
+        p->state.restarts_left = e->x.restart_interval;
+    } else {
+        p->start = tv_eighth_start_at(e, p->from + 1, p->to, &p->state);
+        if (p->start == 0) return;
+    }
+    tv_bits_seek(&p->bits, p->start, 0);
+    for (;;) {
+        int step = tv_eighth_step(e, p, limit, NULL);
+        if (step == 1) continue;
+        if (step == 2 || k == 0 || p->out_of_memory) return;
+        /* At the scan's clean end the part is done; elsewhere it began in the wrong place: it begins again a byte
+         * further on (after the next marker). */
+        const struct tv_bits *b = &p->bits;
+        if (b->count - b->zeros < 8 && b->p + 1 < b->end && b->p[0] == 0xFF && b->p[1] == 0xD9) return;
+        size_t byte;
+        int bit;
+        if (!tv_bits_position(b, &byte, &bit)) return;
+        size_t from = byte + 1 > p->start + 1 ? byte + 1 : p->start + 1;
+        struct tv_eighth_state state;
+        size_t start = tv_eighth_start_at(e, from, p->to, &state);
+        if (start == 0) {
+            p->count = 0;
+            return;
+        }
+        p->start = start;
+        p->state = state;
+        p->count = 0;
+        tv_bits_seek(&p->bits, start, 0);
+    }
+}
+
+/* libjpeg's range limit after an inverse DCT (jdmaster.c's table, indexed by x & 1023): x + 128 clamped to
+ * 0...255 for x in -384...383, and what the table's wrap gives beyond. */
+static uint8_t tv_idct_limit(int32_t x) {
+    int i = x & 1023;
+    return i < 128 ? (uint8_t)(i + 128) : i < 512 ? 255 : i < 896 ? 0 : (uint8_t)(i - 896);
+}
+
+static uint8_t tv_clamp255(int v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v; }
+
+
+int tv_eighth_join(struct tv_eighth *e) {
+    if (e == NULL || e->segment != NULL) return 0;
+    struct tv_jpeg_index *x = &e->x;
+    const int64_t total = (int64_t)x->mcus_x * x->mcus_y;
+    const int bpm = x->blocks_per_mcu;
+    struct tv_eighth_segment *segments = calloc((size_t)e->parts, sizeof *segments);
+    if (segments == NULL) return 0;
+    int ok = 1;
+    for (int k = 0; k < e->parts; k++) ok = ok && !e->part[k].out_of_memory && !e->part[k].read_failed;
+    /* The part in hand goes on until an MCU of its begins where one of the next part's began. */
+    int n = 0;
+    segments[0].part = &e->part[0];
+    struct tv_eighth_part *p = &e->part[0];
+    int next = 1;
+    size_t j = 0;
+    while (ok && segments[n].base + (int64_t)p->count < total) {
+        uint64_t at;
+        if (tv_eighth_step(e, p, SIZE_MAX, &at) != 1) {
+            ok = 0;
+            break;
+        }
+        while (next < e->parts) {
+            struct tv_eighth_part *t = &e->part[next];
+            size_t kept = t->count < TV_EIGHTH_SYNC ? t->count : TV_EIGHTH_SYNC;
+            while (j < kept && t->at[j] < at) j++;
+            if (j < kept) {
+                if (t->at[j] == at) {
+                    /* In step: t's MCU j is p's last. t's MCUs from j + 1 on follow, with p's predictors. */
+                    segments[n].to = p->count;
+                    struct tv_eighth_segment *s = &segments[n + 1];
+                    s->part = t;
+                    s->from = j + 1;
+                    s->base = segments[n].base + (int64_t)p->count - (int64_t)(j + 1);
+                    int block = 0;
+                    for (int c = 0; c < x->components; c++) {
+                        block += x->components == 1 ? 1 : x->h[c] * x->v[c];
+                        /* With restart markers every part's predictors are the file's (each began after one). */
+                        s->offset[c] = x->restart_interval
+                                           ? 0
+                                           : (int32_t)((uint32_t)p->state.dc[c] + (uint32_t)segments[n].offset[c] -
+                                                       (uint32_t)t->dc[j * (size_t)bpm + block - 1]);
+                    }
+                    n++;
+                    p = t;
+                    next++;
+                    j = 0;
+                }
+                break;
+            }
+            next++; /* every MCU of that part lies behind: it never fell into step */
+            j = 0;
+        }
+    }
+    if (ok) {
+        segments[n].to = p->count;
+        /* Exactly the frame's MCUs, then padding and the EOI, as a clean file ends. */
+        const struct tv_bits *b = &p->bits;
+        if (segments[n].base + (int64_t)p->count != total || b->count - b->zeros >= 8 || b->p + 1 >= b->end ||
+            b->p[0] != 0xFF || b->p[1] != 0xD9) {
+            ok = 0;
+        }
+    }
+    if (ok) {
+        e->rgba = malloc((size_t)e->f.out_width * e->f.out_height * 4);
+        ok = e->rgba != NULL;
+    }
+    if (!ok) {
+        free(segments);
+        return 0;
+    }
+    e->segment = segments;
+    e->segments = n + 1;
+    /* jdcolor.c's tables (SCALEBITS 16), the range limit after an inverse DCT and the clamp of a colour. */
+    for (int i = 0; i < 256; i++) {
+        int64_t v = i - 128;
+        e->cr_r[i] = (int32_t)((91881 * v + 32768) >> 16);
+        e->cb_b[i] = (int32_t)((116130 * v + 32768) >> 16);
+        e->cr_g[i] = (int32_t)(-46802 * v);
+        e->cb_g[i] = (int32_t)(-22554 * v + 32768);
+    }
+    for (int i = 0; i < 1024; i++) e->limit[i] = tv_idct_limit(i);
+    for (int i = 0; i < 768; i++) e->clamp[i] = tv_clamp255(i - 256);
+    return e->segments;
+}
+
+void tv_eighth_rows(struct tv_eighth *e, int k, int n) {
+    if (e == NULL || e->segment == NULL || n < 1 || k < 0 || k >= n) return;
+    const struct tv_jpeg_index *x = &e->x;
+    const int bpm = x->blocks_per_mcu;
+    const uint32_t width = e->f.out_width, height = e->f.out_height;
+    const uint8_t *limit = e->limit, *clamp = e->clamp + 256;
+    const int hmax = x->components == 1 ? 1 : x->h[0], vmax = x->components == 1 ? 1 : x->v[0];
+    const int32_t q0 = e->f.quant[0][0];
+    /* MCU rows [first, last) of the frame. */
+    const int64_t first = (int64_t)x->mcus_y * k / n * x->mcus_x, last = (int64_t)x->mcus_y * (k + 1) / n * x->mcus_x;
+    int index = 0;
+    for (int64_t g = first; g < last;) {
+        while (index < e->segments &&
+               e->segment[index].base + (int64_t)e->segment[index].to <= g) {
+            index++;
+        }
+        if (index == e->segments) return;
+        const struct tv_eighth_segment *s = &e->segment[index];
+        int64_t end = s->base + (int64_t)s->to < last ? s->base + (int64_t)s->to : last;
+        uint32_t mx = (uint32_t)(g % x->mcus_x), my = (uint32_t)(g / x->mcus_x);
+        for (size_t i = (size_t)(g - s->base); g < end; g++, i++) {
+            const int16_t *dc = s->part->dc + i * (size_t)bpm;
+            uint8_t cb[2][2], cr[2][2];
+            if (x->components == 3) {
+                for (int c = 1; c < 3; c++) {
+                    int16_t coefficient = (int16_t)(dc[hmax * vmax + c - 1] + s->offset[c]);
+                    int64_t dcq = (int64_t)coefficient * e->f.quant[c][0];
+                    uint8_t(*plane)[2] = c == 1 ? cb : cr;
+                    if (e->f.chroma_2x2) {
+                        const struct tv_chroma_terms *t = &s->part->chroma[i * 2 + (size_t)(c - 1)];
+                        uint32_t base = (uint32_t)(dcq * 4);
+                        for (int r = 0; r < 2; r++) {
+                            plane[r][0] = limit[((base + t->share[r][0]) >> 5) & 1023];
+                            plane[r][1] = limit[((base + t->share[r][1]) >> 5) & 1023];
+                        }
+                    } else {
+                        uint8_t v = limit[((dcq + 4) >> 3) & 1023];
+                        plane[0][0] = plane[0][1] = plane[1][0] = plane[1][1] = v;
+                    }
+                }
+            }
+            for (int bv = 0; bv < vmax; bv++) {
+                uint32_t py = my * (uint32_t)vmax + (uint32_t)bv;
+                if (py >= height) break;
+                for (int bh = 0; bh < hmax; bh++) {
+                    uint32_t px = mx * (uint32_t)hmax + (uint32_t)bh;
+                    if (px >= width) break;
+                    int16_t coefficient = (int16_t)(dc[bv * hmax + bh] + s->offset[0]);
+                    int y = limit[((coefficient * q0 + 4) >> 3) & 1023];
+                    uint8_t *pixel = e->rgba + ((size_t)py * width + px) * 4;
+                    if (x->components == 1) {
+                        pixel[0] = pixel[1] = pixel[2] = (uint8_t)y;
+                    } else {
+                        int b = cb[bv][bh], r = cr[bv][bh];
+                        pixel[0] = clamp[y + e->cr_r[r]];
+                        pixel[1] = clamp[y + ((e->cb_g[b] + e->cr_g[r]) >> 16)];
+                        pixel[2] = clamp[y + e->cb_b[b]];
+                    }
+                    pixel[3] = 0xFF;
+                }
+            }
+            if (++mx == x->mcus_x) {
+                mx = 0;
+                my++;
+            }
+        }
+    }
+}
+
+uint8_t *tv_eighth_take(struct tv_eighth *e, int *joined) {
+    *joined = 0;
+    if (e == NULL) return NULL;
+    uint8_t *rows = e->segment != NULL ? e->rgba : NULL;
+    if (rows != NULL) *joined = e->segments;
+    if (rows == NULL) free(e->rgba);
+    e->rgba = NULL;
+    tv_eighth_free(e);
+    return rows;
+}
+
+void tv_eighth_free(struct tv_eighth *e) {
+    if (e == NULL) return;
+    for (int k = 0; k < e->parts; k++) {
+        free(e->part[k].at);
+        free(e->part[k].dc);
+        free(e->part[k].chroma);
+    }
+    free(e->part);
+    free(e->segment);
+    free(e->rgba);
+    free(e);
 }

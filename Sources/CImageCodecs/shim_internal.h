@@ -31,6 +31,40 @@ int tv_dup_regular(int fd, tv_error *err);
 /* Bytes in the file a stream reads (a path stream or a descriptor stream), or -1 when unknown. */
 long long tv_stream_length(FILE *file);
 
+/* ---------- a JPEG's 1/8 scale decoded by parts (jpeg_index.c), for jpeg_decoder.c ---------- */
+
+/* What the decode by parts needs of a JPEG whose header libjpeg has read. */
+struct tv_eighth_facts {
+    const uint8_t *data; /* the whole file: the caller's bytes, or room for them read from `fd` */
+    size_t length;
+    int fd;              /* -1: `data` holds the file; else the plan reads the header and each part its share */
+    int gray;            /* one component (else YCbCr) */
+    int chroma_2x2;      /* chroma blocks give 2x2 samples: libjpeg's DCT scaling of 4:2:0 chroma at 1/8 */
+    int16_t quant[3][64]; /* each component's quantisation table, natural order, as libjpeg multiplies by it */
+    uint32_t out_width, out_height;
+    size_t held_bytes;   /* of `data`, what the decoder read into memory for this decode (0: the caller's bytes) */
+    size_t max_bytes;    /* the most this decode may hold: the file read, the MCUs' records, the rows made */
+};
+
+struct tv_eighth;
+/* A plan of at most `parts` parts of at least `min_part_bytes` entropy-coded bytes each: NULL when the scan is not
+ * one this decoder reproduces exactly, there would be one part, or the decode would hold more than
+ * `facts->max_bytes`. `facts->data` must outlive it. */
+struct tv_eighth *tv_eighth_plan(const struct tv_eighth_facts *facts, int parts, size_t min_part_bytes);
+int tv_eighth_part_count(const struct tv_eighth *e);
+/* Decodes part `part`; parts may run at once, each on one thread. */
+void tv_eighth_run(struct tv_eighth *e, int part);
+/* Joins the parts (serial, once every part has run): the number of parts whose MCUs are used (the first and those
+ * that fell into step), or 0 when the data is not clean (damage, stray bytes: libjpeg decodes it instead and says
+ * what it finds). */
+int tv_eighth_join(struct tv_eighth *e);
+/* Makes the k-th of n bands of RGBA rows after a join; bands may be made at once, each on one thread. */
+void tv_eighth_rows(struct tv_eighth *e, int k, int n);
+/* The rows made (out_width * out_height * 4, released with free) and the join's count, NULL and 0 without a join;
+ * frees `e`. */
+uint8_t *tv_eighth_take(struct tv_eighth *e, int *joined);
+void tv_eighth_free(struct tv_eighth *e);
+
 /* Rec. 601 luma in 8-bit fixed point, rounded: exactly v when R = G = B = v (png_runs.c, which needs no libpng,
  * so that a harness can build it alone). */
 void tv_rgba_to_gray(const uint8_t *rgba, uint8_t *gray, uint32_t width);

@@ -35,6 +35,11 @@ public final class JPEGScanlineReader {
     public private(set) var nextRow = 0
 
     private var decoder: OpaquePointer?
+    /// How many parts of the 1/8 scale `start` had decoded at once gave MCUs (`DecodeParts`; a part that never
+    /// fell into step is decoded by the one before it); 0 when libjpeg decoded the rows.
+    public private(set) var partsJoined = 0
+    /// Whether `start` had the 1/8 scale decoded in parts.
+    public var decodedByParts: Bool { partsJoined > 0 }
     private let owner: AnyObject?
     /// The conversion to sRGB the decoder applies to rows (nil: stored values); kept alive for the decoder.
     private let colorTransform: ColorTransform?
@@ -102,12 +107,28 @@ public final class JPEGScanlineReader {
 
     /// Starts decompression at scale `scaleNumerator`/8 (1...16), optionally cropped to
     /// `cropColumns` of the scaled image (clamped to it). Returns the actual window.
+    ///
+    /// At 1/8, with `parts` of more than one, the entropy-coded data is decoded in parts at once
+    /// (`tv_jpeg_parts_plan`): the same rows, byte for byte. Files the parts cannot reproduce exactly (progressive,
+    /// damaged, unusual layouts) are decoded by libjpeg as without `parts`.
     @discardableResult
-    public func start(scaleNumerator: Int = 8, cropColumns: Range<Int>? = nil) throws(CodecError)
-        -> JPEGScanlineWindow
+    public func start(scaleNumerator: Int = 8, cropColumns: Range<Int>? = nil, parts: DecodeParts? = nil)
+        throws(CodecError) -> JPEGScanlineWindow
     {
         precondition(window == nil, "start may be called once")
         precondition((1...16).contains(scaleNumerator), "the scale numerator must be 1...16 (eighths)")
+        if scaleNumerator == 1, let parts, parts.count > 1, let decoder,
+            let plan = tv_jpeg_parts_plan(
+                decoder, Int32(min(parts.count, 64)), max(1, parts.minimumBytes), max(0, parts.maximumBytes))
+        {
+            let handle = PartsPlan(plan)
+            let count = Int(tv_jpeg_parts_count(plan))
+            parts.run(count) { part in tv_jpeg_parts_run(handle.plan, Int32(part)) }
+            if tv_jpeg_parts_join(plan) > 0 {
+                parts.run(count) { band in tv_jpeg_parts_rows(handle.plan, Int32(band), Int32(count)) }
+            }
+            partsJoined = Int(tv_jpeg_parts_finish(decoder, plan))
+        }
         let scaled = JPEGDecoder.scaledSize(of: header.storedSize, scaleNumerator: scaleNumerator)
         var cropX: UInt32 = 0
         var cropWidth: UInt32 = 0
@@ -169,4 +190,11 @@ public final class JPEGScanlineReader {
         let status = tv_jpeg_finish(decoder, &error)
         guard status == TV_OK else { throw CodecError(status: status, error: error, format: .jpeg) }
     }
+}
+
+/// A plan of parts, handed to the threads that run them: each part touches only its own state in it
+/// (`tv_jpeg_parts_run`), and `DecodeParts.run` returns after every part has.
+private struct PartsPlan: @unchecked Sendable {
+    let plan: OpaquePointer
+    init(_ plan: OpaquePointer) { self.plan = plan }
 }

@@ -78,6 +78,9 @@ extension TiledImage {
                 streamed = true
                 memory.add("decoder rows", bytes: decoderRows)
                 memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
+                if case let parts = eighthPartsBytes(level: level), parts > 0 {
+                    memory.add("1/8 decode in parts", bytes: parts)
+                }
             } else {
                 let ids = grid.tiles(intersecting: source)
                 let tiles = FramePlan.sum(ids.map { grid.pixelRect(of: $0).pixelCount * 4 })
@@ -106,6 +109,9 @@ extension TiledImage {
                     }
                     memory.add("decoder rows", bytes: decoderRows)
                     memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
+                    if case let parts = eighthPartsBytes(level: level), parts > 0 {
+                        memory.add("1/8 decode in parts", bytes: parts)
+                    }
                 }
             }
         }

@@ -277,6 +277,23 @@ extension TiledImage {
         }
     }
 
+    /// How a JPEG's 1/8 scale is decoded when all its rows are read: in parts at once for an image the server's
+    /// shared cache holds (a viewer's first view waits on that pass), in one pass otherwise (the command's runs
+    /// keep their own memory plans, and their cores busy with frames).
+    var eighthParts: DecodeParts? { sharedTiles != nil && header.format == .jpeg ? .threads : nil }
+
+    /// What a 1/8 pass in parts holds at most, for a memory plan of a read of `level` (0 when it is not one).
+    func eighthPartsBytes(level: Int) -> Int {
+        guard let parts = eighthParts, LevelScale.pyramidLevel(level, header: header).numerator == 1 else { return 0 }
+        let fileBytes: Int
+        switch source {
+        case .bytes: fileBytes = 0
+        case .descriptor(let descriptor): fileBytes = descriptor.identity?.size ?? parts.maximumBytes
+        case .file: fileBytes = parts.maximumBytes
+        }
+        return parts.jpegEighthBytes(storedSize: header.storedSize, fileBytes: fileBytes)
+    }
+
     /// The one way this image's level pixels are read: a reader of the stored `rect` of `level`, opened on the
     /// file, or on the image decoded whole once where its format decodes only whole (`ImageHeader.decodesWhole`):
     /// kept by this image, or by the shared cache for every image opened over it.
@@ -284,7 +301,8 @@ extension TiledImage {
         let scale = LevelScale.pyramidLevel(level, header: header)
         do throws(CodecError) {
             guard header.decodesWhole else {
-                return try LevelReader(source, format: header.format, scale: scale, rect: rect, options: options)
+                return try LevelReader(
+                    source, format: header.format, scale: scale, rect: rect, options: options, parts: eighthParts)
             }
             let whole: WholeImage
             let stored = scale.storedLevel

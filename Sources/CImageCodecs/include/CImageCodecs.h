@@ -334,6 +334,24 @@ void tv_jpeg_set_color(tv_jpeg_decoder *decoder, const tv_color_transform *trans
  * djpeg does: R = round(C*K/255), G = round(M*K/255), B = round(Y*K/255) on the stored values. */
 tv_status tv_jpeg_start(tv_jpeg_decoder *decoder, unsigned scale_num, uint32_t crop_x, uint32_t crop_width,
                         tv_jpeg_window *window, tv_error *err);
+/* The 1/8 scale decoded in parts at once (jpeg_index.c). Plan before tv_jpeg_start; run every part; join; make
+ * the rows in bands; finish. Parts (and bands) may run at once, each on a thread of its own. After a finish that
+ * returns more than 0, tv_jpeg_start at scale 1 delivers the rows made: the same bytes libjpeg's decode gives.
+ * - The plan is NULL (libjpeg decodes as usual) for what the parts do not reproduce exactly: anything but one
+ *   baseline Huffman scan of gray or of YCbCr with 1x1, 2x1 or 2x2 luma and 1x1 chroma; a file over 64 MiB; fewer
+ *   than two parts of `min_part_bytes`; a decode that would hold more than `max_bytes` (the file read whole,
+ *   records of at most 3/8 of a byte a pixel, the 1/8 rows).
+ * - Join returns how many parts gave MCUs (a part that never fell into step was decoded by the one before it),
+ *   or 0 when the data was not clean: a damaged file is decoded by libjpeg, with its warnings. Without a join
+ *   (or after one that returned 0) finish returns 0. Finish releases the plan either way. */
+typedef struct tv_eighth tv_jpeg_parts;
+tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *decoder, int parts, size_t min_part_bytes, size_t max_bytes);
+int tv_jpeg_parts_count(const tv_jpeg_parts *plan);
+void tv_jpeg_parts_run(tv_jpeg_parts *plan, int part);
+int tv_jpeg_parts_join(tv_jpeg_parts *plan);
+void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band, int bands);
+int tv_jpeg_parts_finish(tv_jpeg_decoder *decoder, tv_jpeg_parts *plan);
+
 tv_status tv_jpeg_skip_rows(tv_jpeg_decoder *decoder, uint32_t rows, uint32_t *skipped, tv_error *err);
 /* Decodes up to `rows` rows into `dst` (`stride` bytes apart); `*done` counts them, also on failure. */
 tv_status tv_jpeg_read_rows(tv_jpeg_decoder *decoder, uint8_t *dst, size_t stride, uint32_t rows, uint32_t *done,

@@ -100,14 +100,16 @@ public final class LevelReader {
 
     /// Opens `source` and positions the decoder at the first row of `rect` of the level `scale` makes.
     public convenience init(
-        _ source: ImageSource, format: ImageFormat? = nil, scale: LevelScale, rect: PixelRect, options: DecodeOptions
+        _ source: ImageSource, format: ImageFormat? = nil, scale: LevelScale, rect: PixelRect, options: DecodeOptions,
+        parts: DecodeParts? = nil
     ) throws(CodecError) {
         try self.init(source, format: format, options: options)
-        try start(scale: scale, rect: rect)
+        try start(scale: scale, rect: rect, parts: parts)
     }
 
     /// Positions the decoder at the first row of `rect` (stored level pixels) of the level `scale` makes. Once.
-    public func start(scale: LevelScale, rect requested: PixelRect) throws(CodecError) {
+    /// `parts`: how a JPEG's 1/8 scale may be decoded in parts at once (`JPEGScanlineReader.start`).
+    public func start(scale: LevelScale, rect requested: PixelRect, parts: DecodeParts? = nil) throws(CodecError) {
         precondition(!started, "start may be called once")
         started = true
         self.scale = scale
@@ -122,7 +124,9 @@ public final class LevelReader {
             let margin = JPEGDecoder.cropMargin
             let window = try jpeg.start(
                 scaleNumerator: scale.numerator,
-                cropColumns: (wantedColumns.lowerBound - margin)..<(wantedColumns.upperBound + margin))
+                cropColumns: (wantedColumns.lowerBound - margin)..<(wantedColumns.upperBound + margin),
+                // In parts only for every row: libjpeg stops after the rect's last row, the parts decode them all.
+                parts: rect.y == 0 && rect.maxY == levelSize.height ? parts : nil)
             bandColumns = window.columns
             try jpeg.skipRows(rect.y * factor)
         case .png(let png):
@@ -149,6 +153,11 @@ public final class LevelReader {
     deinit {
         band?.deallocate()
         levelRow?.deallocate()
+    }
+
+    /// Whether a JPEG's rows were decoded in parts at once (`DecodeParts`).
+    public var decodedByParts: Bool {
+        if case .jpeg(let jpeg) = reader { jpeg.decodedByParts } else { false }
     }
 
     /// libjpeg's or libpng's warnings so far.

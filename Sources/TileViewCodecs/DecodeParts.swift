@@ -1,0 +1,39 @@
+import TileViewCore
+
+/// How one decode's independent parts run: `run(count, body)` calls `body` once for each of `0..<count`, perhaps
+/// at once on threads of their own, and returns when every call has returned. The codecs start no threads; the
+/// caller hands them this (`DecodeParts.threads` in TileViewSystem). Today one decode uses it: a JPEG's 1/8 scale,
+/// which `JPEGScanlineReader` splits into parts of the entropy-coded data (`tv_jpeg_parts_plan`), each at least
+/// `minimumBytes` long, at most `count` of them, and holding at most `maximumBytes` (`jpegEighthBytes`).
+public struct DecodeParts: Sendable {
+    public var count: Int
+    public var minimumBytes: Int
+    public var maximumBytes: Int
+    public var run: @Sendable (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Void
+
+    public init(
+        count: Int, minimumBytes: Int = 64 << 10, maximumBytes: Int = 64 << 20,
+        run: @escaping @Sendable (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Void
+    ) {
+        self.count = count
+        self.minimumBytes = minimumBytes
+        self.maximumBytes = maximumBytes
+        self.run = run
+    }
+
+    /// At most what a JPEG's 1/8 scale decoded in these parts holds, for a memory plan: the file read whole (the
+    /// caller's bytes are not counted again: pass 0), every MCU's record (at most 3/8 of a byte a stored pixel,
+    /// with room to grow), the first MCUs' positions of each part, and the 1/8 rows. No more than `maximumBytes`,
+    /// beyond which the file is left to libjpeg.
+    public func jpegEighthBytes(storedSize: PixelSize, fileBytes: Int) -> Int {
+        let eighth = PixelSize(width: (storedSize.width + 7) / 8, height: (storedSize.height + 7) / 8)
+        return min(maximumBytes, fileBytes + storedSize.pixelCount * 3 / 8 + count * (32 << 10) + eighth.pixelCount * 4)
+    }
+
+    /// Every part on the calling thread, one after another (the same bytes as at once: for tests).
+    public static func serial(count: Int, minimumBytes: Int = 1) -> DecodeParts {
+        DecodeParts(count: count, minimumBytes: minimumBytes) { count, body in
+            for part in 0..<count { body(part) }
+        }
+    }
+}
