@@ -8,8 +8,9 @@
 #             a resample and an encode.
 # Then the server's CPU use, `tileview_render_blocks_kept_bytes` and its lock waits per run, and at 2 and 12 cores
 # `perf stat` (page faults, context switches) while the distinct load runs; 2 and 12 cores are measured twice.
-# Input: BUNDLE, the bundle.tar.xz of the scaling bundle (tileview-serve, iipsrv, lighttpd, wrk, their libraries,
-# the photo and its pyramid TIFF); PERF_DIR (optional) a folder with `perf` and its libraries in perflib/.
+# Input: BUNDLE, the bundle.tar.xz that make-bundle.sh (beside this script) packs (tileview-serve, iipsrv, lighttpd,
+# wrk, their libraries, the loads, the photo and its pyramid TIFF); PERF_DIR (optional) a folder with `perf` and
+# its libraries in perflib/.
 # Output: $OUT/scaling.txt and $OUT/res.tgz (metrics, perf reports). About 4 minutes.
 # SERVE_ENV adds environment to the server (for example GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304).
 set -u
