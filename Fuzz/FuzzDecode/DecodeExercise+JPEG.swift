@@ -45,6 +45,43 @@ extension DecodeExercise {
         }
 
         streamJPEGScanlines(stored: stored)
+        eighthInParts()
+    }
+
+    /// The 1/8 scale decoded in 2 to 12 parts (`DecodeParts`, every part as small as a byte) gives libjpeg's rows,
+    /// error and warnings, strict or lenient: whatever the parts do not reproduce must be left to libjpeg.
+    private mutating func eighthInParts() {
+        let options = choices.next() % 2 == 0 ? Self.storedOptions : Self.lenientStoredOptions
+        let parts = DecodeParts.serial(count: choices.pick(2...12))
+        let one = eighthScale(options: options, parts: nil)
+        let parted = eighthScale(options: options, parts: parts)
+        law(parted.rows == one.rows, "the 1/8 scale in \(parts.count) parts has other rows than libjpeg's")
+        law(parted.error == one.error, "in parts: \(parted.error ?? "no error"); libjpeg: \(one.error ?? "no error")")
+        law(parted.warnings == one.warnings, "in parts: warnings \(parted.warnings); libjpeg: \(one.warnings)")
+    }
+
+    /// The whole 1/8 scale as rows (those read before an error, the rest zero), the error, the warnings.
+    private func eighthScale(options: DecodeOptions, parts: DecodeParts?) -> (
+        rows: [UInt8], error: String?, warnings: [String]
+    ) {
+        do throws(CodecError) {
+            let reader = try JPEGScanlineReader(.bytes(bytes), options: options)
+            let window = try reader.start(scaleNumerator: 1, parts: parts)
+            let count = window.outputSize.pixelCount * 4
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+            defer { buffer.deallocate() }
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            var failure: String? = nil
+            do throws(CodecError) {
+                _ = try reader.readRows(window.outputSize.height, into: buffer, rowBytes: window.rowBytes)
+                try reader.finish()
+            } catch {
+                failure = "\(error.kind): \(error.message)"
+            }
+            return ([UInt8](buffer.prefix(count)), failure, reader.warnings)
+        } catch {
+            return ([], "\(error.kind): \(error.message)", [])
+        }
     }
 
     /// The whole stored image at `scaleNumerator`/8, strict, or nil when it does not decode.

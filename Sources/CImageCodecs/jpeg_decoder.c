@@ -414,7 +414,9 @@ tv_status tv_jpeg_start(tv_jpeg_decoder *d, unsigned scale_num, uint32_t crop_x,
         d->parts_rows = NULL;
     }
     if (d->parts_rows != NULL) {
-        /* Decoded by parts already: rows are copied, any columns. */
+        /* Decoded in parts already: rows are copied, any columns. libjpeg still starts, so that what it checks
+         * before reading the scan (its Huffman tables' symbols among them) fails as it would. */
+        jpeg_start_decompress(&d->cinfo);
         d->started = 1;
         window->scaled_width = scaled_width;
         window->scaled_height = d->cinfo.output_height;

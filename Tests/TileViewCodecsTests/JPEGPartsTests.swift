@@ -83,6 +83,19 @@ struct JPEGPartsTests {
         }
     }
 
+    @Test("a DC table with a symbol over 15 that the scan never uses: libjpeg's start refuses it, so do the parts")
+    func unusedBadDCSymbol() throws {
+        // Found by the fuzzer (Fuzz/reproducers): the parts decoded it, libjpeg stops at its start.
+        let bytes = try Fixtures.bytes(
+            Fixtures.packageRoot.appendingPathComponent("Fuzz/reproducers/jpeg-dc-table-symbol-over-15.jpg"))
+        for count in [2, 3] {
+            let whole = Self.decodeEighth(.bytes(bytes), parts: nil)
+            let parted = Self.decodeEighth(.bytes(bytes), parts: .serial(count: count))
+            #expect(whole.error?.contains("Bogus Huffman table") == true, "\(whole.error ?? "no error")")
+            #expect(parted.error == whole.error && parted.pixels == whole.pixels)
+        }
+    }
+
     /// A seeded image: smooth colour ramps and noise, so blocks have AC terms of every size.
     static func pattern(_ size: PixelSize, using generator: inout SplitMix64) -> ImageBuffer {
         var pixels = [UInt8](repeating: 255, count: size.pixelCount * 4)
