@@ -383,7 +383,7 @@ void tv_jpeg_parts_run(tv_jpeg_parts *plan, int part) { tv_eighth_run(plan, part
 
 int tv_jpeg_parts_join(tv_jpeg_parts *plan) { return tv_eighth_join(plan); }
 
-void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band, int bands) { tv_eighth_rows(plan, band, bands); }
+void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band) { tv_eighth_rows(plan, band); }
 
 int tv_jpeg_parts_finish(tv_jpeg_decoder *d, tv_jpeg_parts *plan) {
     int joined;

@@ -245,8 +245,10 @@ static int tv_huffman_build(struct tv_huffman *t, const uint8_t counts[17], cons
 
 /* ---- the MCU loop ---- */
 
-/* Decodes a block's AC coefficients (into `block`, natural order, when not NULL). Returns 0 on bad data. */
+/* Decodes a block's AC coefficients (into `block`, natural order, when not NULL). Returns 0 on bad data, else 1 +
+ * the largest size (bits) of a coefficient: 1 when every AC coefficient is 0. */
 static inline int tv_decode_ac(struct tv_bits *b, const struct tv_huffman *ac, JCOEF *block) {
+    int most = 0;
     for (int k = 1; k < 64; k++) {
         int rs = tv_bits_decode(b, ac);
         if (rs < 0) return 0;
@@ -256,13 +258,14 @@ static inline int tv_decode_ac(struct tv_bits *b, const struct tv_huffman *ac, J
             if (k > 63 || size > 10) return 0;
             uint32_t bits = tv_bits_take(b, size);
             if (block != NULL) block[tv_natural_order[k]] = (JCOEF)tv_extend(bits, size);
+            most = size > most ? size : most;
         } else {
             if (r != 15) break;
             k += 15;
             if (k >= 63) return 0;
         }
     }
-    return 1;
+    return 1 + most;
 }
 
 /* Decodes one block (into `block`, natural order, when not NULL). Returns 0 on bad data. */
@@ -938,10 +941,15 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
  * bytes, other layouts) gives NULL or 0, and libjpeg decodes the file instead. */
 
 /* A 4:2:0 chroma block's share of its 2x2 samples, without its DC: sample (r, c) is the range limit of bits 5 to
- * 14 of DC * q * 4 + share[r][c], in 32-bit arithmetic (see tv_chroma_terms_of). */
+ * 14 of DC * q * 4 + share[r][c], in 32-bit arithmetic (see tv_chroma_terms_of). `largest` is the largest odd part
+ * (each pass's), or TV_CHROMA_INEXACT when the block is outside the range in which libjpeg-turbo's SIMD 2x2
+ * transform and its C one agree (tv_chroma_exact). */
 struct tv_chroma_terms {
     uint32_t share[2][2];
+    uint32_t largest;
 };
+
+#define TV_CHROMA_INEXACT UINT32_MAX
 
 struct tv_eighth_state {
     uint32_t restarts_left;
@@ -980,6 +988,7 @@ struct tv_eighth {
     struct tv_eighth_facts f;
     size_t scan;
     size_t have;            /* the bytes of the file the plan read (the header and more) */
+    int32_t quant_most[TV_INDEX_MAX_COMPONENTS]; /* each table's largest |q| at the 2x2 transform's positions */
     int parts;
     struct tv_eighth_part *part;
     /* After the join: the segments in order, the rows being made, and the conversion's tables. */
@@ -988,6 +997,8 @@ struct tv_eighth {
     uint8_t *rgba;
     int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256];
     uint8_t limit[1024], clamp[768];
+    uint8_t *band;    /* each band's state, written by its own thread: 0 not made, 1 made, 2 met a block that
+                       * tv_chroma_exact refuses */
 };
 
 /* FIX(x) of libjpeg's jidctred.c (CONST_BITS 13). */
@@ -1006,23 +1017,72 @@ static inline int64_t tv_odd_2x2(int64_t z1, int64_t z3, int64_t z5, int64_t z7)
  * the second gives sample (r, c) as ((ws0 * 2^15 +- odd[r] + 2^19) >> 20) & 1023 through the range limit, which is
  * ((ws0 + a) >> 5) & 1023 with a = (+-odd[r] + 2^19) >> 15 (the low 15 bits dropped cannot carry into bit 5).
  * Only bits 5 to 14 of ws0 + a count, so every term is kept modulo 2^32, as libjpeg's int ws0 is. */
-static void tv_chroma_terms_of(const JCOEF *block, const int16_t *q, struct tv_chroma_terms *t) {
-    int32_t ws[2][8];
-    for (int c = 1; c < 8; c += 2) { /* columns 1, 3, 5, 7: the DC is in column 0 only */
-        int64_t even = ((int64_t)block[c] * q[c]) * 32768; /* << (CONST_BITS + 2) */
-        int64_t odd = tv_odd_2x2((int64_t)block[8 + c] * q[8 + c], (int64_t)block[24 + c] * q[24 + c],
-                                 (int64_t)block[40 + c] * q[40 + c], (int64_t)block[56 + c] * q[56 + c]);
-        ws[0][c] = (int32_t)((even + odd + 4096) >> 13);
-        ws[1][c] = (int32_t)((even - odd + 4096) >> 13);
+static inline int64_t tv_abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* libjpeg-turbo decodes a 2x2 block with SIMD where the processor has it (jidctred-sse2.asm): each coefficient
+ * times its quantiser kept to 16 bits, sums in 32 bits, the first pass's odd columns saturated to 16 bits, the
+ * samples saturated where the C transform wraps through its range-limit table. Within those ranges the two are the
+ * same arithmetic, and a photo's blocks are far inside them; a block outside (only made-up data comes near) is
+ * left to libjpeg, whichever transform it runs. */
+static void tv_chroma_terms_of(const JCOEF *block, int size, const int16_t *q, int32_t q_most,
+                               struct tv_chroma_terms *t) {
+    /* Most chroma blocks have no AC term at all: then every share is (2^19 >> 15) and nothing can overflow. */
+    if (size == 0) {
+        t->share[0][0] = t->share[0][1] = t->share[1][0] = t->share[1][1] = 16;
+        t->largest = 0;
+        return;
     }
-    int64_t odd0 = tv_odd_2x2((int64_t)block[8] * q[8], (int64_t)block[24] * q[24], (int64_t)block[40] * q[40],
-                              (int64_t)block[56] * q[56]);
+    /* The products the transform reads: rows and columns 0, 1, 3, 5 and 7 (z[i][j]: row 2i - 1, column 2j - 1, or
+     * 0), the DC's excepted (checked with the DC). |coefficient| < 2^11 and |q| < 2^15: 32 bits hold them. */
+    int32_t z[5][5];
+    for (int i = 0; i < 5; i++) {
+        for (int j = 0; j < 5; j++) {
+            int at = 8 * (i == 0 ? 0 : 2 * i - 1) + (j == 0 ? 0 : 2 * j - 1);
+            z[i][j] = (int32_t)block[at] * q[at];
+        }
+    }
+    /* Every AC product is below 2^size times the largest quantiser the transform reads. */
+    const int32_t most = ((1 << size) - 1) * q_most;
+    /* With every AC product within 3129, no sum of either pass can leave its range (3129 * (2^15 + 52991) < 2^31,
+     * and its first pass's values < 2^15): the checks below are needed only past it. */
+    int exact = 1;
+    if (most > 3129) {
+        for (int i = 0; i < 5; i++) {
+            for (int j = 0; j < 5; j++) exact &= (i | j) == 0 || (z[i][j] <= 32767 && z[i][j] >= -32767);
+        }
+    }
+    int32_t ws[2][5];
+    for (int j = 1; j < 5; j++) { /* columns 1, 3, 5, 7: the DC is in column 0 only */
+        int64_t even = (int64_t)z[0][j] * 32768; /* << (CONST_BITS + 2) */
+        int64_t odd = tv_odd_2x2(z[1][j], z[2][j], z[3][j], z[4][j]);
+        for (int r = 0; r < 2; r++) {
+            int64_t sum = r == 0 ? even + odd : even - odd;
+            if (most > 3129) exact = exact && tv_abs64(sum) <= INT32_MAX && tv_abs64((sum + 4096) >> 13) <= 32767;
+            ws[r][j] = (int32_t)((sum + 4096) >> 13);
+        }
+    }
+    int64_t odd0 = tv_odd_2x2(z[1][0], z[2][0], z[3][0], z[4][0]);
+    int64_t largest = tv_abs64(odd0);
     int64_t column0[2] = {(odd0 + 4096) >> 13, (-odd0 + 4096) >> 13};
     for (int r = 0; r < 2; r++) {
-        int64_t odd = tv_odd_2x2(ws[r][1], ws[r][3], ws[r][5], ws[r][7]);
+        int64_t odd = tv_odd_2x2(ws[r][1], ws[r][2], ws[r][3], ws[r][4]);
+        if (tv_abs64(odd) > largest) largest = tv_abs64(odd);
         t->share[r][0] = (uint32_t)column0[r] + (uint32_t)((odd + (1 << 19)) >> 15);
         t->share[r][1] = (uint32_t)column0[r] + (uint32_t)((-odd + (1 << 19)) >> 15);
     }
+    t->largest = exact && largest < INT32_MAX ? (uint32_t)largest : TV_CHROMA_INEXACT;
+}
+
+/* Whether a 2x2 block with these terms and `dcq` (its DC times its quantiser) lies where the SIMD and C transforms
+ * agree (see tv_chroma_terms_of): the DC's product in 16 bits, and every 32-bit sum of both passes without overflow
+ * (bounded through the largest odd part). Its samples must then be checked to lie within [-384, 383] before their
+ * range limit (tv_eighth_rows). */
+static inline int tv_chroma_exact(const struct tv_chroma_terms *t, int64_t dcq) {
+    if (t->largest == TV_CHROMA_INEXACT || tv_abs64(dcq) > 32767) return 0;
+    int64_t largest = t->largest;
+    if (tv_abs64(dcq) * 32768 + largest > INT32_MAX) return 0;
+    int64_t ws0 = tv_abs64(dcq) * 4 + ((largest + 4096) >> 13) + 1;
+    return ws0 * 32768 + largest <= INT32_MAX;
 }
 
 static int tv_eighth_grow(struct tv_eighth *e, struct tv_eighth_part *p) {
@@ -1097,8 +1157,9 @@ static int tv_eighth_step(struct tv_eighth *e, struct tv_eighth_part *p, size_t 
                 JBLOCK block;
                 static const JBLOCK zero;
                 memcpy(block, zero, sizeof block);
-                if (!tv_decode_ac(&b, act, block)) return 0;
-                tv_chroma_terms_of(block, e->f.quant[c], &chroma[c - 1]);
+                int decoded = tv_decode_ac(&b, act, block);
+                if (!decoded) return 0;
+                tv_chroma_terms_of(block, decoded - 1, e->f.quant[c], e->quant_most[c], &chroma[c - 1]);
             } else if (!tv_decode_ac(&b, act, NULL)) {
                 return 0;
             }
@@ -1189,6 +1250,14 @@ struct tv_eighth *tv_eighth_plan(const struct tv_eighth_facts *facts, int parts,
     if (e->part == NULL) {
         free(e);
         return NULL;
+    }
+    for (int c = 0; c < x->components; c++) {
+        for (int r = 0; r < 8; r++) {
+            for (int k = 0; k < 8; k++) {
+                int32_t v = facts->quant[c][8 * r + k] < 0 ? -facts->quant[c][8 * r + k] : facts->quant[c][8 * r + k];
+                if ((r == 0 || r & 1) && (k == 0 || k & 1) && v > e->quant_most[c]) e->quant_most[c] = v;
+            }
+        }
     }
     /* Each part's share of the scan's bytes, the last one to the file's end. */
     for (int k = 0; k < parts; k++) {
@@ -1321,7 +1390,8 @@ int tv_eighth_join(struct tv_eighth *e) {
     }
     if (ok) {
         e->rgba = malloc((size_t)e->f.out_width * e->f.out_height * 4);
-        ok = e->rgba != NULL;
+        e->band = calloc((size_t)e->parts, 1);
+        ok = e->rgba != NULL && e->band != NULL;
     }
     if (!ok) {
         free(segments);
@@ -1342,8 +1412,9 @@ int tv_eighth_join(struct tv_eighth *e) {
     return e->segments;
 }
 
-void tv_eighth_rows(struct tv_eighth *e, int k, int n) {
-    if (e == NULL || e->segment == NULL || n < 1 || k < 0 || k >= n) return;
+void tv_eighth_rows(struct tv_eighth *e, int k) {
+    if (e == NULL || e->segment == NULL || k < 0 || k >= e->parts) return;
+    const int n = e->parts;
     const struct tv_jpeg_index *x = &e->x;
     const int bpm = x->blocks_per_mcu;
     const uint32_t width = e->f.out_width, height = e->f.out_height;
@@ -1372,10 +1443,23 @@ void tv_eighth_rows(struct tv_eighth *e, int k, int n) {
                     uint8_t(*plane)[2] = c == 1 ? cb : cr;
                     if (e->f.chroma_2x2) {
                         const struct tv_chroma_terms *t = &s->part->chroma[i * 2 + (size_t)(c - 1)];
-                        uint32_t base = (uint32_t)(dcq * 4);
+                        if (!tv_chroma_exact(t, dcq)) {
+                            e->band[k] = 2;
+                            return;
+                        }
+                        /* Exact in 32 bits here (the bounds above): a sample's value before its limit. */
+                        int32_t base = (int32_t)(dcq * 4);
+                        int inside = 1;
                         for (int r = 0; r < 2; r++) {
-                            plane[r][0] = limit[((base + t->share[r][0]) >> 5) & 1023];
-                            plane[r][1] = limit[((base + t->share[r][1]) >> 5) & 1023];
+                            for (int h = 0; h < 2; h++) {
+                                int32_t v = (base + (int32_t)t->share[r][h]) >> 5;
+                                inside &= v >= -384 && v <= 383;
+                                plane[r][h] = limit[v & 1023];
+                            }
+                        }
+                        if (!inside) {
+                            e->band[k] = 2;
+                            return;
                         }
                     } else {
                         uint8_t v = limit[((dcq + 4) >> 3) & 1023];
@@ -1409,12 +1493,16 @@ void tv_eighth_rows(struct tv_eighth *e, int k, int n) {
             }
         }
     }
+    e->band[k] = 1;
 }
 
 uint8_t *tv_eighth_take(struct tv_eighth *e, int *joined) {
     *joined = 0;
     if (e == NULL) return NULL;
     uint8_t *rows = e->segment != NULL ? e->rgba : NULL;
+    for (int k = 0; rows != NULL && k < e->parts; k++) {
+        if (e->band[k] != 1) rows = NULL;
+    }
     if (rows != NULL) *joined = e->segments;
     if (rows == NULL) free(e->rgba);
     e->rgba = NULL;
@@ -1432,5 +1520,6 @@ void tv_eighth_free(struct tv_eighth *e) {
     free(e->part);
     free(e->segment);
     free(e->rgba);
+    free(e->band);
     free(e);
 }

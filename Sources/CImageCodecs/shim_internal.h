@@ -58,8 +58,10 @@ void tv_eighth_run(struct tv_eighth *e, int part);
  * that fell into step), or 0 when the data is not clean (damage, stray bytes: libjpeg decodes it instead and says
  * what it finds). */
 int tv_eighth_join(struct tv_eighth *e);
-/* Makes the k-th of n bands of RGBA rows after a join; bands may be made at once, each on one thread. */
-void tv_eighth_rows(struct tv_eighth *e, int k, int n);
+/* Makes band k (of as many as there are parts) of the RGBA rows after a join; bands may be made at once, each on
+ * one thread. Take gives the rows only when every band was made (a band stops at a block whose samples libjpeg's
+ * transforms might not agree on). */
+void tv_eighth_rows(struct tv_eighth *e, int k);
 /* The rows made (out_width * out_height * 4, released with free) and the join's count, NULL and 0 without a join;
  * frees `e`. */
 uint8_t *tv_eighth_take(struct tv_eighth *e, int *joined);

@@ -125,7 +125,7 @@ public final class JPEGScanlineReader {
             let count = Int(tv_jpeg_parts_count(plan))
             parts.run(count) { part in tv_jpeg_parts_run(handle.plan, Int32(part)) }
             if tv_jpeg_parts_join(plan) > 0 {
-                parts.run(count) { band in tv_jpeg_parts_rows(handle.plan, Int32(band), Int32(count)) }
+                parts.run(count) { band in tv_jpeg_parts_rows(handle.plan, Int32(band)) }
             }
             partsJoined = Int(tv_jpeg_parts_finish(decoder, plan))
         }

@@ -96,6 +96,19 @@ struct JPEGPartsTests {
         }
     }
 
+    @Test("a 4:2:0 chroma block libjpeg-turbo's SIMD and C 2x2 transforms disagree on is left to libjpeg")
+    func chromaBeyondSIMDRange() throws {
+        // Found by the fuzzer (Fuzz/reproducers): a quantiser of 58 on a large coefficient. The SIMD transform keeps
+        // products to 16 bits and saturates; the C one (which the parts follow) wraps through its range limit.
+        let bytes = try Fixtures.bytes(
+            Fixtures.packageRoot.appendingPathComponent("Fuzz/reproducers/jpeg-2x2-chroma-beyond-simd-range.jpg"))
+        let whole = Self.decodeEighth(.bytes(bytes), parts: nil)
+        var parted = Self.decodeEighth(.bytes(bytes), parts: .serial(count: 2))
+        #expect(whole.error == nil && !parted.inParts)
+        parted.inParts = false
+        #expect(parted == whole)
+    }
+
     /// A seeded image: smooth colour ramps and noise, so blocks have AC terms of every size.
     static func pattern(_ size: PixelSize, using generator: inout SplitMix64) -> ImageBuffer {
         var pixels = [UInt8](repeating: 255, count: size.pixelCount * 4)

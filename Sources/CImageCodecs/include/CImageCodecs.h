@@ -342,14 +342,15 @@ tv_status tv_jpeg_start(tv_jpeg_decoder *decoder, unsigned scale_num, uint32_t c
  *   than two parts of `min_part_bytes`; a decode that would hold more than `max_bytes` (the file read whole,
  *   records of at most 3/8 of a byte a pixel, the 1/8 rows).
  * - Join returns how many parts gave MCUs (a part that never fell into step was decoded by the one before it),
- *   or 0 when the data was not clean: a damaged file is decoded by libjpeg, with its warnings. Without a join
- *   (or after one that returned 0) finish returns 0. Finish releases the plan either way. */
+ *   or 0 when the data was not clean: a damaged file is decoded by libjpeg, with its warnings. Finish returns that
+ *   number when every band was made, else 0 (no join, a join of 0, or a 4:2:0 chroma block so extreme that
+ *   libjpeg-turbo's SIMD and C transforms might differ on it: libjpeg decodes that file). It releases the plan. */
 typedef struct tv_eighth tv_jpeg_parts;
 tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *decoder, int parts, size_t min_part_bytes, size_t max_bytes);
 int tv_jpeg_parts_count(const tv_jpeg_parts *plan);
 void tv_jpeg_parts_run(tv_jpeg_parts *plan, int part);
 int tv_jpeg_parts_join(tv_jpeg_parts *plan);
-void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band, int bands);
+void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band); /* band: 0 ..< tv_jpeg_parts_count */
 int tv_jpeg_parts_finish(tv_jpeg_decoder *decoder, tv_jpeg_parts *plan);
 
 tv_status tv_jpeg_skip_rows(tv_jpeg_decoder *decoder, uint32_t rows, uint32_t *skipped, tv_error *err);
