@@ -938,7 +938,8 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
  * bit. A part that never falls into step is decoded through by the part before (serial, never wrong). The
  * samples are then made as libjpeg-turbo makes them (jidctred.c's 1x1 and 2x2 transforms, jdcolor.c's YCbCr
  * conversion, no upsampling filter at 1/8), byte for byte. Whatever this does not reproduce exactly (damage, stray
- * bytes, other layouts) gives NULL or 0, and libjpeg decodes the file instead. */
+ * bytes, other layouts, a chroma block where libjpeg-turbo's SIMD and C 2x2 transforms differ) gives NULL or 0,
+ * and libjpeg decodes the file instead. */
 
 /* A 4:2:0 chroma block's share of its 2x2 samples, without its DC: sample (r, c) is the range limit of bits 5 to
  * 14 of DC * q * 4 + share[r][c], in 32-bit arithmetic (see tv_chroma_terms_of). `largest` is the largest odd part
@@ -997,8 +998,8 @@ struct tv_eighth {
     uint8_t *rgba;
     int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256];
     uint8_t limit[1024], clamp[768];
-    uint8_t *band;    /* each band's state, written by its own thread: 0 not made, 1 made, 2 met a block that
-                       * tv_chroma_exact refuses */
+    uint8_t *band;    /* each band's state, written by its own thread: 0 not made, 1 made, 2 stopped at a chroma
+                       * block outside the range where the SIMD and C transforms agree */
 };
 
 /* FIX(x) of libjpeg's jidctred.c (CONST_BITS 13). */
