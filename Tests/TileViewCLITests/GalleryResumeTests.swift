@@ -70,12 +70,18 @@ struct GalleryResumeTests {
         // Three pages, two moves, two eased frames between pages: 7 frames.
         let short = { (folder: URL) in Self.arguments(folder, moves: "next,next") }
         let clock = ContinuousClock()
+        // The time of an uninterrupted run: the faster of two, since the first run after a build pays for loading
+        // the binary from disk, and kills timed by it landed after the end of most runs on a busy machine.
         var took = Duration.zero
-        let small = try TemporaryFolder.with("crash-reference") { folder -> [String: Data] in
-            let start = clock.now
-            #expect(try CommandRunner.run(short(folder)).status == 0)
-            took = clock.now - start
-            return try FrameFolder.contents(folder).frames
+        var small: [String: Data] = [:]
+        for attempt in 0..<2 {
+            small = try TemporaryFolder.with("crash-reference") { folder -> [String: Data] in
+                let start = clock.now
+                #expect(try CommandRunner.run(short(folder)).status == 0)
+                let elapsed = clock.now - start
+                took = attempt == 0 ? elapsed : min(took, elapsed)
+                return try FrameFolder.contents(folder).frames
+            }
         }
         let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
         #expect(small.count == 7)
