@@ -245,9 +245,11 @@ static int tv_huffman_build(struct tv_huffman *t, const uint8_t counts[17], cons
 
 /* ---- the MCU loop ---- */
 
-/* Decodes a block's AC coefficients (into `block`, natural order, when not NULL). Returns 0 on bad data, else 1 +
- * the largest size (bits) of a coefficient: 1 when every AC coefficient is 0. */
-static inline int tv_decode_ac(struct tv_bits *b, const struct tv_huffman *ac, JCOEF *block) {
+/* Decodes a block's AC coefficients (into `block`, natural order, when not NULL). Returns 0 on bad data. With
+ * `largest`, the largest size in bits of a coefficient (0 when every AC coefficient is 0). Always inlined, so that
+ * each caller gets its own copy and tv_decode_ac's, where `largest` is NULL, does no work for it. */
+static inline __attribute__((always_inline)) int tv_decode_ac_sized(struct tv_bits *b, const struct tv_huffman *ac,
+                                                                   JCOEF *block, int *largest) {
     int most = 0;
     for (int k = 1; k < 64; k++) {
         int rs = tv_bits_decode(b, ac);
@@ -265,7 +267,12 @@ static inline int tv_decode_ac(struct tv_bits *b, const struct tv_huffman *ac, J
             if (k >= 63) return 0;
         }
     }
-    return 1 + most;
+    if (largest != NULL) *largest = most;
+    return 1;
+}
+
+static int tv_decode_ac(struct tv_bits *b, const struct tv_huffman *ac, JCOEF *block) {
+    return tv_decode_ac_sized(b, ac, block, NULL);
 }
 
 /* Decodes one block (into `block`, natural order, when not NULL). Returns 0 on bad data. */
@@ -1158,10 +1165,10 @@ static int tv_eighth_step(struct tv_eighth *e, struct tv_eighth_part *p, size_t 
                 JBLOCK block;
                 static const JBLOCK zero;
                 memcpy(block, zero, sizeof block);
-                int decoded = tv_decode_ac(&b, act, block);
-                if (!decoded) return 0;
-                tv_chroma_terms_of(block, decoded - 1, e->f.quant[c], e->quant_most[c], &chroma[c - 1]);
-            } else if (!tv_decode_ac(&b, act, NULL)) {
+                int size;
+                if (!tv_decode_ac_sized(&b, act, block, &size)) return 0;
+                tv_chroma_terms_of(block, size, e->f.quant[c], e->quant_most[c], &chroma[c - 1]);
+            } else if (!tv_decode_ac_sized(&b, act, NULL, NULL)) {
                 return 0;
             }
         }

@@ -70,17 +70,22 @@ extension TiledImage {
             // A tiled TIFF reads only the tiles under the region: a region of it is always read straight from the
             // file (a band of the shared cache would decode a whole row of tiles).
             let readsTiles = header.isTiled
+            // What a decode from the file holds beside its output: its rows, its library's working memory, and a
+            // JPEG's 1/8 scale decoded in parts.
+            func addDecoder() {
+                memory.add("decoder rows", bytes: decoderRows)
+                memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
+                if case let parts = eighthPartsBytes(level: level), parts > 0 {
+                    memory.add("1/8 decode in parts", bytes: parts)
+                }
+            }
             // A coarse level the disk cache may hold is read through the tiles, which the disk fills.
             let fromDisk = sharedTiles.map { coarseLevels.contains(level) && $0.cache.mayHaveOnDisk($0.image) } ?? false
             if orientation == .up && !fromDisk
                 && (sourceBytes > RegionPlan.tileSourceBytes || sharedTiles == nil || readsTiles)
             {
                 streamed = true
-                memory.add("decoder rows", bytes: decoderRows)
-                memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
-                if case let parts = eighthPartsBytes(level: level), parts > 0 {
-                    memory.add("1/8 decode in parts", bytes: parts)
-                }
+                addDecoder()
             } else {
                 let ids = grid.tiles(intersecting: source)
                 let tiles = FramePlan.sum(ids.map { grid.pixelRect(of: $0).pixelCount * 4 })
@@ -107,11 +112,7 @@ extension TiledImage {
                         }
                         memory.add("band decode", bytes: max(band, coarse))
                     }
-                    memory.add("decoder rows", bytes: decoderRows)
-                    memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
-                    if case let parts = eighthPartsBytes(level: level), parts > 0 {
-                        memory.add("1/8 decode in parts", bytes: parts)
-                    }
+                    addDecoder()
                 }
             }
         }

@@ -13,7 +13,6 @@ Usage: first_view.py FOLDER RUNS BINARY[,BINARY...] IMAGE[,IMAGE...]
 import http.client
 import json
 import math
-import socket
 import statistics
 import subprocess
 import sys
@@ -22,15 +21,10 @@ import time
 import zlib
 
 from bench_serve import get
+from load_serve import free_port
 
 FIT = (1024, 768)
 CONNECTIONS = 2
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def image_size(path):
