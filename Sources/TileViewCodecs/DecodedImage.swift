@@ -8,12 +8,6 @@ public struct DecodedImage: Sendable {
     /// libpng warnings (ancillary chunk problems, always benign) and, in lenient mode, libjpeg
     /// warnings and the error that cut decoding short. Repeated texts appear once, with a tally.
     public var warnings: [String]
-
-    public init(image: ImageBuffer, header: ImageHeader, warnings: [String]) {
-        self.image = image
-        self.header = header
-        self.warnings = warnings
-    }
 }
 
 /// Part of an image decoded in stored space (un-oriented), possibly scaled.
@@ -25,11 +19,4 @@ public struct DecodedRegion: Sendable {
     public var region: PixelRect
     public var header: ImageHeader
     public var warnings: [String]
-
-    public init(image: ImageBuffer, region: PixelRect, header: ImageHeader, warnings: [String]) {
-        self.image = image
-        self.region = region
-        self.header = header
-        self.warnings = warnings
-    }
 }

@@ -12,12 +12,6 @@ public struct CellRef: Hashable, Sendable, CustomStringConvertible {
     /// The cell in viewport space at the query's container offset.
     public let viewportRect: PixelRect
 
-    public init(id: CellID, containerRect: PixelRect, viewportRect: PixelRect) {
-        self.id = id
-        self.containerRect = containerRect
-        self.viewportRect = viewportRect
-    }
-
     /// The grid section's index in the feed.
     public var section: Int { id.section }
     /// The item's index in the grid.

@@ -7,37 +7,13 @@ import TileViewCore
 /// cells hold decoded pixels. The file-related keys (`frame` as the written file, `residentBytes`) belong to
 /// whoever renders and writes the frame.
 public struct FeedFrameRecord: Codable, Hashable, Sendable {
-    /// `{"index": ..., "frame": {...}, "contentOffset": ...}`.
-    public struct Section: Codable, Hashable, Sendable {
-        public var index: Int
-        /// Viewport pixels, `{"x", "y", "width", "height"}`.
-        public var frame: PixelRect
-        public var contentOffset: Int
-
-        public init(index: Int, frame: PixelRect, contentOffset: Int) {
-            self.index = index
-            self.frame = frame
-            self.contentOffset = contentOffset
-        }
-
-        public init(_ sectionFrame: SectionFrame) {
-            self.init(
-                index: sectionFrame.index, frame: sectionFrame.frame, contentOffset: sectionFrame.contentOffset)
-        }
-    }
-
     /// The container offset shown, after clamping.
     public var offset: Int
-    /// Every section, in feed order.
-    public var sections: [Section]
+    /// Every section, in feed order: `{"index": ..., "frame": {...}, "contentOffset": ...}`, the frame in viewport
+    /// pixels (`{"x", "y", "width", "height"}`).
+    public var sections: [SectionFrame]
     /// The number of grid cells holding decoded pixels.
     public var residentCells: Int
-
-    public init(offset: Int, sections: [Section], residentCells: Int) {
-        self.offset = offset
-        self.sections = sections
-        self.residentCells = residentCells
-    }
 }
 
 extension FeedLayout {
@@ -45,7 +21,7 @@ extension FeedLayout {
     public func record(atContainerOffset y: Int, scrollDirection direction: FeedScrollDirection) -> FeedFrameRecord {
         FeedFrameRecord(
             offset: clampedContainerOffset(y),
-            sections: frames(atContainerOffset: y).map(FeedFrameRecord.Section.init),
+            sections: frames(atContainerOffset: y),
             residentCells: residentCells(atContainerOffset: y, scrollDirection: direction).count)
     }
 }

@@ -49,7 +49,7 @@ public struct FeedScrollStep: Hashable, Sendable {
     /// The `--json` layout record of this frame.
     public var record: FeedFrameRecord {
         FeedFrameRecord(
-            offset: containerOffset, sections: frames.map(FeedFrameRecord.Section.init),
+            offset: containerOffset, sections: frames,
             residentCells: cells.resident.count)
     }
 }

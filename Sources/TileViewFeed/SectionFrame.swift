@@ -10,7 +10,7 @@ import TileViewCore
 /// - `contentOffset` is `max(0, y - top)`: 0 for a section whose top is in or below the viewport, and for a
 ///   section above the top `y - top`, the row of the section shown at the frame's top (this can exceed H when
 ///   the section has left the viewport entirely, as a nested scroll view's offset would).
-public struct SectionFrame: Hashable, Sendable, CustomStringConvertible {
+public struct SectionFrame: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The section's position in the feed, from 0.
     public let index: Int
     /// The visible part of the section, viewport space.

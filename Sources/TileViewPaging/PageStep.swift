@@ -17,15 +17,6 @@ public struct PageStep: Hashable, Sendable, CustomStringConvertible {
     /// The resident set after the step and its diff from before.
     public let plan: ResidentPlan
 
-    public init(move: PageMove?, from: Cell, position: Cell, targetSlot: Cell, axis: PageAxis, plan: ResidentPlan) {
-        self.move = move
-        self.from = from
-        self.position = position
-        self.targetSlot = targetSlot
-        self.axis = axis
-        self.plan = plan
-    }
-
     /// Whether the current page changed.
     public var moved: Bool { position != from }
 

@@ -144,13 +144,6 @@ public struct ServedFile: Hashable, Sendable {
     /// closed again: open it by resolving its identifier.
     public let descriptor: OpenDescriptor?
 
-    public init(identifier: String, path: String, identity: FileIdentity, descriptor: OpenDescriptor?) {
-        self.identifier = identifier
-        self.path = path
-        self.identity = identity
-        self.descriptor = descriptor
-    }
-
     /// Bytes in the file.
     public var size: Int { identity.size }
     /// Nanoseconds since the epoch.

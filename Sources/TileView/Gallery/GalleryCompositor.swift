@@ -20,12 +20,6 @@ public struct GalleryCompositor: Sendable {
     public let background: RGBA8
     public let filter: ResampleFilter
 
-    public init(viewport: PixelSize, background: RGBA8 = .black, filter: ResampleFilter = .automatic) {
-        self.viewport = viewport
-        self.background = background
-        self.filter = filter
-    }
-
     /// One visible part of one page: where it goes in the frame and how it is drawn.
     public struct Draw: Sendable {
         public let position: Cell

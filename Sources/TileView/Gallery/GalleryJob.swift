@@ -123,7 +123,7 @@ public struct GalleryJob: Sendable {
 
     /// The compositor for this job's viewport and background.
     public var compositor: GalleryCompositor {
-        GalleryCompositor(viewport: settings.viewport, background: background)
+        GalleryCompositor(viewport: settings.viewport, background: background, filter: .automatic)
     }
 }
 
