@@ -1,6 +1,7 @@
 /* SHA-256 with the x86 SHA extensions (SHA-NI), when the processor has them: a frame journal hashes every
  * frame it writes, and the instructions do a block in about a tenth of the time of portable code. The portable
- * implementation is TileViewCore's SHA256; this file only answers when the hardware can. */
+ * implementation is TileViewCore's SHA256, whose round constants the caller passes in; this file only answers
+ * when the hardware can. */
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -13,17 +14,6 @@
 #include <cpuid.h>
 #include <immintrin.h>
 
-static const uint32_t tv_sha256_k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
 static int tv_sha_ni_present(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
@@ -33,8 +23,8 @@ static int tv_sha_ni_present(void) {
 }
 
 /* Compresses `blocks` 64-byte blocks into `state` (a..h). */
-__attribute__((target("sha,sse4.1,ssse3"))) static void tv_sha256_ni_blocks(uint32_t state[8], const uint8_t *data,
-                                                                           size_t blocks) {
+__attribute__((target("sha,sse4.1,ssse3"))) static void tv_sha256_ni_blocks(uint32_t state[8], const uint32_t k[64],
+                                                                           const uint8_t *data, size_t blocks) {
     const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     __m128i tmp = _mm_loadu_si128((const __m128i *)&state[0]);
     __m128i state1 = _mm_loadu_si128((const __m128i *)&state[4]);
@@ -57,7 +47,7 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void tv_sha256_ni_blocks(uint
                 words = _mm_sha256msg2_epu32(t, w[(g + 3) & 3]);
             }
             w[g & 3] = words;
-            __m128i msg = _mm_add_epi32(words, _mm_loadu_si128((const __m128i *)&tv_sha256_k[4 * g]));
+            __m128i msg = _mm_add_epi32(words, _mm_loadu_si128((const __m128i *)&k[4 * g]));
             state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
             msg = _mm_shuffle_epi32(msg, 0x0E);
             state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
@@ -73,7 +63,7 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void tv_sha256_ni_blocks(uint
     _mm_storeu_si128((__m128i *)&state[4], state1);
 }
 
-int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]) {
+int tv_sha256_hardware(const uint8_t *data, size_t length, const uint32_t k[64], uint8_t digest[32]) {
     static _Atomic int present = -1; /* every thread that asks first computes the same answer */
     int known = atomic_load_explicit(&present, memory_order_relaxed);
     if (known < 0) {
@@ -83,7 +73,7 @@ int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]) {
     if (!known) return 0;
     uint32_t state[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     size_t full = length / 64;
-    tv_sha256_ni_blocks(state, data, full);
+    tv_sha256_ni_blocks(state, k, data, full);
     /* The padding: 0x80, zeros, the length in bits (big-endian), in one or two blocks. */
     uint8_t tail[128];
     size_t rest = length - full * 64;
@@ -93,7 +83,7 @@ int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]) {
     size_t tail_blocks = rest < 56 ? 1 : 2;
     uint64_t bits = (uint64_t)length * 8;
     for (int i = 0; i < 8; i++) tail[tail_blocks * 64 - 1 - i] = (uint8_t)(bits >> (8 * i));
-    tv_sha256_ni_blocks(state, tail, tail_blocks);
+    tv_sha256_ni_blocks(state, k, tail, tail_blocks);
     for (int i = 0; i < 8; i++) {
         digest[4 * i] = (uint8_t)(state[i] >> 24);
         digest[4 * i + 1] = (uint8_t)(state[i] >> 16);
@@ -105,9 +95,10 @@ int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]) {
 
 #else
 
-int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]) {
+int tv_sha256_hardware(const uint8_t *data, size_t length, const uint32_t k[64], uint8_t digest[32]) {
     (void)data;
     (void)length;
+    (void)k;
     (void)digest;
     return 0;
 }

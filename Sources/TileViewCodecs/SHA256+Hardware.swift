@@ -12,7 +12,9 @@ extension SHA256 {
     public static func fastHex(_ data: UnsafeBufferPointer<UInt8>) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         let done = digest.withUnsafeMutableBufferPointer { out in
-            tv_sha256_hardware(data.baseAddress, data.count, out.baseAddress)
+            roundConstants.withUnsafeBufferPointer { k in
+                tv_sha256_hardware(data.baseAddress, data.count, k.baseAddress, out.baseAddress)
+            }
         }
         return done == 1 ? hex(digest: digest) : hex(Array(data))
     }

@@ -539,9 +539,10 @@ tv_status tv_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, s
 
 /* ---------- SHA-256 in hardware ---------- */
 
-/* The SHA-256 digest of `length` bytes into `digest`, with the processor's SHA instructions: returns 1, or 0
- * (and writes nothing) where the processor has none, for the caller's portable code. Thread-safe. */
-int tv_sha256_hardware(const uint8_t *data, size_t length, uint8_t digest[32]);
+/* The SHA-256 digest of `length` bytes into `digest`, with the processor's SHA instructions and the caller's 64
+ * round constants `k` (FIPS 180-4 4.2.2; the portable code's table): returns 1, or 0 (and writes nothing) where the
+ * processor has none, for the caller's portable code. Thread-safe. */
+int tv_sha256_hardware(const uint8_t *data, size_t length, const uint32_t k[64], uint8_t digest[32]);
 
 /* ---------- CRC-32C ---------- */
 
