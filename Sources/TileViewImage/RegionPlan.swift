@@ -100,15 +100,16 @@ extension TiledImage {
                         memory.add("turned block", bytes: FramePlan.product(band, rows, 2))
                     } else {
                         // One band in the making, or (a JPEG past 1/8) the 1/8 level whole and what is made from it,
-                        // or (a PNG's coarse level) every coarse level and the full rows of the largest factor.
+                        // or (a PNG's coarse level) every coarse level and a row of block totals each (`BoxLevels`).
                         var coarse = 0
                         if header.format == .jpeg && level > Self.coarseBase {
                             coarse = FramePlan.product(pyramid.levelSize(ofLevel: Self.coarseBase).pixelCount, 4, 3)
                         } else if header.format == .png && coarseLevels.contains(level) {
                             let levels = FramePlan.sum(
                                 coarseLevels.map { pyramid.levelSize(ofLevel: $0).pixelCount * 4 })
-                            let rows = FramePlan.product(header.storedSize.width, 4, 1 << coarseLevels.upperBound)
-                            coarse = FramePlan.sum([levels, rows])
+                            let totals = BoxLevels.workingBytes(
+                                width: header.storedSize.width, factors: coarseLevels.map { 1 << $0 })
+                            coarse = FramePlan.sum([levels, totals])
                         }
                         memory.add("band decode", bytes: max(band, coarse))
                     }

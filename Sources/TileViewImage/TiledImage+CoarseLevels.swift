@@ -59,10 +59,10 @@ extension TiledImage {
 
     /// `levels` of an upright PNG, or of an upright JPEG past 1/8, made in one pass over the rows they are reduced
     /// from: each PNG level is its full rows box-reduced by 2^L, each JPEG level past 1/8 libjpeg's 1/8 decode
-    /// box-reduced by 2^(L-3) (`LevelScale`), and every level's reducer is fed from the same rows, in the same
-    /// bands `LevelReader` would reduce (the same bytes, one pass instead of one per level). Holds the rows of the
-    /// largest factor at once, as a reader of that level alone does. Nil for another format, a turned image or a
-    /// level made another way (a TIFF's stored copy, a JPEG level at 1/8 or finer).
+    /// box-reduced by 2^(L-3) (`LevelScale`), all from one sum of each row (`BoxLevels`: the bytes `LevelReader`
+    /// gives each level alone, from about one level's work). Holds one row of block totals per level. Nil for
+    /// another format, a turned image or a level made another way (a TIFF's stored copy, a JPEG level at 1/8 or
+    /// finer).
     package func boxLevelsInOnePass(_ levels: ClosedRange<Int>) throws(TileViewError) -> [(
         level: Int, pixels: ImageBuffer
     )]? {
@@ -78,36 +78,13 @@ extension TiledImage {
             return nil
         }
         let size = pyramid.levelSize(ofLevel: source)
-        let factors = levels.map { 1 << ($0 - source) }
-        let span = factors.max() ?? 1
-        let rowBytes = size.width * 4
         let reader = try levelReader(PixelRect(size: size), level: source)
-        var outputs = levels.map { level in
-            [UInt8](repeating: 0, count: pyramid.levelSize(ofLevel: level).pixelCount * 4)
-        }
-        let widths = levels.map { pyramid.levelSize(ofLevel: $0).width }
-        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, span * rowBytes))
-        defer { band.deallocate() }
-        for y in 0..<size.height {
-            let slot = y % span
-            (band + slot * rowBytes).update(from: reader.row(y), count: rowBytes)
-            for (n, factor) in factors.enumerated() where (y + 1) % factor == 0 || y == size.height - 1 {
-                let rows = y % factor + 1
-                outputs[n].withUnsafeMutableBufferPointer { out in
-                    // Level 0 is the rows as they are (a box of one would clear a transparent pixel's colour).
-                    guard factor > 1 else {
-                        return (out.baseAddress! + y * rowBytes).update(from: band + slot * rowBytes, count: rowBytes)
-                    }
-                    BoxReducer.reduceBand(
-                        UnsafePointer(band + (slot - rows + 1) * rowBytes), rowBytes: rowBytes, rows: rows,
-                        columns: 0..<size.width, factor: factor, into: out.baseAddress! + (y / factor) * widths[n] * 4)
-                }
-            }
-        }
+        var reduced = BoxLevels(size: size, factors: levels.map { 1 << ($0 - source) })
+        for y in 0..<size.height { reduced.add(row: reader.row(y)) }
         reader.finish()
         noteStreamedPass(bytes: size.pixelCount * 4, warnings: reader.lenientWarnings)
         if let failure = reader.failure, !reader.lenient { throw TileViewError(failure, path: path) }
-        return zip(levels, outputs).map { level, pixels in
+        return zip(levels, reduced.outputs).map { level, pixels in
             let levelSize = pyramid.levelSize(ofLevel: level)
             return (level, ImageBuffer(width: levelSize.width, height: levelSize.height, pixels: pixels))
         }

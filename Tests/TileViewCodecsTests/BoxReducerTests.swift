@@ -84,4 +84,58 @@ struct BoxReducerTests {
         let reduced = BoxReducer.reduce(image, factor: 2)
         #expect(reduced[0, 0] == RGBA8(r: 255, g: 0, b: 0, a: 128))
     }
+
+    @Test("levels made in one pass (BoxLevels) are byte for byte each level reduced alone (seeded sweep)")
+    func levelsInOnePassMatchEachLevel() {
+        var rng = UInt64(0xb0c5_1e7e)
+        func next(_ n: Int) -> Int {
+            rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((rng >> 33) % UInt64(n))
+        }
+        for trial in 0..<120 {
+            let w = 1 + next(150)
+            let h = 1 + next(150)
+            let first = [1, 2, 4, 8][next(4)]
+            let factors = (0..<(1 + next(4))).map { first << $0 }
+            // Edges, transparency and opaque runs. 0: opaque; 1: every alpha; 2: opaque with transparent or half-covered patches; 3: mostly clear.
+            let kind = next(4)
+            var image = ImageBuffer(width: w, height: h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let alpha: Int
+                    switch kind {
+                    case 0: alpha = 255
+                    case 1: alpha = next(256)
+                    case 2: alpha = next(9) == 0 ? [0, 1, 128, 254][next(4)] : 255
+                    default: alpha = next(5) == 0 ? next(256) : 0
+                    }
+                    image[x, y] = RGBA8(
+                        r: UInt8(next(256)), g: UInt8(next(256)), b: UInt8(next(256)), a: UInt8(alpha))
+                }
+            }
+            var levels = BoxLevels(size: image.size, factors: factors)
+            image.pixels.withUnsafeBufferPointer { pixels in
+                for y in 0..<h { levels.add(row: pixels.baseAddress! + y * w * 4) }
+            }
+            for (n, factor) in factors.enumerated() {
+                let alone = BoxReducer.reduce(image, factor: factor).pixels
+                let first = zip(levels.outputs[n], alone).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                #expect(
+                    levels.outputs[n].count == alone.count && first == nil,
+                    "trial \(trial): \(w)x\(h), alpha kind \(kind), factors \(factors): factor \(factor), byte \(first ?? -1)"
+                )
+            }
+        }
+    }
+
+    @Test("a 64 x 64 block of opaque white, the largest totals of the chain, keeps its colour")
+    func largestBlocks() {
+        let image = ImageBuffer(width: 130, height: 70, fill: RGBA8(r: 255, g: 255, b: 255, a: 255))
+        var levels = BoxLevels(size: image.size, factors: [8, 16, 32, 64])
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<70 { levels.add(row: pixels.baseAddress! + y * 130 * 4) }
+        }
+        #expect(levels.outputs[3] == BoxReducer.reduce(image, factor: 64).pixels)
+        #expect(levels.outputs[3].allSatisfy { $0 == 255 })
+    }
 }
