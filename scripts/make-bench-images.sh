@@ -5,7 +5,9 @@
 #   photo-6000x4000-adobergb.jpg   the same photo converted into Adobe RGB (1998) (colord-data's profile, relative
 #                                  colorimetric), the profile embedded (APP2 ICC_PROFILE), quality 90, 4:2:0
 #   photo-12000x8000.jpg           96 MP baseline JPEG, quality 90, 4:2:0
-#   photo-6000x4000.png            RGB PNG
+#   photo-6000x4000.png            RGB PNG (libvips writes its rows unfiltered)
+#   photo-6000x4000-filtered.png   the same with the filter of each row chosen as most encoders choose it (libvips'
+#                                  --filter all: mostly Paeth), as most PNGs are
 #   photo-6000x4000-rgba.png       RGBA PNG (alpha ramp)
 #   gallery/page-01.jpg ... page-50.jpg   4000x3000 JPEGs, quality 90, 4:2:0
 # The pixels are mosaics of the photographs in Debian's plasma-workspace-wallpapers package,
@@ -83,6 +85,9 @@ if make "$out/photo-12000x8000.jpg"; then
 fi
 if make "$out/photo-6000x4000.png"; then
   vips copy "$out/photo-6000x4000.jpg" "$out/photo-6000x4000.png[compression=6]"
+fi
+if make "$out/photo-6000x4000-filtered.png"; then
+  vips pngsave "$out/photo-6000x4000.png" "$out/photo-6000x4000-filtered.png" --compression 6 --filter all
 fi
 if make "$out/photo-6000x4000-rgba.png"; then
   # Alpha: a horizontal ramp from 32 to 255, so filters must handle premultiplication.

@@ -7,6 +7,7 @@ extension DecodeExercise {
     mutating func exercisePNG(header: ImageHeader, fullStored: ImageBuffer?, strictSucceeded: Bool) {
         let stored = header.storedSize
         streamPNGRows(stored: stored, fullStored: fullStored, strictSucceeded: strictSucceeded)
+        rowsInflatedAhead()
 
         let asked = choices.region(in: stored)
         if let decoded = try? PNGDecoder.decodeRegion(source, region: asked, options: Self.storedOptions) {
@@ -67,6 +68,51 @@ extension DecodeExercise {
         for row in delivered {
             let range = (row * rowBytes)..<((row + 1) * rowBytes)
             law(image.pixels[range] == fullStored.pixels[range], "streamed row \(row) differs from the whole decode's")
+        }
+    }
+
+    /// Rows inflated ahead (`PNGRowReader.startPipeline`, here with the inflating done by the reading thread) give
+    /// libpng's rows, the same error after the same rows, and the same warnings, strict or lenient: whatever the
+    /// pipeline does not reproduce must be left to libpng.
+    private mutating func rowsInflatedAhead() {
+        let options = choices.next() % 2 == 0 ? Self.storedOptions : Self.lenientStoredOptions
+        let chunk = max(1, choices.rowChunk())
+        let plain = allRows(options: options, ahead: false, chunk: chunk)
+        let ahead = allRows(options: options, ahead: true, chunk: chunk)
+        law(ahead.rows == plain.rows, "inflated ahead: other rows than libpng's")
+        law(
+            ahead.error == plain.error,
+            "inflated ahead: \(ahead.error ?? "no error"); libpng: \(plain.error ?? "no error")")
+        law(ahead.warnings == plain.warnings, "inflated ahead: warnings \(ahead.warnings); libpng: \(plain.warnings)")
+    }
+
+    /// Every row read `chunk` at a time (those read before an error, the rest zero), then finish; the error and the
+    /// warnings.
+    private func allRows(options: DecodeOptions, ahead: Bool, chunk: Int) -> (
+        rows: [UInt8], error: String?, warnings: [String]
+    ) {
+        do throws(CodecError) {
+            let reader = try PNGRowReader(.bytes(bytes), options: options)
+            if ahead { reader.startPipeline(.serial(count: 2)) }
+            let count = reader.rowBytes * reader.header.storedSize.height
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+            defer { buffer.deallocate() }
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            var failure: String? = nil
+            do throws(CodecError) {
+                while reader.remainingRows > 0 {
+                    let at = reader.nextRow * reader.rowBytes
+                    let got = try reader.readRows(
+                        chunk, into: UnsafeMutableRawBufferPointer(rebasing: buffer[at...]), rowBytes: reader.rowBytes)
+                    if got == 0 { break }
+                }
+                try reader.finish()
+            } catch {
+                failure = "\(error.kind) after \(reader.nextRow) rows: \(error.message)"
+            }
+            return ([UInt8](buffer.prefix(count)), failure, reader.warnings)
+        } catch {
+            return ([], "\(error.kind): \(error.message)", [])
         }
     }
 }

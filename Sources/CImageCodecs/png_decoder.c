@@ -3,11 +3,14 @@
 
 #include <errno.h>
 #include <png.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "shim_internal.h"
 
@@ -45,6 +48,11 @@ struct tv_png_decoder {
     size_t exif_length;
     tv_png_color color_info;            /* the colour chunks before the image data */
     const tv_color_transform *color;    /* applied to rows read; NULL: none */
+    int source_fd;                      /* the caller's descriptor (tv_png_open_descriptor), else -1 */
+    size_t idat_offset;                 /* where the first IDAT chunk's data starts (libpng stops there) */
+    struct tv_png_pipe *pipe;           /* rows inflated ahead on another thread (tv_png_pipeline_start) */
+    uint32_t libpng_rows;               /* rows libpng itself has decoded (it starts at row 0 when it takes over) */
+    int stored_bit_depth, stored_color_type; /* as the file stores them (libpng's getters give the transformed) */
 };
 
 static void tv_png_error_fn(png_structp png, png_const_charp message) {
@@ -111,6 +119,7 @@ static void tv_png_read_fn(png_structp png, png_bytep out, size_t count) {
     struct tv_png_decoder *d = png_get_io_ptr(png);
     if (d->file != NULL) {
         size_t got = fread(out, 1, count, d->file);
+        d->position += got;
         if (got == count) return;
         if (ferror(d->file)) {
             d->read_failed = 1;
@@ -143,7 +152,400 @@ static tv_status tv_png_check(const struct tv_png_decoder *d, tv_error *err) {
     return TV_OK;
 }
 
-static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_png_decoder **decoder,
+/* ---------- rows inflated ahead (tv_png_pipeline_*) ----------
+ *
+ * libpng decodes a row by inflating its bytes and then unfiltering them, one after the other on one thread. For a
+ * PNG whose rows libpng would only unpack (8 bits a sample; gray, gray and alpha, RGB or RGBA; no tRNS; not
+ * interlaced), the rows can come from here instead: one thread inflates the image data into a ring of filtered rows
+ * (`tv_png_pipeline_produce`), while the reader's thread unfilters and unpacks them. The result is the same bytes,
+ * which the PNG format fixes: unfiltering and unpacking 8-bit samples leave no choice.
+ *
+ * What libpng would report, it still reports. A chunk's CRC is checked before any of its bytes is inflated, so every
+ * row handed out was made from checked data; at anything else (a CRC that does not match, a zlib error, a filter
+ * type over 4, image data that ends early, a chunk too large for the window) the inflater stops, the rows already
+ * made are handed out, and libpng takes over where they end: it decodes the rows before (from the start of the image
+ * data, where it stopped reading) and discards them, then goes on with its own errors and warnings. After the last
+ * row the inflater checks that the data ends cleanly: the zlib stream ends with the last row's bytes, in the last
+ * IDAT chunk, followed by an empty IEND chunk. libpng reads the stream's end with the last row, so that row is
+ * handed out only when the stream ends so (else libpng takes over for it); anything else after the stream (more
+ * IDAT chunks, text chunks) makes `tv_png_finish` let libpng read it all again, for libpng's own verdict.
+ *
+ * Any thread may do the inflating, one at a time: the reader does it itself when the ring is empty and no other
+ * thread is at it (so the rows come even when no producer runs at all). */
+
+#define TV_PIPE_WINDOW (1u << 20)   /* file bytes read at once; a larger chunk goes to libpng */
+#define TV_PIPE_RING_BYTES (256u << 10)
+#define TV_PIPE_RING_ROWS_MIN 4u
+#define TV_PIPE_ROW_MAX (1u << 20)  /* a longer row (over 262,143 RGBA pixels) goes to libpng */
+
+/* Rows the ring holds for rows of `slot` bytes (filter type byte included). */
+static uint32_t tv_pipe_ring_rows(size_t slot) {
+    return (uint32_t)(TV_PIPE_RING_BYTES / slot > TV_PIPE_RING_ROWS_MIN ? TV_PIPE_RING_BYTES / slot
+                                                                        : TV_PIPE_RING_ROWS_MIN);
+}
+
+struct tv_png_pipe {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    /* Input: the bytes in memory, or the file read through `fd` (a copy of the decoder's). */
+    const uint8_t *data;
+    size_t length;
+    int fd;
+    uint8_t *window;
+    size_t window_start, window_length;
+    size_t next_chunk;          /* offset of the next chunk's length field */
+    int last_was_idat;
+    z_stream z;
+    int z_ready;
+    /* Rows: each `row_length` bytes after its filter type byte. */
+    size_t row_length;
+    int bpp;                    /* bytes a pixel: 1 to 4 */
+    int channels;
+    uint32_t height;
+    uint8_t *ring;
+    uint32_t ring_rows;
+    uint32_t partial;           /* bytes of the row being inflated */
+    /* Under the lock. */
+    uint32_t produced;          /* rows inflated whole, from checked data */
+    uint32_t consumed;          /* rows the reader has taken from the ring */
+    int inflating;              /* a thread is inflating */
+    int rows_over;              /* no more rows will come (all made, or stopped at an anomaly) */
+    int end_checked;            /* after the rows: the end was looked at */
+    int clean_end;              /* ... 1: the stream ends with the rows; 2: and an empty IEND follows */
+    int stop;                   /* the reader has no more use for the producer */
+    /* The reader's own. */
+    uint8_t *previous, *current; /* unfiltered rows */
+    int handed_over;            /* libpng has taken over */
+};
+
+/* Makes [offset, offset + count) of the input readable; NULL when it is not there or cannot be read. */
+static const uint8_t *tv_pipe_bytes(struct tv_png_pipe *p, size_t offset, size_t count) {
+    if (p->data != NULL) {
+        if (offset > p->length || count > p->length - offset) return NULL;
+        return p->data + offset;
+    }
+    if (count > TV_PIPE_WINDOW) return NULL;
+    if (offset >= p->window_start && offset - p->window_start + count <= p->window_length) {
+        return p->window + (offset - p->window_start);
+    }
+    size_t got = 0;
+    while (got < TV_PIPE_WINDOW) {
+        ssize_t n = pread(p->fd, p->window + got, TV_PIPE_WINDOW - got, (off_t)(offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
+        if (got >= count) break;
+    }
+    p->window_start = offset;
+    p->window_length = got;
+    return got >= count ? p->window : NULL;
+}
+
+static uint32_t tv_pipe_u32(const uint8_t *b) {
+    return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
+}
+
+/* Feeds zlib the next IDAT chunk's data, its CRC checked first. 0: no IDAT chunk follows, or it is damaged. */
+static int tv_pipe_next_idat(struct tv_png_pipe *p) {
+    for (;;) {
+        const uint8_t *head = tv_pipe_bytes(p, p->next_chunk, 8);
+        if (head == NULL) return 0;
+        uint32_t length = tv_pipe_u32(head);
+        if (memcmp(head + 4, "IDAT", 4) != 0 || length > 0x7fffffffu || length > TV_PIPE_WINDOW - 12) return 0;
+        const uint8_t *chunk = tv_pipe_bytes(p, p->next_chunk, (size_t)length + 12);
+        if (chunk == NULL) return 0;
+        if (crc32(crc32(0L, Z_NULL, 0), chunk + 4, length + 4) != tv_pipe_u32(chunk + 8 + length)) return 0;
+        p->next_chunk += (size_t)length + 12;
+        if (length == 0) continue;
+        p->z.next_in = (Bytef *)(chunk + 8);
+        p->z.avail_in = length;
+        return 1;
+    }
+}
+
+/* Inflates rows into the ring's free slots until it is full or no more rows will come; the caller holds the
+ * inflating turn but not the lock. */
+static void tv_pipe_inflate(struct tv_png_pipe *p) {
+    pthread_mutex_lock(&p->lock);
+    uint32_t produced = p->produced, room = p->ring_rows - (p->produced - p->consumed);
+    int over = p->rows_over;
+    pthread_mutex_unlock(&p->lock);
+    size_t slot_length = p->row_length + 1;
+    while (!over && room > 0) {
+        uint8_t *slot = p->ring + (size_t)(produced % p->ring_rows) * slot_length;
+        int anomaly = 0, row_done = 0;
+        while (!row_done) {
+            if (p->z.avail_in == 0 && !tv_pipe_next_idat(p)) {
+                anomaly = 1;
+                break;
+            }
+            p->z.next_out = slot + p->partial;
+            p->z.avail_out = (uInt)(slot_length - p->partial);
+            int code = inflate(&p->z, Z_NO_FLUSH);
+            p->partial = (uint32_t)(slot_length - p->z.avail_out);
+            if (p->partial == slot_length) {
+                row_done = 1;
+            } else if (code != Z_OK && !(code == Z_BUF_ERROR && p->z.avail_in == 0)) {
+                anomaly = 1; /* an error, or the stream ends before the rows do */
+                break;
+            }
+        }
+        if (row_done && slot[0] > 4) anomaly = 1;
+        pthread_mutex_lock(&p->lock);
+        if (anomaly) {
+            p->rows_over = 1;
+            p->end_checked = 1;
+        } else {
+            p->partial = 0;
+            produced = ++p->produced;
+            if (produced == p->height) p->rows_over = 1;
+        }
+        room = p->ring_rows - (p->produced - p->consumed);
+        over = p->rows_over;
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+/* After the last row: 2 when the data ends as libpng ends it without a word (the stream's end with no byte over, in
+ * the last IDAT chunk, then an empty IEND chunk); 1 when the stream ends so but something else follows it; 0 when
+ * the stream itself does not end cleanly (libpng reads that end with the last row). */
+static int tv_pipe_clean_end(struct tv_png_pipe *p) {
+    uint8_t spare;
+    for (;;) {
+        /* The stream may have ended with the last row's bytes already: inflate again before asking for input. */
+        p->z.next_out = &spare;
+        p->z.avail_out = 1;
+        int code = inflate(&p->z, Z_NO_FLUSH);
+        if (p->z.avail_out == 0) return 0; /* more data than rows */
+        if (code == Z_STREAM_END) break;
+        if (code == Z_BUF_ERROR && p->z.avail_in == 0) {
+            if (!tv_pipe_next_idat(p)) return 0;
+            continue;
+        }
+        if (code != Z_OK) return 0;
+    }
+    if (p->z.avail_in != 0) return 0;
+    const uint8_t *end = tv_pipe_bytes(p, p->next_chunk, 12);
+    static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    return end != NULL && memcmp(end, iend, 12) == 0 ? 2 : 1;
+}
+
+/* Takes the inflating turn when no thread has it and `work` is wanted: inflates, or checks the end. Called and
+ * returns with the lock held; 0 when another thread has the turn (then it waits for a change). */
+static int tv_pipe_take_turn(struct tv_png_pipe *p) {
+    if (p->inflating) {
+        pthread_cond_wait(&p->changed, &p->lock);
+        return 0;
+    }
+    p->inflating = 1;
+    int rows = !p->rows_over;
+    pthread_mutex_unlock(&p->lock);
+    if (rows) {
+        tv_pipe_inflate(p);
+        pthread_mutex_lock(&p->lock);
+    } else {
+        int clean = tv_pipe_clean_end(p);
+        pthread_mutex_lock(&p->lock);
+        p->clean_end = clean;
+        p->end_checked = 1;
+    }
+    p->inflating = 0;
+    pthread_cond_broadcast(&p->changed);
+    return 1;
+}
+
+size_t tv_png_pipeline_bytes(uint32_t width, int file) {
+    size_t row = (size_t)width * 4 + 1;
+    if (row > TV_PIPE_ROW_MAX) return 0;
+    return row * tv_pipe_ring_rows(row) + 2 * row + (file ? TV_PIPE_WINDOW : 0) + (64u << 10) /* zlib */;
+}
+
+int tv_png_pipeline_start(tv_png_decoder *d) {
+    if (d == NULL || d->broken || d->finished || d->pipe != NULL || d->interlaced || d->next_row != 0) return 0;
+    int bit_depth = d->stored_bit_depth, color_type = d->stored_color_type;
+    int channels = color_type == PNG_COLOR_TYPE_GRAY         ? 1
+                   : color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2
+                   : color_type == PNG_COLOR_TYPE_RGB        ? 3
+                   : color_type == PNG_COLOR_TYPE_RGB_ALPHA  ? 4
+                                                             : 0;
+    if (bit_depth != 8 || channels == 0 || png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0) return 0;
+    if (d->idat_offset < 8 || d->height == 0 || d->width == 0) return 0;
+    if ((size_t)d->width * 4 + 1 > TV_PIPE_ROW_MAX) return 0; /* as tv_png_pipeline_bytes counts it */
+    struct tv_png_pipe *p = calloc(1, sizeof *p);
+    if (p == NULL) return 0;
+    p->fd = -1;
+    p->channels = channels;
+    p->bpp = channels;
+    p->row_length = (size_t)d->width * (size_t)channels;
+    p->height = d->height;
+    size_t slot = p->row_length + 1;
+    p->ring_rows = tv_pipe_ring_rows(slot);
+    p->ring = malloc(slot * p->ring_rows);
+    p->previous = calloc(1, p->row_length);
+    p->current = malloc(p->row_length);
+    int ok = p->ring != NULL && p->previous != NULL && p->current != NULL;
+    if (d->file == NULL) {
+        p->data = d->data;
+        p->length = d->length;
+    } else if (ok) {
+        p->fd = d->source_fd >= 0 ? dup(d->source_fd) : -1;
+        p->window = malloc(TV_PIPE_WINDOW);
+        ok = p->fd >= 0 && p->window != NULL;
+    }
+    /* windowBits 0: the window the stream's header gives, as libpng inflates IDAT. */
+    if (ok && inflateInit2(&p->z, 0) == Z_OK) {
+        p->z_ready = 1;
+    } else {
+        ok = 0;
+    }
+    if (ok && (pthread_mutex_init(&p->lock, NULL) != 0)) ok = 0;
+    if (ok && pthread_cond_init(&p->changed, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        ok = 0;
+    }
+    if (!ok) {
+        if (p->z_ready) inflateEnd(&p->z);
+        if (p->fd >= 0) close(p->fd);
+        free(p->window);
+        free(p->ring);
+        free(p->previous);
+        free(p->current);
+        free(p);
+        return 0;
+    }
+    p->next_chunk = d->idat_offset - 8;
+    d->pipe = p;
+    return 1;
+}
+
+void tv_png_pipeline_produce(tv_png_decoder *d) {
+    struct tv_png_pipe *p = d != NULL ? d->pipe : NULL;
+    if (p == NULL) return;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop && !p->end_checked) {
+        if (!p->rows_over && p->produced - p->consumed == p->ring_rows) {
+            pthread_cond_wait(&p->changed, &p->lock);
+        } else {
+            (void)tv_pipe_take_turn(p);
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+void tv_png_pipeline_stop(tv_png_decoder *d) {
+    struct tv_png_pipe *p = d != NULL ? d->pipe : NULL;
+    if (p == NULL) return;
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+}
+
+int tv_png_pipeline_used(const tv_png_decoder *d) { return d != NULL && d->pipe != NULL && !d->pipe->handed_over; }
+
+static void tv_pipe_free(struct tv_png_pipe *p) {
+    if (p == NULL) return;
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->changed);
+    if (p->z_ready) inflateEnd(&p->z);
+    if (p->fd >= 0) close(p->fd);
+    free(p->window);
+    free(p->ring);
+    free(p->previous);
+    free(p->current);
+    free(p);
+}
+
+/* Unfilters one row (PNG section 9) from `row` (its bytes after the type) over `previous` into `out`. */
+static void tv_pipe_unfilter(int type, const uint8_t *row, const uint8_t *previous, uint8_t *out, size_t length,
+                             int bpp) {
+    size_t i;
+    switch (type) {
+    case 0: memcpy(out, row, length); break;
+    case 1:
+        for (i = 0; i < (size_t)bpp && i < length; i++) out[i] = row[i];
+        for (; i < length; i++) out[i] = (uint8_t)(row[i] + out[i - bpp]);
+        break;
+    case 2:
+        for (i = 0; i < length; i++) out[i] = (uint8_t)(row[i] + previous[i]);
+        break;
+    case 3:
+        for (i = 0; i < (size_t)bpp && i < length; i++) out[i] = (uint8_t)(row[i] + (previous[i] >> 1));
+        for (; i < length; i++) out[i] = (uint8_t)(row[i] + ((out[i - bpp] + previous[i]) >> 1));
+        break;
+    default:
+        for (i = 0; i < (size_t)bpp && i < length; i++) out[i] = (uint8_t)(row[i] + previous[i]);
+        for (; i < length; i++) {
+            int a = out[i - bpp], b = previous[i], c = previous[i - bpp];
+            int pa = b - c, pb = a - c;
+            int pc = pa + pb;
+            pa = pa < 0 ? -pa : pa;
+            pb = pb < 0 ? -pb : pb;
+            pc = pc < 0 ? -pc : pc;
+            int predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+            out[i] = (uint8_t)(row[i] + predictor);
+        }
+        break;
+    }
+}
+
+/* Unpacks an unfiltered row of `channels` 8-bit samples to RGBA8, as libpng's expand, gray-to-RGB and filler do. */
+static void tv_pipe_unpack(const uint8_t *in, uint8_t *out, uint32_t width, int channels) {
+    switch (channels) {
+    case 4: memcpy(out, in, (size_t)width * 4); break;
+    case 3:
+        for (uint32_t x = 0; x < width; x++, in += 3, out += 4) {
+            out[0] = in[0];
+            out[1] = in[1];
+            out[2] = in[2];
+            out[3] = 0xFF;
+        }
+        break;
+    case 2:
+        for (uint32_t x = 0; x < width; x++, in += 2, out += 4) {
+            out[0] = out[1] = out[2] = in[0];
+            out[3] = in[1];
+        }
+        break;
+    default:
+        for (uint32_t x = 0; x < width; x++, in += 1, out += 4) {
+            out[0] = out[1] = out[2] = in[0];
+            out[3] = 0xFF;
+        }
+        break;
+    }
+}
+
+/* The next row from the ring into `dst` (RGBA8; NULL: unfiltered only, for the next). 0: none will come, libpng
+ * takes over. */
+static int tv_pipe_row(struct tv_png_decoder *d, uint8_t *dst) {
+    struct tv_png_pipe *p = d->pipe;
+    pthread_mutex_lock(&p->lock);
+    while (p->produced == p->consumed && !p->rows_over) (void)tv_pipe_take_turn(p);
+    /* libpng reads the end of the stream with the last row: that row waits for the same verdict. */
+    if (p->consumed + 1 == p->height) {
+        while (!p->end_checked) (void)tv_pipe_take_turn(p);
+    }
+    if (p->produced == p->consumed || (p->consumed + 1 == p->height && p->clean_end == 0)) {
+        pthread_mutex_unlock(&p->lock);
+        return 0;
+    }
+    const uint8_t *slot = p->ring + (size_t)(p->consumed % p->ring_rows) * (p->row_length + 1);
+    pthread_mutex_unlock(&p->lock);
+    tv_pipe_unfilter(slot[0], slot + 1, p->previous, p->current, p->row_length, p->bpp);
+    pthread_mutex_lock(&p->lock);
+    p->consumed++;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+    uint8_t *swap = p->previous;
+    p->previous = p->current;
+    p->current = swap;
+    if (dst != NULL) tv_pipe_unpack(p->previous, dst, d->width, p->channels);
+    return 1;
+}
+
+static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, int fd, tv_png_decoder **decoder,
                              tv_png_header *header, tv_error *err) {
     *decoder = NULL;
     struct tv_png_decoder *d = calloc(1, sizeof *d);
@@ -152,6 +554,7 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_
         return tv_fail(err, TV_ERR_NOMEM, "out of memory");
     }
     d->file = file;
+    d->source_fd = fd;
     d->file_size = -1;
     if (file != NULL) d->file_size = (long)tv_stream_length(file);
     d->data = data;
@@ -173,6 +576,7 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_
     png_set_chunk_malloc_max(d->png, TV_PNG_CHUNK_MALLOC_MAX);
     png_set_chunk_cache_max(d->png, TV_PNG_CHUNK_CACHE_MAX);
     png_read_info(d->png, d->info);
+    d->idat_offset = d->position;
 
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
@@ -184,6 +588,8 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, tv_
     header->height = height;
     header->bit_depth = bit_depth;
     header->color_type = color_type;
+    d->stored_bit_depth = bit_depth;
+    d->stored_color_type = color_type;
     header->interlaced = d->interlaced;
 
     png_uint_32 exif_length = 0;
@@ -237,21 +643,21 @@ tv_status tv_png_open_memory(const uint8_t *data, size_t length, tv_png_decoder 
                              tv_error *err) {
     *decoder = NULL;
     if (data == NULL || length == 0) return tv_fail(err, TV_ERR_TRUNCATED, "the data is empty");
-    return tv_png_open(data, length, NULL, decoder, header, err);
+    return tv_png_open(data, length, NULL, -1, decoder, header, err);
 }
 
 tv_status tv_png_open_file(const char *path, tv_png_decoder **decoder, tv_png_header *header, tv_error *err) {
     *decoder = NULL;
     FILE *file = tv_fopen_regular(path, err);
     if (file == NULL) return TV_ERR_IO;
-    return tv_png_open(NULL, 0, file, decoder, header, err);
+    return tv_png_open(NULL, 0, file, fileno(file), decoder, header, err);
 }
 
 tv_status tv_png_open_descriptor(int fd, tv_png_decoder **decoder, tv_png_header *header, tv_error *err) {
     *decoder = NULL;
     FILE *file = tv_fopen_descriptor(fd, err);
     if (file == NULL) return TV_ERR_IO;
-    return tv_png_open(NULL, 0, file, decoder, header, err);
+    return tv_png_open(NULL, 0, file, fd, decoder, header, err);
 }
 
 const uint8_t *tv_png_exif(const tv_png_decoder *d, size_t *length) {
@@ -278,18 +684,40 @@ tv_status tv_png_read_rows(tv_png_decoder *d, uint8_t *dst, size_t stride, uint3
     if (status != TV_OK) return status;
     if (d->interlaced) return tv_fail(err, TV_ERR_INTERLACED, "an interlaced PNG cannot be read row by row");
     if (d->image_read) return tv_fail(err, TV_ERR_STATE, "the image was already read whole");
-    if (dst == NULL && d->scratch_row == NULL) {
+    d->rows_done = 0;
+    if (d->pipe != NULL && !d->pipe->handed_over) {
+        while (d->rows_done < rows && d->next_row < d->height) {
+            uint8_t *row = dst != NULL ? dst + (size_t)d->rows_done * stride : NULL;
+            if (!tv_pipe_row(d, row)) {
+                d->pipe->handed_over = 1;
+                break;
+            }
+            if (d->color != NULL && dst != NULL) tv_color_apply(d->color, row, 0, d->width, 1);
+            d->rows_done++;
+            d->next_row++;
+        }
+        if (!d->pipe->handed_over) {
+            *done = d->rows_done;
+            return TV_OK;
+        }
+    }
+    if ((dst == NULL || d->libpng_rows < d->next_row) && d->scratch_row == NULL) {
         d->scratch_row = malloc((size_t)d->width * 4);
         if (d->scratch_row == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
     }
-    d->rows_done = 0;
     if (setjmp(png_jmpbuf(d->png))) {
         *done = d->rows_done;
         return tv_png_failed(d, err);
     }
+    /* libpng taking over from the pipeline decodes the rows already handed out again, and drops them. */
+    while (d->libpng_rows < d->next_row) {
+        png_read_row(d->png, d->scratch_row, NULL);
+        d->libpng_rows++;
+    }
     while (d->rows_done < rows && d->next_row < d->height) {
         png_bytep row = dst != NULL ? dst + (size_t)d->rows_done * stride : d->scratch_row;
         png_read_row(d->png, row, NULL);
+        d->libpng_rows++;
         if (d->color != NULL && dst != NULL) tv_color_apply(d->color, row, 0, d->width, 1);
         d->rows_done++;
         d->next_row++;
@@ -302,6 +730,7 @@ tv_status tv_png_read_image(tv_png_decoder *d, uint8_t *dst, size_t stride, tv_e
     tv_status status = tv_png_check(d, err);
     if (status != TV_OK) return status;
     if (d->next_row != 0 || d->image_read) return tv_fail(err, TV_ERR_STATE, "rows were already read");
+    if (d->pipe != NULL) d->pipe->handed_over = 1;
     if (d->row_pointers == NULL) {
         d->row_pointers = malloc((d->height > 0 ? d->height : 1) * sizeof(png_bytep));
         if (d->row_pointers == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
@@ -322,7 +751,28 @@ tv_status tv_png_finish(tv_png_decoder *d, tv_error *err) {
         d->finished = 1;
         return TV_OK;
     }
+    struct tv_png_pipe *p = d->pipe;
+    if (p != NULL && !p->handed_over && !d->image_read) {
+        pthread_mutex_lock(&p->lock);
+        while (!p->end_checked) (void)tv_pipe_take_turn(p);
+        int clean = p->clean_end == 2;
+        pthread_mutex_unlock(&p->lock);
+        if (clean) {
+            d->finished = 1;
+            return TV_OK;
+        }
+        /* Something follows the rows that libpng has a word on: it reads the image data again, then the rest. */
+        p->handed_over = 1;
+    }
+    if (!d->image_read && d->libpng_rows < d->height && d->scratch_row == NULL) {
+        d->scratch_row = malloc((size_t)d->width * 4);
+        if (d->scratch_row == NULL) return tv_fail(err, TV_ERR_NOMEM, "out of memory");
+    }
     if (setjmp(png_jmpbuf(d->png))) return tv_png_failed(d, err);
+    while (!d->image_read && d->libpng_rows < d->height) {
+        png_read_row(d->png, d->scratch_row, NULL);
+        d->libpng_rows++;
+    }
     png_read_end(d->png, NULL);
     d->finished = 1;
     return TV_OK;
@@ -334,6 +784,7 @@ void tv_png_close(tv_png_decoder *d) {
     if (d == NULL) return;
     if (d->png != NULL) png_destroy_read_struct(&d->png, d->info != NULL ? &d->info : NULL, NULL);
     if (d->file != NULL) fclose(d->file);
+    tv_pipe_free(d->pipe);
     free(d->scratch_row);
     free(d->row_pointers);
     free(d->exif);

@@ -1,24 +1,33 @@
+import CImageCodecs
 import TileViewCore
 
 /// How one decode's independent parts run: `run(count, body)` calls `body` once for each of `0..<count`, perhaps
-/// at once on threads of their own, and returns when every call has returned. The codecs start no threads; the
-/// caller hands them this (`DecodeParts.threads` in TileViewSystem). Today one decode uses it: a JPEG's 1/8 scale,
-/// which `JPEGScanlineReader` splits into parts of the entropy-coded data (`tv_jpeg_parts_plan`), each at least
-/// `minimumBytes` long, at most `count` of them, and holding at most `maximumBytes` (`jpegEighthBytes`).
+/// at once on threads of their own, and returns when every call has returned; `background(body)` starts `body`
+/// beside the caller and returns what waits for it. The codecs start no threads; the caller hands them this
+/// (`DecodeParts.threads` in TileViewSystem). Two decodes use it: a JPEG's 1/8 scale, which `JPEGScanlineReader`
+/// splits into parts of the entropy-coded data (`tv_jpeg_parts_plan`), each at least `minimumBytes` long, at most
+/// `count` of them, and holding at most `maximumBytes` (`jpegEighthBytes`); and a PNG's rows, inflated in the
+/// background while the reader unfilters them (`PNGRowReader.startPipeline`).
 public struct DecodeParts: Sendable {
     public var count: Int
     public var minimumBytes: Int
     public var maximumBytes: Int
     public var run: @Sendable (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Void
+    public var background: @Sendable (_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
+    /// `background` by default runs nothing beside the caller: the body runs when it is waited for.
     public init(
         count: Int, minimumBytes: Int = 64 << 10, maximumBytes: Int = 64 << 20,
-        run: @escaping @Sendable (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Void
+        run: @escaping @Sendable (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Void,
+        background: @escaping @Sendable (_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void = { body in
+            { body() }
+        }
     ) {
         self.count = count
         self.minimumBytes = minimumBytes
         self.maximumBytes = maximumBytes
         self.run = run
+        self.background = background
     }
 
     /// At most what a JPEG's 1/8 scale decoded in these parts holds, for a memory plan: the file read whole (the
@@ -28,6 +37,12 @@ public struct DecodeParts: Sendable {
     public func jpegEighthBytes(storedSize: PixelSize, fileBytes: Int) -> Int {
         let eighth = PixelSize(width: (storedSize.width + 7) / 8, height: (storedSize.height + 7) / 8)
         return min(maximumBytes, fileBytes + storedSize.pixelCount * 3 / 8 + count * (32 << 10) + eighth.pixelCount * 4)
+    }
+
+    /// What a PNG's rows inflated in the background hold (`tv_png_pipeline_bytes`) for an image `width` pixels wide
+    /// read from a file (`file`) or from memory.
+    public static func pngPipelineBytes(width: Int, file: Bool) -> Int {
+        Int(tv_png_pipeline_bytes(UInt32(clamping: width), file ? 1 : 0))
     }
 
     /// Every part on the calling thread, one after another (the same bytes as at once: for tests).

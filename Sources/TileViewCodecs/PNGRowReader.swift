@@ -22,6 +22,8 @@ public final class PNGRowReader {
     private let colorTransform: ColorTransform?
     /// Adam7 only: the whole image, decoded on the first read.
     private var wholeImage: [UInt8]?
+    /// Waits for the thread inflating rows ahead (`startPipeline`), once it is told to stop.
+    private var joinInflater: (@Sendable () -> Void)?
 
     /// Opens a PNG from memory (copied once) or a file (read as rows are decoded).
     public convenience init(_ source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
@@ -73,7 +75,32 @@ public final class PNGRowReader {
         self.header = header
     }
 
-    deinit { tv_png_close(decoder) }
+    deinit {
+        stopInflater()
+        tv_png_close(decoder)
+    }
+
+    /// Before the first row: has the rows inflated ahead, beside this thread (`parts.background`), while this one
+    /// unfilters and unpacks them; the same rows, errors and warnings (`tv_png_pipeline_start`: libpng takes over
+    /// at anything unusual). For PNGs of 8-bit gray, gray and alpha, RGB or RGBA samples with no tRNS, not
+    /// interlaced; false for any other (then libpng decodes as usual).
+    @discardableResult
+    public func startPipeline(_ parts: DecodeParts) -> Bool {
+        guard nextRow == 0, joinInflater == nil, tv_png_pipeline_start(decoder) == 1 else { return false }
+        let inflater = Inflater(decoder: decoder)
+        joinInflater = parts.background { tv_png_pipeline_produce(inflater.decoder) }
+        return true
+    }
+
+    /// Whether the rows still come from the pipeline (false before it starts and once libpng has taken over).
+    public var rowsInflatedAhead: Bool { tv_png_pipeline_used(decoder) != 0 }
+
+    private func stopInflater() {
+        guard let join = joinInflater else { return }
+        tv_png_pipeline_stop(decoder)
+        join()
+        joinInflater = nil
+    }
 
     /// Bytes in one output row: width * 4.
     public var rowBytes: Int { header.storedSize.width * 4 }
@@ -149,6 +176,7 @@ public final class PNGRowReader {
     /// After the last row, reads the chunks that follow the image data (zlib checksum, CRCs,
     /// trailing chunks); earlier, it only stops the reader.
     public func finish() throws(CodecError) {
+        stopInflater()
         var error = tv_error()
         let status = tv_png_finish(decoder, &error)
         guard status == TV_OK else { throw CodecError(status: status, error: error, format: .png) }
@@ -165,4 +193,10 @@ public final class PNGRowReader {
         wholeImage = pixels
         return pixels
     }
+}
+
+/// The decoder, for the thread that inflates its rows ahead: that thread and the reader's share it through the
+/// pipeline's lock, and the reader waits for it before closing the decoder.
+private struct Inflater: @unchecked Sendable {
+    let decoder: OpaquePointer?
 }

@@ -71,12 +71,12 @@ extension TiledImage {
             // file (a band of the shared cache would decode a whole row of tiles).
             let readsTiles = header.isTiled
             // What a decode from the file holds beside its output: its rows, its library's working memory, and a
-            // JPEG's 1/8 scale decoded in parts.
+            // JPEG's 1/8 scale decoded in parts or a PNG's rows inflated ahead.
             func addDecoder() {
                 memory.add("decoder rows", bytes: decoderRows)
                 memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
-                if case let parts = eighthPartsBytes(level: level), parts > 0 {
-                    memory.add("1/8 decode in parts", bytes: parts)
+                if case let parts = partsBytes(level: level), parts > 0 {
+                    memory.add(header.format == .png ? "rows inflated ahead" : "1/8 decode in parts", bytes: parts)
                 }
             }
             // A coarse level the disk cache may hold is read through the tiles, which the disk fills.

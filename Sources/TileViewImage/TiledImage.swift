@@ -277,14 +277,24 @@ extension TiledImage {
         }
     }
 
-    /// How a JPEG's 1/8 scale is decoded when all its rows are read: in parts at once for an image the server's
-    /// shared cache holds (a viewer's first view waits on that pass), in one pass otherwise (the command's runs
-    /// keep their own memory plans, and their cores busy with frames).
-    var eighthParts: DecodeParts? { sharedTiles != nil && header.format == .jpeg ? .threads : nil }
+    /// How a decode that reads all of a level's rows runs beside other threads: a JPEG's 1/8 scale in parts at once,
+    /// a PNG's rows inflated ahead while they are unfiltered. For an image the server's shared cache holds (a viewer's
+    /// first view waits on that pass); in one pass otherwise (the command's runs keep their own memory plans, and
+    /// their cores busy with frames).
+    var decodeParts: DecodeParts? {
+        sharedTiles != nil && (header.format == .jpeg || header.format == .png) ? .threads : nil
+    }
 
-    /// What a 1/8 pass in parts holds at most, for a memory plan of a read of `level` (0 when it is not one).
-    func eighthPartsBytes(level: Int) -> Int {
-        guard let parts = eighthParts, LevelScale.pyramidLevel(level, header: header).numerator == 1 else { return 0 }
+    /// What those parts hold at most, for a memory plan of a read of `level` (0 when it is not one): a JPEG's 1/8
+    /// pass in parts, or a PNG's ring of rows inflated ahead (`DecodeParts.pngPipelineBytes`).
+    func partsBytes(level: Int) -> Int {
+        guard let parts = decodeParts else { return 0 }
+        if header.format == .png {
+            let file: Bool
+            if case .bytes = source { file = false } else { file = true }
+            return DecodeParts.pngPipelineBytes(width: header.storedSize.width, file: file)
+        }
+        guard LevelScale.pyramidLevel(level, header: header).numerator == 1 else { return 0 }
         let fileBytes: Int
         switch source {
         case .bytes: fileBytes = 0
@@ -302,7 +312,7 @@ extension TiledImage {
         do throws(CodecError) {
             guard header.decodesWhole else {
                 return try LevelReader(
-                    source, format: header.format, scale: scale, rect: rect, options: options, parts: eighthParts)
+                    source, format: header.format, scale: scale, rect: rect, options: options, parts: decodeParts)
             }
             let whole: WholeImage
             let stored = scale.storedLevel

@@ -2,10 +2,16 @@ import TileViewCodecs
 
 extension DecodeParts {
     /// One part for each processor this process may use (at most 8): the first on the caller's thread, the others
-    /// on threads of their own (`WorkerThread`), joined before it returns.
-    package static let threads = DecodeParts(count: min(8, SystemInfo.availableProcessors)) { count, body in
-        let workers = (1..<max(count, 1)).map { part in WorkerThread.start { body(part) } }
-        body(0)
-        for worker in workers { worker.join() }
-    }
+    /// on threads of their own (`WorkerThread`), joined before it returns; a background body on a thread of its own.
+    package static let threads = DecodeParts(
+        count: min(8, SystemInfo.availableProcessors),
+        run: { count, body in
+            let workers = (1..<max(count, 1)).map { part in WorkerThread.start { body(part) } }
+            body(0)
+            for worker in workers { worker.join() }
+        },
+        background: { body in
+            let worker = WorkerThread.start(body)
+            return { worker.join() }
+        })
 }

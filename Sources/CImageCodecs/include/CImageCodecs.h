@@ -225,6 +225,20 @@ tv_status tv_png_read_image(tv_png_decoder *decoder, uint8_t *dst, size_t stride
 /* After the last row: reads the chunks after the image data (checksums, trailing chunks). */
 tv_status tv_png_finish(tv_png_decoder *decoder, tv_error *err);
 
+/* Rows inflated ahead on another thread (png_decoder.c, "rows inflated ahead"): for a PNG of 8-bit gray, gray and
+ * alpha, RGB or RGBA samples with no tRNS, not interlaced, before any row is read, start returns 1 and the rows
+ * tv_png_read_rows gives are made from a ring of inflated rows, the same bytes, errors and warnings as libpng's (libpng
+ * takes over at anything unusual). `produce` inflates into the ring until the rows and the end are done or `stop` is
+ * called; run it on a thread of its own while the rows are read (the reading thread inflates itself when no other
+ * thread is at it, so it may also run after the reads, or not at all). Call stop, and let produce return, before
+ * tv_png_close. `bytes` is what the pipeline holds for an image `width` pixels wide (`file`: read from a file). */
+int tv_png_pipeline_start(tv_png_decoder *decoder);
+void tv_png_pipeline_produce(tv_png_decoder *decoder);
+void tv_png_pipeline_stop(tv_png_decoder *decoder);
+/* Whether rows still come from the pipeline (0 once libpng has taken over). */
+int tv_png_pipeline_used(const tv_png_decoder *decoder);
+size_t tv_png_pipeline_bytes(uint32_t width, int file);
+
 const tv_warning_log *tv_png_warnings(const tv_png_decoder *decoder);
 void tv_png_close(tv_png_decoder *decoder);
 

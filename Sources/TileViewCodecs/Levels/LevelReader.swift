@@ -108,7 +108,8 @@ public final class LevelReader {
     }
 
     /// Positions the decoder at the first row of `rect` (stored level pixels) of the level `scale` makes. Once.
-    /// `parts`: how a JPEG's 1/8 scale may be decoded in parts at once (`JPEGScanlineReader.start`).
+    /// `parts`: how a JPEG's 1/8 scale may be decoded in parts at once (`JPEGScanlineReader.start`), or a PNG's rows
+    /// inflated ahead (`PNGRowReader.startPipeline`), when every row is read.
     public func start(scale: LevelScale, rect requested: PixelRect, parts: DecodeParts? = nil) throws(CodecError) {
         precondition(!started, "start may be called once")
         started = true
@@ -132,6 +133,8 @@ public final class LevelReader {
         case .png(let png):
             precondition(scale.numerator == 8, "PNG levels are box-reduced only")
             bandColumns = 0..<header.storedSize.width
+            // Inflated ahead only for every row: the pipeline inflates them all.
+            if let parts, rect.y == 0 && rect.maxY == levelSize.height { png.startPipeline(parts) }
             try png.skipRows(rect.y * factor)
         case .rows(let rows):
             precondition(scale.numerator == 8, "\(header.format) levels are box-reduced only")
@@ -155,9 +158,13 @@ public final class LevelReader {
         levelRow?.deallocate()
     }
 
-    /// Whether a JPEG's rows were decoded in parts at once (`DecodeParts`).
+    /// Whether a JPEG's rows were decoded in parts at once, or a PNG's rows still come inflated ahead (`DecodeParts`).
     public var decodedByParts: Bool {
-        if case .jpeg(let jpeg) = reader { jpeg.decodedByParts } else { false }
+        switch reader {
+        case .jpeg(let jpeg): jpeg.decodedByParts
+        case .png(let png): png.rowsInflatedAhead
+        default: false
+        }
     }
 
     /// libjpeg's or libpng's warnings so far.
