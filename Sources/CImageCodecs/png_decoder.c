@@ -197,6 +197,7 @@ struct tv_png_pipe {
     int last_was_idat;
     z_stream z;
     int z_ready;
+    int locks_ready;
     /* Rows: each `row_length` bytes after its filter type byte. */
     size_t row_length;
     int bpp;                    /* bytes a pixel: 1 to 4 */
@@ -361,6 +362,21 @@ size_t tv_png_pipeline_bytes(uint32_t width, int file) {
     return row * tv_pipe_ring_rows(row) + 2 * row + (file ? TV_PIPE_WINDOW : 0) + (64u << 10) /* zlib */;
 }
 
+static void tv_pipe_free(struct tv_png_pipe *p) {
+    if (p == NULL) return;
+    if (p->locks_ready) {
+        pthread_mutex_destroy(&p->lock);
+        pthread_cond_destroy(&p->changed);
+    }
+    if (p->z_ready) inflateEnd(&p->z);
+    if (p->fd >= 0) close(p->fd);
+    free(p->window);
+    free(p->ring);
+    free(p->previous);
+    free(p->current);
+    free(p);
+}
+
 int tv_png_pipeline_start(tv_png_decoder *d) {
     if (d == NULL || d->broken || d->finished || d->pipe != NULL || d->interlaced || d->next_row != 0) return 0;
     int bit_depth = d->stored_bit_depth, color_type = d->stored_color_type;
@@ -399,19 +415,15 @@ int tv_png_pipeline_start(tv_png_decoder *d) {
     } else {
         ok = 0;
     }
-    if (ok && (pthread_mutex_init(&p->lock, NULL) != 0)) ok = 0;
-    if (ok && pthread_cond_init(&p->changed, NULL) != 0) {
-        pthread_mutex_destroy(&p->lock);
-        ok = 0;
+    if (ok && pthread_mutex_init(&p->lock, NULL) == 0) {
+        if (pthread_cond_init(&p->changed, NULL) == 0) {
+            p->locks_ready = 1;
+        } else {
+            pthread_mutex_destroy(&p->lock);
+        }
     }
-    if (!ok) {
-        if (p->z_ready) inflateEnd(&p->z);
-        if (p->fd >= 0) close(p->fd);
-        free(p->window);
-        free(p->ring);
-        free(p->previous);
-        free(p->current);
-        free(p);
+    if (!ok || !p->locks_ready) {
+        tv_pipe_free(p);
         return 0;
     }
     p->next_chunk = d->idat_offset - 8;
@@ -443,19 +455,6 @@ void tv_png_pipeline_stop(tv_png_decoder *d) {
 }
 
 int tv_png_pipeline_used(const tv_png_decoder *d) { return d != NULL && d->pipe != NULL && !d->pipe->handed_over; }
-
-static void tv_pipe_free(struct tv_png_pipe *p) {
-    if (p == NULL) return;
-    pthread_mutex_destroy(&p->lock);
-    pthread_cond_destroy(&p->changed);
-    if (p->z_ready) inflateEnd(&p->z);
-    if (p->fd >= 0) close(p->fd);
-    free(p->window);
-    free(p->ring);
-    free(p->previous);
-    free(p->current);
-    free(p);
-}
 
 /* Unfilters one row (PNG section 9) from `row` (its bytes after the type) over `previous` into `out`. */
 static void tv_pipe_unfilter(int type, const uint8_t *row, const uint8_t *previous, uint8_t *out, size_t length,

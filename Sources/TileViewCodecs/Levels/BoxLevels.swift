@@ -21,6 +21,25 @@ public struct BoxLevels {
         var rawGreen: UInt64 = 0
         var rawBlue: UInt64 = 0
 
+        /// The block's pixel, from its `pixels` pixels' totals: an opaque block's plain mean (the alpha weights are
+        /// all equal), a clear block's zeros, else colour weighted by alpha and the mean alpha; rounded to nearest.
+        @inline(__always)
+        func store(pixels n: UInt64, at o: UnsafeMutablePointer<UInt8>) {
+            if alpha == n * 255 {
+                o[0] = UInt8((rawRed * 2 + n) / (2 * n))
+                o[1] = UInt8((rawGreen * 2 + n) / (2 * n))
+                o[2] = UInt8((rawBlue * 2 + n) / (2 * n))
+                o[3] = 255
+            } else if alpha == 0 {
+                (o[0], o[1], o[2], o[3]) = (0, 0, 0, 0)
+            } else {
+                o[0] = UInt8((red * 2 + alpha) / (2 * alpha))
+                o[1] = UInt8((green * 2 + alpha) / (2 * alpha))
+                o[2] = UInt8((blue * 2 + alpha) / (2 * alpha))
+                o[3] = UInt8((alpha * 2 + n) / (2 * n))
+            }
+        }
+
         mutating func add(_ other: Sums) {
             alpha &+= other.alpha
             red &+= other.red
@@ -135,27 +154,13 @@ public struct BoxLevels {
         }
     }
 
-    /// One output row from a band's block totals, rounded as `BoxReducer.reduceBand` rounds.
+    /// One output row from a band's block totals.
     private static func write(
         _ sums: [Sums], rows: Int, factor: Int, sourceWidth: Int, into output: UnsafeMutablePointer<UInt8>
     ) {
-        for (block, s) in sums.enumerated() {
+        for (block, totals) in sums.enumerated() {
             let x0 = block * factor
-            let n = UInt64((min(x0 + factor, sourceWidth) - x0) * rows)
-            let o = output + block * 4
-            if s.alpha == n * 255 {
-                o[0] = UInt8((s.rawRed * 2 + n) / (2 * n))
-                o[1] = UInt8((s.rawGreen * 2 + n) / (2 * n))
-                o[2] = UInt8((s.rawBlue * 2 + n) / (2 * n))
-                o[3] = 255
-            } else if s.alpha == 0 {
-                (o[0], o[1], o[2], o[3]) = (0, 0, 0, 0)
-            } else {
-                o[0] = UInt8((s.red * 2 + s.alpha) / (2 * s.alpha))
-                o[1] = UInt8((s.green * 2 + s.alpha) / (2 * s.alpha))
-                o[2] = UInt8((s.blue * 2 + s.alpha) / (2 * s.alpha))
-                o[3] = UInt8((s.alpha * 2 + n) / (2 * n))
-            }
+            totals.store(pixels: UInt64((min(x0 + factor, sourceWidth) - x0) * rows), at: output + block * 4)
         }
     }
 }

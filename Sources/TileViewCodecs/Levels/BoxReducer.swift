@@ -47,46 +47,22 @@ public enum BoxReducer {
         for ox in 0..<outWidth {
             let x0 = columns.lowerBound + ox * factor
             let x1 = min(x0 + factor, columns.upperBound)
-            var sumA: UInt64 = 0
-            var sumR: UInt64 = 0
-            var sumG: UInt64 = 0
-            var sumB: UInt64 = 0
-            var rawR: UInt64 = 0
-            var rawG: UInt64 = 0
-            var rawB: UInt64 = 0
+            var totals = BoxLevels.Sums()
             for r in 0..<rows {
                 var p = band + r * rowBytes + x0 * 4
                 for _ in x0..<x1 {
                     let a = UInt64(p[3])
-                    sumA &+= a
-                    sumR &+= UInt64(p[0]) &* a
-                    sumG &+= UInt64(p[1]) &* a
-                    sumB &+= UInt64(p[2]) &* a
-                    rawR &+= UInt64(p[0])
-                    rawG &+= UInt64(p[1])
-                    rawB &+= UInt64(p[2])
+                    totals.alpha &+= a
+                    totals.red &+= UInt64(p[0]) &* a
+                    totals.green &+= UInt64(p[1]) &* a
+                    totals.blue &+= UInt64(p[2]) &* a
+                    totals.rawRed &+= UInt64(p[0])
+                    totals.rawGreen &+= UInt64(p[1])
+                    totals.rawBlue &+= UInt64(p[2])
                     p += 4
                 }
             }
-            let n = UInt64((x1 - x0) * rows)
-            let o = output + ox * 4
-            if sumA == n * 255 {
-                // Opaque block: the plain mean (the alpha weights are all equal).
-                o[0] = UInt8((rawR * 2 + n) / (2 * n))
-                o[1] = UInt8((rawG * 2 + n) / (2 * n))
-                o[2] = UInt8((rawB * 2 + n) / (2 * n))
-                o[3] = 255
-            } else if sumA == 0 {
-                o[0] = 0
-                o[1] = 0
-                o[2] = 0
-                o[3] = 0
-            } else {
-                o[0] = UInt8((sumR * 2 + sumA) / (2 * sumA))
-                o[1] = UInt8((sumG * 2 + sumA) / (2 * sumA))
-                o[2] = UInt8((sumB * 2 + sumA) / (2 * sumA))
-                o[3] = UInt8((sumA * 2 + n) / (2 * n))
-            }
+            totals.store(pixels: UInt64((x1 - x0) * rows), at: output + ox * 4)
         }
     }
 }
