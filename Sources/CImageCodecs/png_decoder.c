@@ -155,10 +155,11 @@ static tv_status tv_png_check(const struct tv_png_decoder *d, tv_error *err) {
 /* ---------- rows inflated ahead (tv_png_pipeline_*) ----------
  *
  * libpng decodes a row by inflating its bytes and then unfiltering them, one after the other on one thread. For a
- * PNG whose rows libpng would only unpack (8 bits a sample; gray, gray and alpha, RGB or RGBA; no tRNS; not
+ * PNG whose rows libpng would only unpack (8 or 16 bits a sample; gray, gray and alpha, RGB or RGBA; no tRNS; not
  * interlaced), the rows can come from here instead: one thread inflates the image data into a ring of filtered rows
  * (`tv_png_pipeline_produce`), while the reader's thread unfilters and unpacks them. The result is the same bytes,
- * which the PNG format fixes: unfiltering and unpacking 8-bit samples leave no choice.
+ * which the PNG format fixes: unfiltering, and unpacking whole bytes (a 16-bit sample's high byte, as libpng's
+ * strip-16 keeps), leave no choice.
  *
  * What libpng would report, it still reports. A chunk's CRC is checked before any of its bytes is inflated, so every
  * row handed out was made from checked data; at anything else (a CRC that does not match, a zlib error, a filter
@@ -200,8 +201,9 @@ struct tv_png_pipe {
     int locks_ready;
     /* Rows: each `row_length` bytes after its filter type byte. */
     size_t row_length;
-    int bpp;                    /* bytes a pixel: 1 to 4 */
+    int bpp;                    /* bytes a pixel: 1 to 8 */
     int channels;
+    int sample;                 /* bytes a sample: 1, or 2 for 16 bits */
     uint32_t height;
     uint8_t *ring;
     uint32_t ring_rows;
@@ -357,7 +359,7 @@ static int tv_pipe_take_turn(struct tv_png_pipe *p) {
 }
 
 size_t tv_png_pipeline_bytes(uint32_t width, int file) {
-    size_t row = (size_t)width * 4 + 1;
+    size_t row = (size_t)width * 8 + 1; /* 16-bit RGBA at most */
     if (row > TV_PIPE_ROW_MAX) return 0;
     return row * tv_pipe_ring_rows(row) + 2 * row + (file ? TV_PIPE_WINDOW : 0) + (64u << 10) /* zlib */;
 }
@@ -385,15 +387,17 @@ int tv_png_pipeline_start(tv_png_decoder *d) {
                    : color_type == PNG_COLOR_TYPE_RGB        ? 3
                    : color_type == PNG_COLOR_TYPE_RGB_ALPHA  ? 4
                                                              : 0;
-    if (bit_depth != 8 || channels == 0 || png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0) return 0;
+    if ((bit_depth != 8 && bit_depth != 16) || channels == 0) return 0;
+    if (png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0) return 0;
     if (d->idat_offset < 8 || d->height == 0 || d->width == 0) return 0;
-    if ((size_t)d->width * 4 + 1 > TV_PIPE_ROW_MAX) return 0; /* as tv_png_pipeline_bytes counts it */
+    if ((size_t)d->width * 8 + 1 > TV_PIPE_ROW_MAX) return 0; /* as tv_png_pipeline_bytes counts it */
     struct tv_png_pipe *p = calloc(1, sizeof *p);
     if (p == NULL) return 0;
     p->fd = -1;
     p->channels = channels;
-    p->bpp = channels;
-    p->row_length = (size_t)d->width * (size_t)channels;
+    p->sample = bit_depth / 8;
+    p->bpp = channels * p->sample;
+    p->row_length = (size_t)d->width * (size_t)p->bpp;
     p->height = d->height;
     size_t slot = p->row_length + 1;
     p->ring_rows = tv_pipe_ring_rows(slot);
@@ -489,30 +493,37 @@ static void tv_pipe_unfilter(int type, const uint8_t *row, const uint8_t *previo
     }
 }
 
-/* Unpacks an unfiltered row of `channels` 8-bit samples to RGBA8, as libpng's expand, gray-to-RGB and filler do. */
-static void tv_pipe_unpack(const uint8_t *in, uint8_t *out, uint32_t width, int channels) {
-    switch (channels) {
-    case 4: memcpy(out, in, (size_t)width * 4); break;
-    case 3:
-        for (uint32_t x = 0; x < width; x++, in += 3, out += 4) {
+/* Unpacks an unfiltered row of `channels` samples of `sample` bytes to RGBA8, as libpng's expand, strip-16 (a 16-bit
+ * sample's high byte, which comes first), gray-to-RGB and filler do. */
+static void tv_pipe_unpack(const uint8_t *in, uint8_t *out, uint32_t width, int channels, int sample) {
+    if (channels == 4 && sample == 1) {
+        memcpy(out, in, (size_t)width * 4);
+        return;
+    }
+    size_t step = (size_t)channels * (size_t)sample;
+    for (uint32_t x = 0; x < width; x++, in += step, out += 4) {
+        switch (channels) {
+        case 4:
             out[0] = in[0];
-            out[1] = in[1];
-            out[2] = in[2];
+            out[1] = in[sample];
+            out[2] = in[2 * sample];
+            out[3] = in[3 * sample];
+            break;
+        case 3:
+            out[0] = in[0];
+            out[1] = in[sample];
+            out[2] = in[2 * sample];
             out[3] = 0xFF;
-        }
-        break;
-    case 2:
-        for (uint32_t x = 0; x < width; x++, in += 2, out += 4) {
+            break;
+        case 2:
             out[0] = out[1] = out[2] = in[0];
-            out[3] = in[1];
-        }
-        break;
-    default:
-        for (uint32_t x = 0; x < width; x++, in += 1, out += 4) {
+            out[3] = in[sample];
+            break;
+        default:
             out[0] = out[1] = out[2] = in[0];
             out[3] = 0xFF;
+            break;
         }
-        break;
     }
 }
 
@@ -540,7 +551,7 @@ static int tv_pipe_row(struct tv_png_decoder *d, uint8_t *dst) {
     uint8_t *swap = p->previous;
     p->previous = p->current;
     p->current = swap;
-    if (dst != NULL) tv_pipe_unpack(p->previous, dst, d->width, p->channels);
+    if (dst != NULL) tv_pipe_unpack(p->previous, dst, d->width, p->channels, p->sample);
     return 1;
 }
 

@@ -82,7 +82,7 @@ public final class PNGRowReader {
 
     /// Before the first row: has the rows inflated ahead, beside this thread (`parts.background`), while this one
     /// unfilters and unpacks them; the same rows, errors and warnings (`tv_png_pipeline_start`: libpng takes over
-    /// at anything unusual). For PNGs of 8-bit gray, gray and alpha, RGB or RGBA samples with no tRNS, not
+    /// at anything unusual). For PNGs of 8- or 16-bit gray, gray and alpha, RGB or RGBA samples with no tRNS, not
     /// interlaced; false for any other (then libpng decodes as usual).
     @discardableResult
     public func startPipeline(_ parts: DecodeParts) -> Bool {

@@ -86,7 +86,11 @@ struct PNGPipelineTests {
                 #expect(
                     ahead.finishError == plain.finishError, "\(name) \(mode) step \(step): \(ahead) against \(plain)")
                 #expect(ahead.warnings == plain.warnings, "\(name) \(mode) step \(step): \(ahead) against \(plain)")
-                #expect(ahead.pixels == plain.pixels, "\(name) \(mode) step \(step): the pixels differ")
+                // Compared as a Bool: a failure names the first byte that differs instead of printing every pixel.
+                let same = ahead.pixels == plain.pixels
+                let first =
+                    same ? nil : zip(ahead.pixels, plain.pixels).enumerated().first { $0.element.0 != $0.element.1 }
+                #expect(same, "\(name) \(mode) step \(step): the pixels differ from byte \(first?.offset ?? -1)")
                 if let expectAhead { #expect(used == expectAhead, "\(name): the pipeline gave it all: \(used)") }
             }
         }
@@ -117,10 +121,11 @@ struct PNGPipelineTests {
     /// A PNG of `width` x `height` 8-bit samples of `colorType` with `raw` as its filtered rows (filter type bytes
     /// included), its zlib stream split into IDAT chunks of `chunk` bytes, and `after` chunks before IEND.
     static func png(
-        width: Int, height: Int, colorType: UInt8, zlib: [UInt8], chunk: Int = 8192,
+        width: Int, height: Int, colorType: UInt8, bitDepth: UInt8 = 8, zlib: [UInt8], chunk: Int = 8192,
         after: [PNGChunks.Chunk] = []
     ) -> [UInt8] {
-        let ihdr = PNGChunks.bytes32(UInt32(width)) + PNGChunks.bytes32(UInt32(height)) + [8, colorType, 0, 0, 0]
+        let ihdr =
+            PNGChunks.bytes32(UInt32(width)) + PNGChunks.bytes32(UInt32(height)) + [bitDepth, colorType, 0, 0, 0]
         var chunks = [PNGChunks.Chunk(type: "IHDR", data: ihdr)]
         var offset = 0
         repeat {
@@ -154,11 +159,12 @@ struct PNGPipelineTests {
             Self.compare(.bytes(bytes), record.file)
             Self.compare(.file(path: record.url.path), record.file + " (file)")
         }
-        // The corpus has files the pipeline takes (8-bit, no tRNS, not interlaced) and files it leaves to libpng.
+        // The corpus has files the pipeline takes (8 or 16 bits, no tRNS, not interlaced) and files it leaves to
+        // libpng.
         #expect(taken >= 20, "the pipeline took \(taken) corpus files")
     }
 
-    @Test("every filter type, every sample layout, IDAT chunks of any size: the pipeline's rows are libpng's")
+    @Test("every filter type, every sample layout, 8 and 16 bits, IDAT chunks of any size: libpng's rows")
     func filtersAndLayouts() throws {
         // Streams libpng's encoder wrote (deflate with references across chunks), filtered every way it filters.
         for colorType in [PNGEncodeOptions.ColorType.gray, .rgb, .rgba] {
@@ -175,17 +181,23 @@ struct PNGPipelineTests {
                 }
             }
         }
-        // Gray and alpha (which the encoder does not write) and every layout, from stored blocks of seeded rows.
+        // Gray and alpha (which the encoder does not write) and every layout, 8 and 16 bits a sample, from stored
+        // blocks of seeded rows.
         for (colorType, channels) in [(0, 1), (4, 2), (2, 3), (6, 4)] as [(UInt8, Int)] {
-            for (width, height) in [(1, 1), (37, 23), (300, 40)] {
-                let raw = Self.filteredRows(
-                    width: width, height: height, channels: channels, seed: UInt64(width * 1000 + height))
-                for chunk in [1, 8192] {
-                    let file = Self.png(
-                        width: width, height: height, colorType: colorType, zlib: Self.storedZlib(raw), chunk: chunk)
-                    Self.compare(
-                        .bytes(file), "type \(colorType) \(width)x\(height) stored, chunks of \(chunk)",
-                        expectAhead: true)
+            for bitDepth in [8, 16] as [UInt8] {
+                for (width, height) in [(1, 1), (37, 23), (300, 40)] {
+                    let raw = Self.filteredRows(
+                        width: width, height: height, channels: channels * Int(bitDepth / 8),
+                        seed: UInt64(width * 1000 + height))
+                    for chunk in [1, 8192] {
+                        let file = Self.png(
+                            width: width, height: height, colorType: colorType, bitDepth: bitDepth,
+                            zlib: Self.storedZlib(raw), chunk: chunk)
+                        Self.compare(
+                            .bytes(file),
+                            "type \(colorType), \(bitDepth) bits, \(width)x\(height) stored, chunks of \(chunk)",
+                            expectAhead: true)
+                    }
                 }
             }
         }

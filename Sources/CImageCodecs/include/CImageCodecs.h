@@ -225,8 +225,8 @@ tv_status tv_png_read_image(tv_png_decoder *decoder, uint8_t *dst, size_t stride
 /* After the last row: reads the chunks after the image data (checksums, trailing chunks). */
 tv_status tv_png_finish(tv_png_decoder *decoder, tv_error *err);
 
-/* Rows inflated ahead on another thread (png_decoder.c, "rows inflated ahead"): for a PNG of 8-bit gray, gray and
- * alpha, RGB or RGBA samples with no tRNS, not interlaced, before any row is read, start returns 1 and the rows
+/* Rows inflated ahead on another thread (png_decoder.c, "rows inflated ahead"): for a PNG of 8- or 16-bit gray, gray
+ * and alpha, RGB or RGBA samples with no tRNS, not interlaced, before any row is read, start returns 1 and the rows
  * tv_png_read_rows gives are made from a ring of inflated rows, the same bytes, errors and warnings as libpng's (libpng
  * takes over at anything unusual). `produce` inflates into the ring until the rows and the end are done or `stop` is
  * called; run it on a thread of its own while the rows are read (the reading thread inflates itself when no other
