@@ -52,7 +52,7 @@ struct tv_png_decoder {
     size_t idat_offset;                 /* where the first IDAT chunk's data starts (libpng stops there) */
     struct tv_png_pipe *pipe;           /* rows inflated ahead on another thread (tv_png_pipeline_start) */
     uint32_t libpng_rows;               /* rows libpng itself has decoded (it starts at row 0 when it takes over) */
-    int stored_bit_depth, stored_color_type; /* as the file stores them (libpng's getters give the transformed) */
+    tv_png_header stored;               /* as the file stores it (libpng's getters give the transformed) */
 };
 
 static void tv_png_error_fn(png_structp png, png_const_charp message) {
@@ -381,7 +381,7 @@ static void tv_pipe_free(struct tv_png_pipe *p) {
 
 int tv_png_pipeline_start(tv_png_decoder *d) {
     if (d == NULL || d->broken || d->finished || d->pipe != NULL || d->interlaced || d->next_row != 0) return 0;
-    int bit_depth = d->stored_bit_depth, color_type = d->stored_color_type;
+    int bit_depth = d->stored.bit_depth, color_type = d->stored.color_type;
     int channels = color_type == PNG_COLOR_TYPE_GRAY         ? 1
                    : color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2
                    : color_type == PNG_COLOR_TYPE_RGB        ? 3
@@ -598,9 +598,8 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, int
     header->height = height;
     header->bit_depth = bit_depth;
     header->color_type = color_type;
-    d->stored_bit_depth = bit_depth;
-    d->stored_color_type = color_type;
     header->interlaced = d->interlaced;
+    d->stored = *header;
 
     png_uint_32 exif_length = 0;
     png_bytep exif = NULL;
