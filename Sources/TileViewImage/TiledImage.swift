@@ -44,6 +44,9 @@ public final class TiledImage {
     /// The image decoded whole, by stored level, where its format decodes only whole (`levelReader`); held while
     /// this image lives.
     private var wholeImages: [Int: WholeImage] = [:]
+    /// Whether a decode that reads all of a level's rows may run beside other threads (`decodeParts`) though the image
+    /// is not over a shared cache: `tileview index`, which reads nothing else and has the processors to itself.
+    package var decodesInParts = false
 
     /// A shared tile cache and the name of this version of the file in it.
     public struct SharedTiles: Sendable {
@@ -279,10 +282,10 @@ extension TiledImage {
 
     /// How a decode that reads all of a level's rows runs beside other threads: a JPEG's 1/8 scale in parts at once,
     /// a PNG's rows inflated ahead while they are unfiltered. For an image the server's shared cache holds (a viewer's
-    /// first view waits on that pass); in one pass otherwise (the command's runs keep their own memory plans, and
-    /// their cores busy with frames).
+    /// first view waits on that pass) or that asks for it (`decodesInParts`); in one pass otherwise (the command's
+    /// runs keep their own memory plans, and their cores busy with frames).
     var decodeParts: DecodeParts? {
-        sharedTiles != nil && (header.format == .jpeg || header.format == .png) ? .threads : nil
+        (sharedTiles != nil || decodesInParts) && (header.format == .jpeg || header.format == .png) ? .threads : nil
     }
 
     /// What those parts hold at most, for a memory plan of a read of `level` (0 when it is not one): a JPEG's 1/8

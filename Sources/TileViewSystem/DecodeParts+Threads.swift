@@ -2,7 +2,8 @@ import TileViewCodecs
 
 extension DecodeParts {
     /// One part for each processor this process may use (at most 8): the first on the caller's thread, the others
-    /// on threads of their own (`WorkerThread`), joined before it returns; a background body on a thread of its own.
+    /// on threads of their own (`WorkerThread`), joined before it returns; a background body on a thread of its own
+    /// where there is more than one processor.
     package static let threads = DecodeParts(
         count: min(8, SystemInfo.availableProcessors),
         run: { count, body in
@@ -11,6 +12,8 @@ extension DecodeParts {
             for worker in workers { worker.join() }
         },
         background: { body in
+            // On one processor a second thread only adds hand-overs: the caller does the work itself.
+            guard SystemInfo.availableProcessors > 1 else { return { body() } }
             let worker = WorkerThread.start(body)
             return { worker.join() }
         })

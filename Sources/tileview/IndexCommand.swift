@@ -94,6 +94,9 @@ struct IndexCommand: ParsableCommand {
                 let descriptor = try Self.open(path)
                 let image = try TiledImage(
                     source: .descriptor(descriptor), name: path, cacheBudgetBytes: 0, options: options)
+                // The one pass on every processor this process may use (a JPEG's 1/8 scale in parts, a PNG's rows
+                // inflated ahead), as vips uses them; a shard given one processor keeps one thread.
+                image.decodesInParts = true
                 guard let key = image.coarseLevelKey else { continue }
                 // A large JPEG's entropy index too (docs/design.md section 16): no pass for its first deep tile.
                 let wroteIndex = store.storeIndexIfMissing(descriptor, header: image.header) { Report.warning($0) }
