@@ -67,18 +67,11 @@ extension DecodeExercise {
         do throws(CodecError) {
             let reader = try JPEGScanlineReader(.bytes(bytes), options: options)
             let window = try reader.start(scaleNumerator: 1, parts: parts)
-            let count = window.outputSize.pixelCount * 4
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
-            defer { buffer.deallocate() }
-            buffer.initializeMemory(as: UInt8.self, repeating: 0)
-            var failure: String? = nil
-            do throws(CodecError) {
+            let (rows, failure) = Self.zeroedRows(window.outputSize.pixelCount * 4) { (buffer) throws(CodecError) in
                 _ = try reader.readRows(window.outputSize.height, into: buffer, rowBytes: window.rowBytes)
                 try reader.finish()
-            } catch {
-                failure = "\(error.kind): \(error.message)"
             }
-            return ([UInt8](buffer.prefix(count)), failure, reader.warnings)
+            return (rows, failure, reader.warnings)
         } catch {
             return ([], "\(error.kind): \(error.message)", [])
         }

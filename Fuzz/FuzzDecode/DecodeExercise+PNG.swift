@@ -95,11 +95,8 @@ extension DecodeExercise {
             let reader = try PNGRowReader(.bytes(bytes), options: options)
             if ahead { reader.startPipeline(.serial(count: 2)) }
             let count = reader.rowBytes * reader.header.storedSize.height
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
-            defer { buffer.deallocate() }
-            buffer.initializeMemory(as: UInt8.self, repeating: 0)
-            var failure: String? = nil
-            do throws(CodecError) {
+            let describe = { (error: CodecError) in "\(error.kind) after \(reader.nextRow) rows: \(error.message)" }
+            let (rows, failure) = Self.zeroedRows(count, describe: describe) { (buffer) throws(CodecError) in
                 while reader.remainingRows > 0 {
                     let at = reader.nextRow * reader.rowBytes
                     let got = try reader.readRows(
@@ -107,10 +104,8 @@ extension DecodeExercise {
                     if got == 0 { break }
                 }
                 try reader.finish()
-            } catch {
-                failure = "\(error.kind) after \(reader.nextRow) rows: \(error.message)"
             }
-            return ([UInt8](buffer.prefix(count)), failure, reader.warnings)
+            return (rows, failure, reader.warnings)
         } catch {
             return ([], "\(error.kind): \(error.message)", [])
         }

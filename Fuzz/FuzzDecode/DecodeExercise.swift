@@ -129,3 +129,19 @@ struct DecodeExercise {
         }
     }
 }
+
+extension DecodeExercise {
+    /// `count` zeroed bytes that `read` fills (rows read before an error stay, the rest zero), and the error's kind
+    /// and message as `describe` words them.
+    static func zeroedRows(
+        _ count: Int, describe: (CodecError) -> String = { "\($0.kind): \($0.message)" },
+        _ read: (UnsafeMutableRawBufferPointer) throws(CodecError) -> Void
+    ) -> (rows: [UInt8], error: String?) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        var failure: String? = nil
+        do throws(CodecError) { try read(buffer) } catch { failure = describe(error) }
+        return ([UInt8](buffer.prefix(count)), failure)
+    }
+}

@@ -231,17 +231,10 @@ static const uint8_t *tv_pipe_bytes(struct tv_png_pipe *p, size_t offset, size_t
     if (offset >= p->window_start && offset - p->window_start + count <= p->window_length) {
         return p->window + (offset - p->window_start);
     }
-    size_t got = 0;
-    while (got < TV_PIPE_WINDOW) {
-        ssize_t n = pread(p->fd, p->window + got, TV_PIPE_WINDOW - got, (off_t)(offset + got));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += (size_t)n;
-        if (got >= count) break;
-    }
+    long long got = tv_descriptor_read_at(p->fd, offset, p->window, TV_PIPE_WINDOW);
     p->window_start = offset;
-    p->window_length = got;
-    return got >= count ? p->window : NULL;
+    p->window_length = got > 0 ? (size_t)got : 0;
+    return p->window_length >= count ? p->window : NULL;
 }
 
 static uint32_t tv_pipe_u32(const uint8_t *b) {
