@@ -141,9 +141,9 @@ final class CoarseLevelIndexer: Sendable {
         var folders = [ServedFolder(identifier: "", path: root.resolved)]
         while let folder = folders.popLast() {
             watcher?.watch(folder.path)
-            let (subfolders, images) = root.contents(of: folder)
-            folders += subfolders
-            files += images
+            let contents = root.contents(of: folder)
+            folders += contents.folders
+            files += contents.images
         }
         files.sort { $0.modified > $1.modified }
         let added = state.withLock { state -> Bool in

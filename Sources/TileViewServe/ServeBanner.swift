@@ -20,9 +20,9 @@ public enum ServeBanner {
         var queue = [top]
         var next = 0
         while next < queue.count, next < folderLimit {
-            let (folders, images) = root.contents(of: queue[next])
-            if let first = images.first { return first }
-            queue += folders
+            let contents = root.contents(of: queue[next])
+            if let first = contents.images.first { return first }
+            queue += contents.folders
             next += 1
         }
         return nil

@@ -35,7 +35,17 @@ public struct ServeRoot: Sendable {
 
     /// The file an identifier (still percent-encoded, as it comes in the URL) names, open, or nil (not found).
     public func file(forIdentifier encoded: String) -> ServedFile? {
-        guard let relative = Self.percentDecoded(encoded), Self.isAcceptable(relative),
+        file(forIdentifier: encoded, names: .image)
+    }
+
+    /// The scene file an identifier names (a `.json` name: docs/design.md section 11), open, or nil (not found).
+    /// Only `.json` names are read as scenes, so that no other file's text can come back in a parse error.
+    public func scene(forIdentifier encoded: String) -> ServedFile? {
+        file(forIdentifier: encoded, names: .scene)
+    }
+
+    func file(forIdentifier encoded: String, names: Names) -> ServedFile? {
+        guard let relative = Self.percentDecoded(encoded), Self.isAcceptable(relative, names: names),
             let (opened, identity) = OpenDescriptor.open(
                 relative, beneath: descriptor, rootPath: resolved, resolution: resolution)
         else { return nil }
@@ -48,7 +58,7 @@ public struct ServeRoot: Sendable {
     public func folder(forIdentifier encoded: String) -> ServedFolder? {
         guard let relative = Self.percentDecoded(encoded) else { return nil }
         if relative.isEmpty { return ServedFolder(identifier: "", path: resolved) }
-        guard Self.isAcceptable(relative, image: false),
+        guard Self.isAcceptable(relative, names: .any),
             OpenDescriptor.open(relative, beneath: descriptor, rootPath: resolved, folder: true, resolution: resolution)
                 != nil
         else { return nil }
@@ -56,36 +66,72 @@ public struct ServeRoot: Sendable {
     }
 
     /// What a folder holds that the server serves: its sub-folders and its images (each as `file(forIdentifier:)`
-    /// finds it, so a link out of the root or a FIFO is left out), both in natural order of their names. The
-    /// folder is read through a descriptor opened beneath the root; the images are checked and closed again
-    /// (their `descriptor` is nil: a listing of thousands holds no descriptor, and an image is opened by its
-    /// identifier when it is shown).
-    public func contents(of folder: ServedFolder) -> (folders: [ServedFolder], images: [ServedFile]) {
+    /// finds it, so a link out of the root or a FIFO is left out), and with `scenes` its scene files (`.json` names
+    /// whose text starts as a JSON object), each in natural order of their names. The folder is read through a
+    /// descriptor opened beneath the root; the files are checked and closed again (their `descriptor` is nil: a
+    /// listing of thousands holds no descriptor, and a file is opened by its identifier when it is shown).
+    public func contents(of folder: ServedFolder, scenes: Bool = false) -> FolderContents {
+        var contents = FolderContents()
         guard
             let (opened, _) = OpenDescriptor.open(
                 folder.identifier, beneath: descriptor, rootPath: resolved, folder: true, resolution: resolution),
             let entries = FolderEntries.names(of: opened)
-        else { return ([], []) }
-        var folders: [ServedFolder] = []
-        var images: [ServedFile] = []
+        else { return contents }
         for name in NaturalOrder.sorted(entries) where !name.hasPrefix(".") {
             let relative = folder.identifier.isEmpty ? name : folder.identifier + "/" + name
+            let encoded = Self.percentEncoded(relative)
             if ImageFolder.isImageName(name) {
-                if let file = file(forIdentifier: Self.percentEncoded(relative)) { images.append(file.listed) }
-            } else if let sub = self.folder(forIdentifier: Self.percentEncoded(relative)) {
-                folders.append(sub)
+                if let file = file(forIdentifier: encoded) { contents.images.append(file.listed) }
+            } else if Self.isSceneName(name), let file = scene(forIdentifier: encoded) {
+                if scenes, let opened = file.descriptor, Scene.sniff(opened.prefix(64)) {
+                    contents.scenes.append(file.listed)
+                }
+            } else if let sub = self.folder(forIdentifier: encoded) {
+                contents.folders.append(sub)
             }
         }
-        return (folders, images)
+        return contents
     }
 
-    /// Whether a decoded relative path is one the server may look at: an image file name, or (`image` false) any
-    /// ordinary name.
-    static func isAcceptable(_ relative: String, image: Bool = true) -> Bool {
+    /// Which file names an identifier may end in.
+    enum Names {
+        case image, scene, any
+    }
+
+    /// Whether a decoded relative path is one the server may look at: ordinary names only, the last one of the
+    /// kind `names` says.
+    static func isAcceptable(_ relative: String, names: Names = .image) -> Bool {
         guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.utf8.contains(0) else { return false }
         let components = relative.split(separator: "/", omittingEmptySubsequences: false)
         for component in components where component.isEmpty || component.hasPrefix(".") { return false }
-        return !image || ImageFolder.isImageName(String(components.last!))
+        let last = String(components.last!)
+        switch names {
+        case .image: return ImageFolder.isImageName(last)
+        case .scene: return isSceneName(last)
+        case .any: return true
+        }
+    }
+
+    /// A scene's file name: it ends in `.json` (any case).
+    public static func isSceneName(_ name: String) -> Bool {
+        name.count > 5 && name.lowercased().hasSuffix(".json")
+    }
+
+    /// The identifier of the image a scene's layer names: `name` (relative to the scene's folder) joined to it and
+    /// resolved lexically (`.` dropped, `..` taking back a folder); nil for an absolute name or one that climbs
+    /// above the root. The result is an identifier still to be checked and opened beneath the root.
+    public static func layerIdentifier(_ name: String, ofScene scene: String) -> String? {
+        guard !name.hasPrefix("/") else { return nil }
+        var parts = scene.split(separator: "/").dropLast().map(String.init)
+        for part in name.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                guard parts.popLast() != nil else { return nil }
+            default: parts.append(String(part))
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
 
     /// `%XX` sequences decoded once (UTF-8); nil for a malformed escape or invalid UTF-8.
@@ -176,6 +222,14 @@ public struct ServedFile: Hashable, Sendable {
         hasher.combine(path)
         hasher.combine(identity)
     }
+}
+
+/// What `ServeRoot.contents(of:scenes:)` finds in a folder.
+public struct FolderContents: Sendable {
+    public var folders: [ServedFolder] = []
+    public var images: [ServedFile] = []
+    /// Scene files (only when asked for).
+    public var scenes: [ServedFile] = []
 }
 
 /// A folder the server may list and page through: its identifier (decoded; empty for the root) and resolved path.

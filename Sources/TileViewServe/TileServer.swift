@@ -78,6 +78,43 @@ struct ServedImages: Sendable {
         return try open(file)
     }
 
+    /// The most distinct images one served scene may open (each holds a descriptor while the view lives).
+    static let mostSceneImages = 256
+
+    /// The scene `file` holds (read from its descriptor), its image layers resolved beneath the root
+    /// (`ServeRoot.layerIdentifier`: relative to the scene's folder, never above the root, links followed only
+    /// while they stay beneath it) and opened over the shared tiles; with the files it read, the scene's first.
+    /// Errors name the scene by its identifier.
+    func openScene(_ file: ServedFile) throws(TileViewError) -> (scene: SceneImage, files: [ServedFile]) {
+        guard let descriptor = file.descriptor else {
+            throw TileViewError(.read, path: file.identifier, reason: "is no longer there")
+        }
+        guard file.size <= Scene.largestFileBytes else {
+            throw TileViewError(
+                .input, path: file.identifier, reason: "is over \(Scene.largestFileBytes >> 20) MiB: not a scene")
+        }
+        let bytes = descriptor.prefix(file.size)
+        guard bytes.count == file.size else {
+            throw TileViewError(.read, path: file.identifier, reason: "could not be read whole")
+        }
+        var files = [file]
+        let scene = try SceneImage(name: file.identifier, bytes: bytes) { (_, name) throws(TileViewError) in
+            guard let identifier = ServeRoot.layerIdentifier(name, ofScene: file.identifier),
+                let layer = root.file(forIdentifier: ServeRoot.percentEncoded(identifier))
+            else {
+                throw TileViewError(.read, path: name, reason: "is no image file beneath the served folder")
+            }
+            guard files.count <= Self.mostSceneImages else {
+                throw TileViewError(
+                    .input, path: identifier,
+                    reason: "is past the \(Self.mostSceneImages) distinct images a served scene may open")
+            }
+            files.append(layer)
+            return try open(layer)
+        }
+        return (scene, files)
+    }
+
     /// A gallery's opener: every time a page is opened (planned or made resident, now or after the files changed),
     /// its identifier is resolved again.
     var opener: PageLoader.PageOpener {

@@ -32,8 +32,10 @@ struct AccessTests {
         return try! AccessFiles.users(parsing: "# accounts\n\n" + line + "\n", file: "users")
     }()
 
-    static func server(clock: Clock = Clock(), sessionKey: [UInt8]? = nil) -> TileServer {
-        var settings = ServeSettings(root: ServeFixture.root, host: "127.0.0.1", port: 0)
+    static func server(clock: Clock = Clock(), sessionKey: [UInt8]? = nil, root: ServeRoot = ServeFixture.root)
+        -> TileServer
+    {
+        var settings = ServeSettings(root: root, host: "127.0.0.1", port: 0)
         let digest = try! AccessFiles.tokens(
             parsing: SHA256Hex.of(token) + "  -\n", file: "tokens")
         settings.access = AccessRules(

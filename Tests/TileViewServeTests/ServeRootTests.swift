@@ -38,7 +38,8 @@ struct ServeRootTests {
     @Test("a listing leaves out links out, hidden files and FIFOs, and holds no descriptor")
     func listing() throws {
         let root = ServeFixture.root
-        let (folders, images) = root.contents(of: try #require(root.folder(forIdentifier: "")))
+        let contents = root.contents(of: try #require(root.folder(forIdentifier: "")))
+        let (folders, images) = (contents.folders, contents.images)
         #expect(folders.map(\.identifier) == ["albums"])
         #expect(images.map(\.identifier) == ["broken.jpg", "inside.jpg", "rocket.jpg"])
         #expect(images.allSatisfy { $0.descriptor == nil })

@@ -680,6 +680,38 @@ def main():
         check(last and saw_wrap and wrapped[1] is False and len(wrapped[2]) >= 1 and all(m == "next" for m in wrapped[2])
               and still == len(wrapped[2]),
               "space plays a circular slideshow past the end and pauses it", f"{wrapped} {still}")
+        # A scene (a sub-folder, so the gallery keeps its six pages): its page draws the view's frame.png, and after
+        # a double click and a drag the state and the drawn pixels are the command's for the scene file.
+        os.makedirs(os.path.join(root, "scenes"), exist_ok=True)
+        scene = os.path.join(root, "scenes", "board.json")
+        with open(scene, "w") as out:
+            json.dump({"width": 640, "height": 480, "background": "FFFFFF", "layers": [
+                {"color": "FF000080", "rect": [0, 0, 640, 60]},
+                {"image": "../chelsea.png", "rect": [20, 80, 300, 380], "mode": "aspect-fill"},
+                {"image": "../coffee.png", "center": [480, 300]}]}, out)
+        driver.get(f"{base}/browse/scenes")
+        listed = driver.execute_script(
+            "return [...document.querySelectorAll('ul.scenes a')].map(a => a.getAttribute('href'))")
+        check(listed == ["/view/scenes%2Fboard.json"], "the listing names the scene", str(listed))
+        driver.get(f"{base}/view/scenes%2Fboard.json")
+        wait_idle(driver)
+        viewport = driver.find_element(By.ID, "tileview-viewport")
+        double_click(driver, 200, 150)
+        ActionChains(driver).move_to_element_with_offset(viewport, 0, 0).click_and_hold() \
+            .move_by_offset(-40, -20).move_by_offset(-40, -20).release().perform()
+        wait_idle(driver)
+        sent = driver.execute_script("return window.tileview.sent")
+        check(driver.execute_script("return window.tileview.answer.kind") == "scene" and sent[0] == "double-tap 200,150",
+              "the scene's page makes a scene view and sends the double click", str(sent))
+        replay(driver, tileview, scene, w, h, sent, "after a double click and a drag the scene's state is the command's")
+        args = ["zoom", scene, "--viewport", f"{w}x{h}", "--max-scale", MAX_SCALE, "-o", reference]
+        for gesture in sent:
+            args += ["--gesture", gesture]
+        cli(tileview, *args)
+        screenshot(driver, viewport, shot)
+        value = psnr(Image.open(shot), Image.open(reference))
+        check(value >= 30, "the scene's screenshot matches the command's frame", f"PSNR {value:.2f} dB")
+
         if shots:
             # A gallery with neighbours peeking in, on its second page.
             driver.get(f"{base}/gallery?peek=90&gap=16")

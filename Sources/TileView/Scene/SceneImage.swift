@@ -22,48 +22,62 @@ public final class SceneImage: ZoomContent {
     /// Each distinct image once, in layer order.
     public let images: [TiledImage]
 
+    /// How a scene's image layers are opened: the layer's index and its name as the scene gives it (relative to
+    /// the scene's folder) to the image, or an error whose `path` names the file that was tried and whose `reason`
+    /// says why.
+    public typealias LayerOpener = (_ layer: Int, _ name: String) throws(TileViewError) -> TiledImage
+
     /// Opens the scene file at `path`: reads and parses it, then opens every image it names (paths relative to the
-    /// scene's folder). Errors name the scene file and the layer. `notImage` is the error to report when the file
-    /// is not a scene either (what the image header reader said).
-    public init(
+    /// scene's folder, or absolute). Errors name the scene file and the layer. `notImage` is the error to report
+    /// when the file is not a scene either (what the image header reader said).
+    public convenience init(
         path: String, cacheBudgetBytes: Int = TiledImage.defaultCacheBudgetBytes,
         options: DecodeOptions = DecodeOptions(),
         notImage: CodecError? = nil
     ) throws(TileViewError) {
-        let bytes = try TextFile.readBytes(path, limit: Scene.largestFileBytes)
+        let folder = AtomicFile.split(path).folder
+        try self.init(
+            name: path, bytes: try TextFile.readBytes(path, limit: Scene.largestFileBytes), notImage: notImage
+        ) { (_, name) throws(TileViewError) in
+            let file = name.hasPrefix("/") || folder == "." ? name : Paths.join(folder, name)
+            return try TiledImage(path: file, cacheBudgetBytes: cacheBudgetBytes, options: options)
+        }
+    }
+
+    /// The scene `bytes` hold (the file `name` names: errors name it), its image layers opened by `open`, each
+    /// distinct name once, in layer order. `notImage` as for `init(path:)`.
+    public init(name: String, bytes: [UInt8], notImage: CodecError? = nil, open: LayerOpener) throws(TileViewError) {
         guard Scene.sniff(bytes.prefix(64)) else {
             throw TileViewError(
-                notImage ?? CodecError(.unknownFormat, "not a scene (a scene is a JSON object)"), path: path)
+                notImage ?? CodecError(.unknownFormat, "not a scene (a scene is a JSON object)"), path: name)
         }
         do {
             scene = try Scene(parsing: bytes)
         } catch {
-            throw TileViewError(.input, path: path, reason: "scene: \(error)")
+            throw TileViewError(.input, path: name, reason: "scene: \(error)")
         }
-        self.path = path
-        let folder = AtomicFile.split(path).folder
+        self.path = name
         var opened: [String: TiledImage] = [:]
         var images: [TiledImage] = []
         var layerImages: [TiledImage?] = []
         for (index, layer) in scene.layers.enumerated() {
-            guard case .image(let name, _) = layer else {
+            guard case .image(let imageName, _) = layer else {
                 layerImages.append(nil)
                 continue
             }
-            if let image = opened[name] {
+            if let image = opened[imageName] {
                 layerImages.append(image)
                 continue
             }
-            let file = name.hasPrefix("/") || folder == "." ? name : Paths.join(folder, name)
             let image: TiledImage
             do {
-                image = try TiledImage(path: file, cacheBudgetBytes: cacheBudgetBytes, options: options)
+                image = try open(index, imageName)
             } catch {
                 throw TileViewError(
-                    error.kind, path: path,
-                    reason: "scene: layers[\(index)]: image \"\(name)\" (\(file)): \(error.reason)")
+                    error.kind, path: name,
+                    reason: "scene: layers[\(index)]: image \"\(imageName)\" (\(error.path)): \(error.reason)")
             }
-            opened[name] = image
+            opened[imageName] = image
             images.append(image)
             layerImages.append(image)
         }

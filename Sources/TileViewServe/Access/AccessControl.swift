@@ -16,7 +16,7 @@ import TileView
 /// Otherwise GET and HEAD of the HTML pages (`/`, `/browse/...`, `/view/...`, `/gallery...`) redirect (303) to
 /// `/login?next=PATH`, and everything else is 401 with `WWW-Authenticate: Bearer` and a one-line reason. Answers
 /// that say `Cache-Control: public` say `private` instead: they are one user's.
-struct AccessControl<Context: RequestContext>: RouterMiddleware {
+struct AccessControl<Context: ShareGrantContext>: RouterMiddleware {
     let rules: AccessRules
     let settings: ServeSettings
 
@@ -28,7 +28,9 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
         var response: Response
         switch try await admit(request) {
         case .refused(let refusal): return refusal
-        case .admitted(let admitted, let cookie):
+        case .admitted(let admitted, let cookie, let grant):
+            var context = context
+            context.shareGrant = grant
             response = try await next(admitted, context)
             if let cookie { response.headers.append(HTTPField(name: .setCookie, value: cookie)) }
         }
@@ -39,8 +41,9 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
     }
 
     enum Admission {
-        /// Let through: the request (its body read when the middleware looked into it) and a cookie to set.
-        case admitted(Request, setCookie: String?)
+        /// Let through: the request (its body read when the middleware looked into it), a cookie to set, and the
+        /// share grant it came in by (nil for a session or a bearer token).
+        case admitted(Request, setCookie: String?, grant: ShareScope?)
         case refused(Response)
     }
 
@@ -56,12 +59,12 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
             guard rules.acceptsToken(String(parts[1].drop { $0 == " " })) else {
                 return .refused(Self.unauthorized("the bearer token is not one of --tokens", error: "invalid_token"))
             }
-            return .admitted(request, setCookie: nil)
+            return .admitted(request, setCookie: nil, grant: nil)
         }
         var sessionReason = "log in first (POST /login) or send Authorization: Bearer TOKEN"
         if let cookie = request.cookies[SessionCookie.name]?.value {
             switch SessionCookie.verdict(cookie, key: rules.sessionKey, now: now) {
-            case .valid(let user) where rules.users[user] != nil: return .admitted(request, setCookie: nil)
+            case .valid(let user) where rules.users[user] != nil: return .admitted(request, setCookie: nil, grant: nil)
             case .valid: sessionReason = "the session's user is no longer in --users; log in again"
             case .expired: sessionReason = "the session has expired; log in again"
             case .invalid: sessionReason = "the session cookie is not valid; log in again"
@@ -79,9 +82,10 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
                     return .refused(
                         TileServer.text(
                             .forbidden, "a share link opens /view/ID or /gallery/FOLDER (and their images) only"))
-                case .valid(_, let expires):
+                case .valid(let scope, let expires):
                     let value = ShareLink.cookieValue(path: path, exp: exp, sig: sig)
-                    return .admitted(request, setCookie: cookie(ShareLink.cookieName, value, seconds: expires - now))
+                    return .admitted(
+                        request, setCookie: cookie(ShareLink.cookieName, value, seconds: expires - now), grant: scope)
                 }
             }
             if let value = request.cookies[ShareLink.cookieName]?.value,
@@ -90,7 +94,7 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
             {
                 var request = request
                 if let wanted = try await wanted(&request), scope.covers(wanted) {
-                    return .admitted(request, setCookie: nil)
+                    return .admitted(request, setCookie: nil, grant: scope)
                 }
             }
         }

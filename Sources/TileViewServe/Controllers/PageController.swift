@@ -45,22 +45,24 @@ struct PageController: Sendable {
         listing(folderID: context.parameters.get("folder") ?? "")
     }
 
-    /// `/view/{id}`: the page that zooms one image.
+    /// `/view/{id}`: the page that zooms one image, or a scene (a `.json` identifier), which it draws from the
+    /// view's `frame.png` (a scene has no IIIF tiles, no file to download and no EXIF).
     @Sendable func imagePage(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
-        guard let file = root.file(forIdentifier: id) else {
+        guard let file = root.file(forIdentifier: id) ?? root.scene(forIdentifier: id) else {
             return notFoundPage("The image " + (ServeRoot.percentDecoded(id) ?? id))
         }
+        let scene = ServeRoot.isSceneName(file.identifier)
         let name = ViewAnswer.name(of: file.identifier)
         return HTMLPage.response(
             title: name,
             body: """
                 <div id="tileview-viewport" tabindex="0" role="img" aria-label="\(HTMLPage.escaped(name))" \
-                data-kind="image" data-id="\(HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier)))" \
+                data-kind="\(scene ? "scene" : "image")" data-id="\(HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier)))" \
                 data-max-scale="\(maxScale)"></div>
                 <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(ofFolderOf: file.identifier)))">back</a> \
                 <span>\(HTMLPage.escaped(name))</span> <span id="tileview-status" aria-live="polite"></span></nav>
-                \(Self.toolbar(gallery: false))
+                \(Self.toolbar(gallery: false, image: !scene))
                 <script src="/viewer/viewer.js"></script>
                 """)
     }
@@ -90,8 +92,8 @@ struct PageController: Sendable {
     /// for screen readers; the script maps it to the engine's gesture (zoom-in = `pinch 1.5` about the centre,
     /// fit and one-to-one = `zoom-to`, rotate = `rotate 90`), opens fullscreen, or downloads the image shown.
     /// Galleries add the slideshow, its interval, and the thumbnail strip. With it come the information panel,
-    /// the navigator and the help overlay.
-    static func toolbar(gallery: Bool) -> String {
+    /// the navigator and the help overlay. Without `image` (a scene) there is no information or download.
+    static func toolbar(gallery: Bool, image: Bool = true) -> String {
         var buttons: [(action: String, label: String, key: String, face: String)] = [
             ("zoom-in", "Zoom in", "+", "+"), ("zoom-out", "Zoom out", "-", "&minus;"),
             ("fit", "Fit", "0", icon("M9 4v5H4M15 4v5h5M9 20v-5H4M15 20v-5h5")),
@@ -99,9 +101,12 @@ struct PageController: Sendable {
             ("rotate", "Rotate", "r", icon("M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7")),
         ]
         if gallery { buttons.append(("slideshow", "Play a slideshow", "space", icon("M8 5v14l11-7z"))) }
+        buttons.append(("fullscreen", "Fullscreen", "f", icon("M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5")))
+        if image {
+            buttons.append(
+                ("info", "Information", "i", icon("M12 11v6M12 7v.01M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18")))
+        }
         buttons += [
-            ("fullscreen", "Fullscreen", "f", icon("M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5")),
-            ("info", "Information", "i", icon("M12 11v6M12 7v.01M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18")),
             (
                 "copy-link", "Copy the link to this view", "c",
                 icon("M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1" + "M14 10a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1")
@@ -122,7 +127,8 @@ struct PageController: Sendable {
         let download =
             "<a data-action=\"download\" aria-label=\"Download the original\" title=\"Download the original\" "
             + "download href=\"#\">&#x2193;</a>"
-        return "<div id=\"tileview-toolbar\" role=\"toolbar\" aria-label=\"View\">" + html.joined() + download
+        return "<div id=\"tileview-toolbar\" role=\"toolbar\" aria-label=\"View\">" + html.joined()
+            + (image ? download : "")
             + "</div>\n<aside id=\"tileview-info\" aria-label=\"Information\" hidden><dl></dl></aside>"
             + "\n<canvas id=\"tileview-navigator\" role=\"img\" aria-label=\"Where the view is in the image\" hidden>"
             + "</canvas>\n" + help(gallery: gallery)
@@ -199,12 +205,14 @@ struct PageController: Sendable {
                 """)
     }
 
-    /// The listing of a folder: its sub-folders (each with a link to its gallery) and its images as thumbnails.
+    /// The listing of a folder: its sub-folders (each with a link to its gallery), its images as thumbnails, and its
+    /// scenes by name.
     func listing(folderID: String) -> Response {
         guard let folder = root.folder(forIdentifier: folderID) else {
             return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
         }
-        let (folders, images) = root.contents(of: folder)
+        let contents = root.contents(of: folder, scenes: true)
+        let (folders, images, scenes) = (contents.folders, contents.images, contents.scenes)
         let title = folder.identifier.isEmpty ? root.name : folder.identifier
         var html = "<main class=\"listing\">\n<h1>\(HTMLPage.escaped(title))</h1>\n"
         if !folder.identifier.isEmpty {
@@ -239,7 +247,17 @@ struct PageController: Sendable {
             }
             html += "</ul>\n"
         }
-        if folders.isEmpty && images.isEmpty { html += "<p>No image files here.</p>\n" }
+        if !scenes.isEmpty {
+            // A scene has no IIIF tiles to make a thumbnail of: its name links to its view.
+            html += "<h2>Scenes</h2>\n<ul class=\"scenes\">\n"
+            for file in scenes {
+                let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier))
+                html +=
+                    "<li><a href=\"/view/\(encoded)\">\(HTMLPage.escaped(ViewAnswer.name(of: file.identifier)))</a></li>\n"
+            }
+            html += "</ul>\n"
+        }
+        if folders.isEmpty && images.isEmpty && scenes.isEmpty { html += "<p>No image files here.</p>\n" }
         html += "</main>"
         return HTMLPage.response(title: title, body: html)
     }

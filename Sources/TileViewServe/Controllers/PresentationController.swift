@@ -77,14 +77,14 @@ struct PresentationController: Sendable {
 
     func collection(_ request: Request, folderID: String) throws -> Response {
         guard let folder = settings.root.folder(forIdentifier: folderID) else { return TileServer.notFound }
-        let (folders, files) = settings.root.contents(of: folder)
+        let contents = settings.root.contents(of: folder)
         let base = TileServer.baseURI(request, settings)
-        var members = folders.map { sub in
+        var members = contents.folders.map { sub in
             IIIFPresentation.Collection.Member(
                 id: Self.documentURL(base: base, folder: sub.identifier, "collection.json"), manifest: false,
                 label: sub.identifier)
         }
-        if !files.isEmpty {
+        if !contents.images.isEmpty {
             members.append(
                 IIIFPresentation.Collection.Member(
                     id: Self.documentURL(base: base, folder: folder.identifier, "manifest.json"), manifest: true,

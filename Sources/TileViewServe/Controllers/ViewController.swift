@@ -27,7 +27,8 @@ struct ViewController: Sendable {
     /// `POST /api/views`: opens the view the body asks for (201).
     @Sendable func create(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         await viewAnswer(status: .created) { () async throws(ViewError) in
-            let view = try await createView(try await ViewRequest.decodeBody(ViewRequest.CreateView.self, request))
+            let view = try await createView(
+                try await ViewRequest.decodeBody(ViewRequest.CreateView.self, request), grant: context.shareGrant)
             let session = ViewStore.newSession()
             views.keep(view, as: session, rebuilt: false)
             return view.withContent { answer(session, view, $0) }
@@ -103,9 +104,13 @@ struct ViewController: Sendable {
             let token = try readToken(context)
             let bytes: [UInt8]
             do throws(WorkError<ViewError>) {
-                bytes = try await budget.run(bytes: LiveView.frameBytes(token.source.viewport)) {
+                bytes = try await budget.run(
+                    bytes: LiveView.frameBytes(token.source.viewport, scene: token.source.isScene)
+                ) {
                     () throws(ViewError) in
-                    try onView(token) { (_, _, content) throws(ViewError) in try Self.renderPNG(content) }
+                    try onView(token, grant: context.shareGrant) { (_, _, content) throws(ViewError) in
+                        try Self.renderPNG(content)
+                    }
                 }
             } catch {
                 switch error {
@@ -191,24 +196,43 @@ struct ViewController: Sendable {
         _ body: @escaping @Sendable (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T
     ) async throws(ViewError) -> T {
         let token = try readToken(context)
-        return try await work.run { () throws(ViewError) -> T in try onView(token, body) }
+        let grant = context.shareGrant
+        return try await work.run { () throws(ViewError) -> T in try onView(token, grant: grant, body) }
     }
 
     /// Runs `body` on the view `token` names, at the place it says, holding the view's lock: on the live copy when
     /// it is there, else on a copy rebuilt from the token (then kept as the live one). A token of an earlier place
     /// (a second tab, a retried request) is rebuilt too: each answer is the step applied to the place its token says.
-    func onView<T>(_ token: ViewToken, _ body: (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T)
-        throws(ViewError) -> T
-    {
+    /// A request let through by a share link (`grant`) must be granted every file the view shows.
+    func onView<T>(
+        _ token: ViewToken, grant: ShareScope?, _ body: (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T
+    ) throws(ViewError) -> T {
         if let live = views.view(token.session), live.source == token.source {
             let result = try live.withContent { (content) throws(ViewError) -> T? in
-                LiveView.place(of: content) == token.place ? try body(token.session, live, content) : nil
+                guard LiveView.place(of: content) == token.place else { return nil }
+                try Self.check(grant, reaches: content)
+                return try body(token.session, live, content)
             }
             if let result { return result }
         }
         let rebuilt = try rebuild(token)
         views.keep(rebuilt, as: token.session, rebuilt: true)
-        return try rebuilt.withContent { (content) throws(ViewError) -> T in try body(token.session, rebuilt, content) }
+        return try rebuilt.withContent { (content) throws(ViewError) -> T in
+            try Self.check(grant, reaches: content)
+            return try body(token.session, rebuilt, content)
+        }
+    }
+
+    /// 403 when a share grant does not reach every image `content` shows. The middleware checked the view's own
+    /// image or folder; a scene also shows its layers, which may lie elsewhere under the root. A link to the scene
+    /// itself shares what it shows; a folder's link reaches only the layers inside that folder.
+    static func check(_ grant: ShareScope?, reaches content: LiveView.Content) throws(ViewError) {
+        guard let grant, case .image(let session, let identifier) = content,
+            let scene = session.image as? SceneImage, grant != .image(identifier)
+        else { return }
+        for image in scene.images where !grant.covers(.image(image.path)) {
+            throw .forbidden("the share link does not reach \(image.path), an image of the scene \(identifier)")
+        }
     }
 
     /// The view `token` describes, opened again and moved to its place: 404 when its image or folder is gone or
@@ -217,13 +241,18 @@ struct ViewController: Sendable {
         let source = token.source
         switch (source.content, token.place) {
         case (.image(let identifier), .image(let place)):
-            guard let file = settings.root.file(forIdentifier: ServeRoot.percentEncoded(identifier)) else {
+            let encoded = ServeRoot.percentEncoded(identifier)
+            guard let file = settings.root.file(forIdentifier: encoded) ?? settings.root.scene(forIdentifier: encoded)
+            else {
                 throw .notFound("the view's image \(identifier) is no longer there")
             }
-            guard ViewSource.version(of: file) == source.version else {
-                throw .notFound("the view's image \(identifier) changed since the view was made: open it again")
-            }
-            let view = try openImage(file, source: source)
+            let changed = ViewError.notFound(
+                "the view's image \(identifier) changed since the view was made: open it again")
+            // An image is compared before it is opened; a scene's version covers its layers, known once it is open.
+            let scene = ServeRoot.isSceneName(identifier)
+            guard scene || ViewSource.version(of: file) == source.version else { throw changed }
+            let (view, files) = try openImage(file, viewport: source.viewport, maxScale: source.maxScale)
+            guard !scene || ViewSource.version(of: files) == source.version else { throw changed }
             try view.withContent { (content) throws(ViewError) in
                 guard case .image(let session, _) = content else { return }
                 do throws(TileViewError) { try session.restore(place) } catch { throw .image(error) }
@@ -265,7 +294,7 @@ struct ViewController: Sendable {
     }
 
     /// Opens the view `body` asks for.
-    func createView(_ body: ViewRequest.CreateView) async throws(ViewError) -> LiveView {
+    func createView(_ body: ViewRequest.CreateView, grant: ShareScope?) async throws(ViewError) -> LiveView {
         let viewport = PixelSize(width: body.viewport.width, height: body.viewport.height)
         guard (1...Self.maxViewportSide).contains(viewport.width), (1...Self.maxViewportSide).contains(viewport.height)
         else {
@@ -274,7 +303,8 @@ struct ViewController: Sendable {
         guard viewport.pixelCount <= settings.maxArea else {
             throw .badRequest("the viewport \(viewport) has more pixels than the limit of \(settings.maxArea)")
         }
-        let frameBytes = LiveView.frameBytes(viewport)
+        let scene = body.image.flatMap(ServeRoot.percentDecoded).map(ServeRoot.isSceneName) ?? false
+        let frameBytes = LiveView.frameBytes(viewport, scene: scene)
         guard frameBytes <= budget.capacity(of: budget.lane(for: frameBytes)) else {
             throw .badRequest(
                 "a frame of the viewport \(viewport) needs about \(MemoryEstimate.mebibytes(frameBytes)), over the "
@@ -289,13 +319,15 @@ struct ViewController: Sendable {
             guard body.circular == nil, body.peek == nil, body.gap == nil, body.start == nil else {
                 throw .badRequest("circular, peek, gap and start apply to folder views")
             }
-            guard let file = settings.root.file(forIdentifier: image) else {
+            guard let file = settings.root.file(forIdentifier: image) ?? settings.root.scene(forIdentifier: image)
+            else {
                 throw .notFound("no image \(image)")
             }
-            let source = ViewSource(
-                content: .image(identifier: file.identifier), version: ViewSource.version(of: file),
-                viewport: viewport, maxScale: maxScale)
-            return try await work.run { () throws(ViewError) -> LiveView in try openImage(file, source: source) }
+            return try await work.run { () throws(ViewError) -> LiveView in
+                let view = try openImage(file, viewport: viewport, maxScale: maxScale).view
+                try view.withContent { (content) throws(ViewError) in try Self.check(grant, reaches: content) }
+                return view
+            }
         case (nil, let folderID?):
             guard let folder = settings.root.folder(forIdentifier: folderID) else {
                 throw .notFound("no folder \(folderID)")
@@ -328,13 +360,26 @@ struct ViewController: Sendable {
         }
     }
 
-    /// A view of `file` at fit, as `source` says.
-    func openImage(_ file: ServedFile, source: ViewSource) throws(ViewError) -> LiveView {
+    /// A view of `file` at fit: an image, or a scene (a `.json` identifier) with its layers; with the files it
+    /// shows, whose version its tokens carry.
+    func openImage(_ file: ServedFile, viewport: PixelSize, maxScale: Double) throws(ViewError)
+        -> (view: LiveView, files: [ServedFile])
+    {
         do throws(TileViewError) {
+            let content: any ZoomContent
+            var files = [file]
+            if ServeRoot.isSceneName(file.identifier) {
+                (content, files) = try images.openScene(file)
+            } else {
+                content = try images.open(file)
+            }
             let session = ZoomSession(
-                image: try images.open(file),
-                view: ViewSettings(viewport: source.viewport, maximumScale: source.maxScale, options: settings.options))
-            return LiveView(.image(session, identifier: file.identifier), source: source)
+                image: content,
+                view: ViewSettings(viewport: viewport, maximumScale: maxScale, options: settings.options))
+            let source = ViewSource(
+                content: .image(identifier: file.identifier), version: ViewSource.version(of: files),
+                viewport: viewport, maxScale: maxScale)
+            return (LiveView(.image(session, identifier: file.identifier), source: source), files)
         } catch {
             throw .image(error)
         }

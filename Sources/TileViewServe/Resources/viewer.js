@@ -39,7 +39,7 @@
     const linked = kind === "gallery" ? readLink() : null;
     const maxScale = parseFloat(el.dataset.maxScale);
     if (maxScale > 0) body.maxScale = maxScale;
-    if (kind === "image") body.image = el.dataset.id;
+    if (kind === "image" || kind === "scene") body.image = el.dataset.id;
     else {
       body.folder = el.dataset.folder;
       body.circular = el.dataset.circular === "1";
@@ -206,8 +206,20 @@
       ctx.fillStyle = "#000"; ctx.fillRect(0, 0, width, height);
     }
     for (const p of answer.placements) drawPlacement(p, shift, needed);
+    if (answer.kind === "scene") drawFrame(answer, shift, needed);
     if (own) trimImages(needed);
     if (own && typeof drawNavigator === "function") drawNavigator();
+  }
+
+  // A scene has no IIIF tiles: its frame is the server's frame.png of the view's state (the last one shown stays
+  // until the new one has come, moved with a drag).
+  let lastFrame = null;
+  function drawFrame(answer, shift, needed) {
+    const url = "/api/views/" + answer.view + "/frame.png";
+    needed.add(url);
+    const entry = image(url, true);
+    if (entry.loaded) lastFrame = entry;
+    if (lastFrame) ctx.drawImage(lastFrame.img, shift.x, shift.y, width, height);
   }
 
   function levelSize(size, level) {
@@ -459,7 +471,7 @@
   function linkOf(answer) {
     const s = answer.state, parts = [];
     if (answer.kind === "gallery") parts.push("page=" + (answer.pageIndex + 1));
-    if (answer.kind === "image" || s.zoomScale > s.minimumZoomScale + 1e-9) {
+    if (answer.kind !== "gallery" || s.zoomScale > s.minimumZoomScale + 1e-9) {
       const r = uprightRect(s.visibleRect, s.rotation || 0, uprightSize(s));
       parts.push("xywh=" + [r.x, r.y, r.width, r.height].map((n) => Math.round(n)).join(","));
     }

@@ -1,9 +1,9 @@
 import Hummingbird
 import TileView
 
-/// One view a browser (or any client) drives: an image (`ZoomSession`) or a folder's gallery (`GallerySession`),
-/// the same sessions `tileview zoom` and `tileview gallery` run, so a frame the server returns is the file the
-/// command writes after the same steps. Every operation holds the view's lock: one step at a time.
+/// One view a browser (or any client) drives: an image or a scene (`ZoomSession`) or a folder's gallery
+/// (`GallerySession`), the same sessions `tileview zoom` and `tileview gallery` run, so a frame the server returns
+/// is the file the command writes after the same steps. Every operation holds the view's lock: one step at a time.
 final class LiveView: Sendable {
     enum Content {
         /// The session and the image's identifier.
@@ -47,9 +47,10 @@ final class LiveView: Sendable {
     /// What drawing one frame of a view of `viewport` holds at its peak, from the viewport alone (docs/design.md
     /// section 18): the frame (4 bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's
     /// pixels on each axis: 16 bytes a viewport pixel), the PNG encoder's rows and output (8), and a band of a level
-    /// and the decoder's rows when tiles are missing (`bandSlackBytes`).
-    static func frameBytes(_ viewport: PixelSize) -> Int {
-        MemoryEstimate.frameBytes(viewport, copies: 7) &+ bandSlackBytes
+    /// and the decoder's rows when tiles are missing (`bandSlackBytes`). A scene draws its layers one at a time onto
+    /// one frame, and keeps one more copy of it while a layer is cut to its clip (`SceneImage.drawImage`).
+    static func frameBytes(_ viewport: PixelSize, scene: Bool = false) -> Int {
+        MemoryEstimate.frameBytes(viewport, copies: scene ? 8 : 7) &+ bandSlackBytes
     }
 
     static let bandSlackBytes = 16 << 20
@@ -61,11 +62,12 @@ final class LiveView: Sendable {
 }
 
 /// Why a view request failed: not found (404), a bad request (400, with the message the command line prints for
-/// the same text), a step the view does not take (409: a move on an image view), or an image that could not be
-/// read (422).
+/// the same text), a share link that does not reach what the view shows (403), a step the view does not take (409:
+/// a move on an image view), or an image that could not be read (422).
 enum ViewError: Error, Sendable {
     case notFound(String)
     case badRequest(String)
+    case forbidden(String)
     case conflict(String)
     case image(TileViewError)
 
@@ -73,16 +75,18 @@ enum ViewError: Error, Sendable {
         switch self {
         case .notFound(let why): TileServer.text(.notFound, why)
         case .badRequest(let why): TileServer.text(.badRequest, why)
+        case .forbidden(let why): TileServer.text(.forbidden, why)
         case .conflict(let why): TileServer.text(.conflict, why)
         case .image(let error): TileServer.unprocessable(error)
         }
     }
 }
 
-/// What every view request answers (docs/design.md section 11): the view, the current page's zoom state (section 3's
-/// keys), the step record of a gallery (section 9; null for an image), and what a client needs to draw the
-/// frame from IIIF tiles: each visible page with its identifier, its frame in the viewport, its zoom state and
-/// the level the server draws it from.
+/// What every view request answers (docs/design.md section 11): the view, its kind (`image`, `scene` or `gallery`),
+/// the current page's zoom state (section 3's keys), the step record of a gallery (section 9; null for an image or
+/// a scene), and what a client needs to draw the frame from IIIF tiles: each visible page with its identifier, its
+/// frame in the viewport, its zoom state and the level the server draws it from (none for a scene, which a client
+/// draws from `frame.png`).
 struct ViewAnswer: Encodable, Sendable {
     struct Placement: Encodable, Sendable {
         let id: String
@@ -128,7 +132,9 @@ struct ViewAnswer: Encodable, Sendable {
         self.view = view
         switch content {
         case .image(let session, let identifier):
-            kind = "image"
+            // A scene has no IIIF tiles: a client draws its frame.png.
+            let scene = session.image is SceneImage
+            kind = scene ? "scene" : "image"
             state = session.state.snapshot
             level = session.level
             page = nil
@@ -136,12 +142,15 @@ struct ViewAnswer: Encodable, Sendable {
             pageIndex = nil
             map = nil
             loaded = nil
-            placements = [
-                Placement(
-                    id: ServeRoot.percentEncoded(identifier), name: Self.name(of: identifier),
-                    frame: PixelRect(size: PixelSize(truncating: session.state.viewportSize)), state: state,
-                    level: level)
-            ]
+            placements =
+                scene
+                ? []
+                : [
+                    Placement(
+                        id: ServeRoot.percentEncoded(identifier), name: Self.name(of: identifier),
+                        frame: PixelRect(size: PixelSize(truncating: session.state.viewportSize)), state: state,
+                        level: level)
+                ]
         case .gallery(let session, _, let identifiers):
             let pagesOf = session.job.pages
             let frame = session.current

@@ -6,12 +6,18 @@ import TileView
 /// settings it was made with.
 struct ViewSource: Equatable, Sendable {
     enum Content: Equatable, Sendable {
+        /// An image, or a scene (a `.json` identifier).
         case image(identifier: String)
         case gallery(folder: String, pages: Int, circular: Bool, peek: Int, gap: Int)
     }
 
     var content: Content
-    /// The version of what it shows: `version(of:)` the image, or of the folder's listing.
+    /// Whether it shows a scene.
+    var isScene: Bool {
+        if case .image(let identifier) = content { ServeRoot.isSceneName(identifier) } else { false }
+    }
+    /// The version of what it shows: `version(of:)` the image, or of the folder's listing; a scene's covers the
+    /// scene file and each image it opened.
     var version: UInt64
     var viewport: PixelSize
     var maxScale: Double
