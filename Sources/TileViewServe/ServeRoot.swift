@@ -44,6 +44,11 @@ public struct ServeRoot: Sendable {
         file(forIdentifier: encoded, names: .scene)
     }
 
+    /// What a view may show: the image, else the scene, an identifier names.
+    public func viewable(forIdentifier encoded: String) -> ServedFile? {
+        file(forIdentifier: encoded) ?? scene(forIdentifier: encoded)
+    }
+
     func file(forIdentifier encoded: String, names: Names) -> ServedFile? {
         guard let relative = Self.percentDecoded(encoded), Self.isAcceptable(relative, names: names),
             let (opened, identity) = OpenDescriptor.open(

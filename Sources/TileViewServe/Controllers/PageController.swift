@@ -49,7 +49,7 @@ struct PageController: Sendable {
     /// view's `frame.png` (a scene has no IIIF tiles, no file to download and no EXIF).
     @Sendable func imagePage(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
-        guard let file = root.file(forIdentifier: id) ?? root.scene(forIdentifier: id) else {
+        guard let file = root.viewable(forIdentifier: id) else {
             return notFoundPage("The image " + (ServeRoot.percentDecoded(id) ?? id))
         }
         let scene = ServeRoot.isSceneName(file.identifier)

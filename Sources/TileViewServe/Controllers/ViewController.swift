@@ -242,8 +242,7 @@ struct ViewController: Sendable {
         switch (source.content, token.place) {
         case (.image(let identifier), .image(let place)):
             let encoded = ServeRoot.percentEncoded(identifier)
-            guard let file = settings.root.file(forIdentifier: encoded) ?? settings.root.scene(forIdentifier: encoded)
-            else {
+            guard let file = settings.root.viewable(forIdentifier: encoded) else {
                 throw .notFound("the view's image \(identifier) is no longer there")
             }
             let changed = ViewError.notFound(
@@ -319,8 +318,7 @@ struct ViewController: Sendable {
             guard body.circular == nil, body.peek == nil, body.gap == nil, body.start == nil else {
                 throw .badRequest("circular, peek, gap and start apply to folder views")
             }
-            guard let file = settings.root.file(forIdentifier: image) ?? settings.root.scene(forIdentifier: image)
-            else {
+            guard let file = settings.root.viewable(forIdentifier: image) else {
                 throw .notFound("no image \(image)")
             }
             return try await work.run { () throws(ViewError) -> LiveView in
