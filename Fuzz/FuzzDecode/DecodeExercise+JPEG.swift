@@ -49,20 +49,28 @@ extension DecodeExercise {
     }
 
     /// The 1/8 scale decoded in 2 to 12 parts (`DecodeParts`, every part as small as a byte) gives libjpeg's rows,
-    /// error and warnings, strict or lenient: whatever the parts do not reproduce must be left to libjpeg.
+    /// error and warnings, strict or lenient: whatever the parts do not reproduce must be left to libjpeg. Keeping the
+    /// entropy index on the way changes none of it, and an index is kept only by a decode in parts asked for one
+    /// (its bytes equal the index's own pass: JPEGPartsTests, which has files to build that over).
     private mutating func eighthInParts() {
         let options = choices.next() % 2 == 0 ? Self.storedOptions : Self.lenientStoredOptions
-        let parts = DecodeParts.serial(count: choices.pick(2...12))
+        var parts = DecodeParts.serial(count: choices.pick(2...12))
+        parts.keepsEntropyIndex = choices.next() % 2 == 0
         let one = eighthScale(options: options, parts: nil)
         let parted = eighthScale(options: options, parts: parts)
         law(parted.rows == one.rows, "the 1/8 scale in \(parts.count) parts has other rows than libjpeg's")
         law(parted.error == one.error, "in parts: \(parted.error ?? "no error"); libjpeg: \(one.error ?? "no error")")
         law(parted.warnings == one.warnings, "in parts: warnings \(parted.warnings); libjpeg: \(one.warnings)")
+        law(
+            parted.index == nil || (parts.keepsEntropyIndex && parted.inParts),
+            "an entropy index kept without being asked for, or without parts")
+        law(parted.index.map { $0.starts(with: Array("TVJX".utf8)) } ?? true, "a kept index not in the saved layout")
     }
 
-    /// The whole 1/8 scale as rows (those read before an error, the rest zero), the error, the warnings.
+    /// The whole 1/8 scale as rows (those read before an error, the rest zero), the error, the warnings, whether
+    /// parts made it and the entropy index they kept.
     private func eighthScale(options: DecodeOptions, parts: DecodeParts?) -> (
-        rows: [UInt8], error: String?, warnings: [String]
+        rows: [UInt8], error: String?, warnings: [String], inParts: Bool, index: [UInt8]?
     ) {
         do throws(CodecError) {
             let reader = try JPEGScanlineReader(.bytes(bytes), options: options)
@@ -71,9 +79,9 @@ extension DecodeExercise {
                 _ = try reader.readRows(window.outputSize.height, into: buffer, rowBytes: window.rowBytes)
                 try reader.finish()
             }
-            return (rows, failure, reader.warnings)
+            return (rows, failure, reader.warnings, reader.decodedByParts, reader.entropyIndex)
         } catch {
-            return ([], "\(error.kind): \(error.message)", [])
+            return ([], "\(error.kind): \(error.message)", [], false, nil)
         }
     }
 

@@ -330,7 +330,8 @@ static void tv_jpeg_settings(struct tv_jpeg_decoder *d, unsigned scale_num) {
     jpeg_calc_output_dimensions(&d->cinfo);
 }
 
-tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *d, int parts, size_t min_part_bytes, size_t max_bytes) {
+tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *d, int parts, size_t min_part_bytes, size_t max_bytes,
+                                  int keep_index) {
     if (d == NULL || d->broken || d->started || d->finished || d->cmyk || parts < 2 || d->parts_rows != NULL) {
         return NULL;
     }
@@ -354,6 +355,7 @@ tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *d, int parts, size_t min_part
     facts.out_width = c->output_width;
     facts.out_height = c->output_height;
     facts.max_bytes = max_bytes;
+    facts.keep_index = keep_index;
     if (d->data != NULL) {
         facts.data = d->data;
         facts.length = d->length;
@@ -384,6 +386,10 @@ void tv_jpeg_parts_run(tv_jpeg_parts *plan, int part) { tv_eighth_run(plan, part
 int tv_jpeg_parts_join(tv_jpeg_parts *plan) { return tv_eighth_join(plan); }
 
 void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band) { tv_eighth_rows(plan, band); }
+
+int tv_jpeg_parts_index(const tv_jpeg_parts *plan, uint8_t **out, size_t *length) {
+    return tv_eighth_index(plan, out, length);
+}
 
 int tv_jpeg_parts_finish(tv_jpeg_decoder *d, tv_jpeg_parts *plan) {
     int joined;

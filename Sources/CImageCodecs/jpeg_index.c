@@ -975,6 +975,8 @@ struct tv_eighth_part {
     int read_failed;
     size_t count, capacity;
     uint64_t *at;     /* where each of the first TV_EIGHTH_SYNC MCUs began, in bits from the file's start */
+    uint64_t *entry;  /* with keep_index, where every MCU's entry of the index lies: as `at`, but before a restart
+                       * marker due ahead of it (the index keeps that state); UINT64_MAX where no position is */
     int16_t *dc;      /* each block's DC, blocks_per_mcu a MCU, relative to the part's first predictors, modulo 2^16
                        * (libjpeg keeps a coefficient as a 16-bit JCOEF: only that much of DC + offset counts) */
     struct tv_chroma_terms *chroma; /* 2 a MCU with 2x2 chroma */
@@ -1110,7 +1112,12 @@ static int tv_eighth_grow(struct tv_eighth *e, struct tv_eighth_part *p) {
         chroma = realloc(p->chroma, capacity * 2 * sizeof *chroma);
         if (chroma != NULL) p->chroma = chroma;
     }
-    if (at == NULL || dc == NULL || (e->f.chroma_2x2 && chroma == NULL)) {
+    uint64_t *entry = p->entry;
+    if (e->f.keep_index) {
+        entry = realloc(p->entry, capacity * sizeof *entry);
+        if (entry != NULL) p->entry = entry;
+    }
+    if (at == NULL || dc == NULL || (e->f.chroma_2x2 && chroma == NULL) || (e->f.keep_index && entry == NULL)) {
         p->out_of_memory = 1;
         return 0;
     }
@@ -1132,6 +1139,12 @@ static int tv_eighth_step(struct tv_eighth *e, struct tv_eighth_part *p, size_t 
     if (limit != SIZE_MAX && (size_t)(p->bits.p - p->bits.start) + margin >= limit) return 2;
     struct tv_bits b = p->bits;
     struct tv_eighth_state s = p->state;
+    uint64_t entry = UINT64_MAX;
+    if (e->f.keep_index) {
+        size_t byte;
+        int bit;
+        if (tv_bits_position(&b, &byte, &bit)) entry = (uint64_t)byte * 8 + (uint64_t)bit;
+    }
     if (x->restart_interval) {
         if (s.restarts_left == 0) {
             if (!tv_bits_restart(&b, s.next_restart)) return 0;
@@ -1175,6 +1188,7 @@ static int tv_eighth_step(struct tv_eighth *e, struct tv_eighth_part *p, size_t 
     }
     if (b.count < b.zeros) return 0;
     if (p->count < TV_EIGHTH_SYNC) p->at[p->count] = at;
+    if (e->f.keep_index) p->entry[p->count] = entry;
     if (began != NULL) *began = at;
     p->count++;
     p->bits = b;
@@ -1246,7 +1260,8 @@ struct tv_eighth *tv_eighth_plan(const struct tv_eighth_facts *facts, int parts,
     /* What the decode holds: the file read, every MCU's record with room to grow, the rows. */
     const size_t total = (size_t)x->mcus_x * x->mcus_y;
     const size_t record = (size_t)x->blocks_per_mcu * sizeof(int16_t) +
-                          (facts->chroma_2x2 ? 2 * sizeof(struct tv_chroma_terms) : 0);
+                          (facts->chroma_2x2 ? 2 * sizeof(struct tv_chroma_terms) : 0) +
+                          (facts->keep_index ? sizeof(uint64_t) : 0);
     size_t need = facts->held_bytes + total * record / 2 * 3 + (size_t)parts * TV_EIGHTH_SYNC * sizeof(uint64_t) +
                   (size_t)facts->out_width * facts->out_height * 4;
     if (need > facts->max_bytes) {
@@ -1504,6 +1519,84 @@ void tv_eighth_rows(struct tv_eighth *e, int k) {
     e->band[k] = 1;
 }
 
+/* The entry tv_jpeg_index_build's pass keeps before MCU g (before a restart marker due there is read): the bit
+ * where it begins, the MCUs until the next marker and its number, the predictors. 0 without a position. */
+static int tv_eighth_entry(struct tv_index_entry *entry, uint32_t interval, int64_t g, uint64_t position,
+                           const int16_t dc[TV_INDEX_MAX_COMPONENTS]) {
+    if (position == UINT64_MAX || position / 8 > UINT32_MAX) return 0;
+    entry->byte = (uint32_t)(position / 8);
+    entry->bit = (uint8_t)(position % 8);
+    if (interval != 0 && g == 0) {
+        entry->restarts_left = (uint16_t)interval;
+    } else if (interval != 0) {
+        int64_t into = g % interval;
+        entry->restarts_left = (uint16_t)(into == 0 ? 0 : interval - into);
+        entry->next_restart = (uint8_t)(((g - 1) / interval) & 7);
+    }
+    for (int c = 0; c < TV_INDEX_MAX_COMPONENTS; c++) entry->dc[c] = dc[c];
+    return 1;
+}
+
+int tv_eighth_index(const struct tv_eighth *e, uint8_t **out, size_t *length) {
+    *out = NULL;
+    *length = 0;
+    if (e == NULL || e->segment == NULL || !e->f.keep_index) return 0;
+    struct tv_jpeg_index index = e->x;
+    index.fd = -1;
+    index.file_length = e->f.length;
+    index.header = (uint8_t *)e->f.data;
+    index.header_length = e->scan;
+    const uint32_t steps = index.steps, columns = index.mcus_x, interval = index.restart_interval;
+    const int64_t total = (int64_t)columns * index.mcus_y;
+    const int bpm = index.blocks_per_mcu;
+    struct tv_index_entry *entries = calloc((size_t)steps * index.mcus_y, sizeof *entries);
+    if (entries == NULL || total == 0) {
+        free(entries);
+        return 0;
+    }
+    index.entries = entries;
+    /* Each block's component, in scan order. */
+    int component[10];
+    for (int c = 0, n = 0; c < index.components; c++) {
+        int count = index.components == 1 ? 1 : index.h[c] * index.v[c];
+        for (int i = 0; i < count; i++) component[n++] = c;
+    }
+    int16_t dc[TV_INDEX_MAX_COMPONENTS] = {0, 0, 0}; /* the predictors after the MCU before */
+    int ok = 1;
+    for (int k = 0; k < e->segments && ok; k++) {
+        const struct tv_eighth_segment *s = &e->segment[k];
+        for (size_t i = s->from; i < s->to && ok; i++) {
+            const int64_t g = s->base + (int64_t)i;
+            const uint32_t row = (uint32_t)(g / columns), column = (uint32_t)(g % columns);
+            const uint64_t position = s->part->entry[i];
+            if (column % TV_INDEX_STEP == 0) {
+                ok = tv_eighth_entry(&entries[(size_t)row * steps + column / TV_INDEX_STEP], interval, g, position, dc);
+            }
+            /* The end of the row before is the same state. */
+            if (ok && column == 0 && row > 0) {
+                ok = tv_eighth_entry(&entries[(size_t)row * steps - 1], interval, g, position, dc);
+            }
+            const int16_t *blocks = s->part->dc + i * (size_t)bpm;
+            for (int n = 0; n < bpm; n++) {
+                int16_t value = (int16_t)(blocks[n] + s->offset[component[n]]);
+                /* The pass refuses a DC beyond what 8-bit samples give (tv_decode_block). */
+                if (value < -1024 || value > 1023) ok = 0;
+                dc[component[n]] = value;
+            }
+        }
+    }
+    /* The end of the last row: the state after the frame's last MCU. */
+    size_t byte;
+    int bit;
+    ok = ok && tv_bits_position(&e->segment[e->segments - 1].part->bits, &byte, &bit) &&
+         tv_eighth_entry(&entries[(size_t)index.mcus_y * steps - 1], interval, total,
+                         (uint64_t)byte * 8 + (uint64_t)bit, dc);
+    tv_error error;
+    ok = ok && tv_jpeg_index_save(&index, out, length, &error) == TV_OK;
+    free(entries);
+    return ok;
+}
+
 uint8_t *tv_eighth_take(struct tv_eighth *e, int *joined) {
     *joined = 0;
     if (e == NULL) return NULL;
@@ -1522,6 +1615,7 @@ void tv_eighth_free(struct tv_eighth *e) {
     if (e == NULL) return;
     for (int k = 0; k < e->parts; k++) {
         free(e->part[k].at);
+        free(e->part[k].entry);
         free(e->part[k].dc);
         free(e->part[k].chroma);
     }

@@ -44,6 +44,7 @@ struct tv_eighth_facts {
     uint32_t out_width, out_height;
     size_t held_bytes;   /* of `data`, what the decoder read into memory for this decode (0: the caller's bytes) */
     size_t max_bytes;    /* the most this decode may hold: the file read, the MCUs' records, the rows made */
+    int keep_index;      /* also keep where each MCU begins, for the entropy index (tv_eighth_index) */
 };
 
 struct tv_eighth;
@@ -62,6 +63,10 @@ int tv_eighth_join(struct tv_eighth *e);
  * one thread. Take gives the rows only when every band was made (a band stops at a block whose samples libjpeg's
  * transforms might not agree on). */
 void tv_eighth_rows(struct tv_eighth *e, int k);
+/* After a join, with `facts->keep_index`: the entropy index of the file (jpeg_index.c's saved layout, released with
+ * free), the one tv_jpeg_index_build's pass makes, byte for byte, from this pass's MCUs. 0 (and NULL) without it, or
+ * where that pass would refuse the data (a DC outside [-1024, 1023]). */
+int tv_eighth_index(const struct tv_eighth *e, uint8_t **out, size_t *length);
 /* The rows made (out_width * out_height * 4, released with free) and the join's count, NULL and 0 without a join;
  * frees `e`. */
 uint8_t *tv_eighth_take(struct tv_eighth *e, int *joined);

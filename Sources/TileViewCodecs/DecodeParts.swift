@@ -12,6 +12,9 @@ public struct DecodeParts: Sendable {
     public var count: Int
     public var minimumBytes: Int
     public var maximumBytes: Int
+    /// Whether a JPEG decoded in parts also keeps its entropy index, made from the same pass
+    /// (`JPEGScanlineReader.entropyIndex`): 8 bytes more a MCU while it runs, within `jpegEighthBytes`.
+    public var keepsEntropyIndex = false
     public var run: @Sendable (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Void
     public var background: @Sendable (_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
@@ -32,7 +35,7 @@ public struct DecodeParts: Sendable {
 
     /// At most what a JPEG's 1/8 scale decoded in these parts holds, for a memory plan: the file read whole (the
     /// caller's bytes are not counted again: pass 0), every MCU's record (at most 3/8 of a byte a stored pixel,
-    /// with room to grow), the first MCUs' positions of each part, and the 1/8 rows. No more than `maximumBytes`,
+    /// with room to grow, the entropy index's positions included), the first MCUs' positions of each part, and the 1/8 rows. No more than `maximumBytes`,
     /// beyond which the file is left to libjpeg.
     public func jpegEighthBytes(storedSize: PixelSize, fileBytes: Int) -> Int {
         let eighth = PixelSize(width: (storedSize.width + 7) / 8, height: (storedSize.height + 7) / 8)

@@ -40,6 +40,9 @@ public final class JPEGScanlineReader {
     public private(set) var partsJoined = 0
     /// Whether `start` had the 1/8 scale decoded in parts.
     public var decodedByParts: Bool { partsJoined > 0 }
+    /// The entropy index (`JPEGEntropyIndex.saved()`'s bytes, byte for byte) that the 1/8 scale's parts made on the
+    /// way, when `start` was asked for it (`DecodeParts.keepsEntropyIndex`) and decoded in parts: no pass of its own.
+    public private(set) var entropyIndex: [UInt8]?
     private let owner: AnyObject?
     /// The conversion to sRGB the decoder applies to rows (nil: stored values); kept alive for the decoder.
     private let colorTransform: ColorTransform?
@@ -119,13 +122,20 @@ public final class JPEGScanlineReader {
         precondition((1...16).contains(scaleNumerator), "the scale numerator must be 1...16 (eighths)")
         if scaleNumerator == 1, let parts, parts.count > 1, let decoder,
             let plan = tv_jpeg_parts_plan(
-                decoder, Int32(min(parts.count, 64)), max(1, parts.minimumBytes), max(0, parts.maximumBytes))
+                decoder, Int32(min(parts.count, 64)), max(1, parts.minimumBytes), max(0, parts.maximumBytes),
+                parts.keepsEntropyIndex ? 1 : 0)
         {
             let handle = PartsPlan(plan)
             let count = Int(tv_jpeg_parts_count(plan))
             parts.run(count) { part in tv_jpeg_parts_run(handle.plan, Int32(part)) }
             if tv_jpeg_parts_join(plan) > 0 {
                 parts.run(count) { band in tv_jpeg_parts_rows(handle.plan, Int32(band)) }
+                var bytes: UnsafeMutablePointer<UInt8>?
+                var length = 0
+                if parts.keepsEntropyIndex, tv_jpeg_parts_index(plan, &bytes, &length) != 0, let bytes {
+                    entropyIndex = Array(UnsafeBufferPointer(start: bytes, count: length))
+                }
+                tv_free(bytes)
             }
             partsJoined = Int(tv_jpeg_parts_finish(decoder, plan))
         }

@@ -119,13 +119,27 @@ public final class CoarseLevelStore: Sendable {
     public func storeIndexIfMissing(
         _ descriptor: OpenDescriptor, header: ImageHeader, warn: @Sendable (String) -> Void = { _ in }
     ) -> Bool {
+        guard let key = missingIndexKey(descriptor, header: header) else { return false }
+        return storeIndex(key: key, made: nil, descriptor: descriptor, warn: warn)
+    }
+
+    /// The key of the entropy index the indexers keep for the JPEG `descriptor` reads, when it takes one and there is
+    /// none yet (`storeIndexIfMissing`).
+    public func missingIndexKey(_ descriptor: OpenDescriptor, header: ImageHeader) -> String? {
         guard writable, header.format == .jpeg, header.storedSize.pixelCount >= Self.indexedJPEGPixels,
             let identity = descriptor.identity
-        else { return false }
+        else { return nil }
         let key = Self.indexKey(identity: identity)
-        guard !contains(key: key, suffix: Self.indexSuffix),
-            let bytes = try? JPEGEntropyIndex(.descriptor(descriptor)).saved()
-        else { return false }
+        return contains(key: key, suffix: Self.indexSuffix) ? nil : key
+    }
+
+    /// Keeps the entropy index of `key`: `made` when the level pass made it on the way (`TiledImage.keptEntropyIndex`),
+    /// else one pass over the file `descriptor` reads. True when an entry was written.
+    @discardableResult
+    public func storeIndex(
+        key: String, made: [UInt8]?, descriptor: OpenDescriptor, warn: @Sendable (String) -> Void = { _ in }
+    ) -> Bool {
+        guard let bytes = made ?? (try? JPEGEntropyIndex(.descriptor(descriptor)).saved()) else { return false }
         storeIndex(key: key, bytes: bytes, warn: warn)
         return true
     }

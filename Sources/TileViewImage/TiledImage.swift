@@ -47,6 +47,12 @@ public final class TiledImage {
     /// Whether a decode that reads all of a level's rows may run beside other threads (`decodeParts`) though the image
     /// is not over a shared cache: `tileview index`, which reads nothing else and has the processors to itself.
     package var decodesInParts = false
+    /// Whether a JPEG's 1/8 pass in parts also keeps its entropy index (`keptEntropyIndex`): the indexers, which keep
+    /// both, then make them in one pass.
+    package var keepsEntropyIndex = false
+    /// The entropy index (`JPEGEntropyIndex.saved()`'s bytes) the last 1/8 pass in parts made, with
+    /// `keepsEntropyIndex`; nil when none did (another format or layout, a file left to libjpeg).
+    package private(set) var keptEntropyIndex: [UInt8]?
 
     /// A shared tile cache and the name of this version of the file in it.
     public struct SharedTiles: Sendable {
@@ -285,7 +291,12 @@ extension TiledImage {
     /// first view waits on that pass) or that asks for it (`decodesInParts`); in one pass otherwise (the command's
     /// runs keep their own memory plans, and their cores busy with frames).
     var decodeParts: DecodeParts? {
-        (sharedTiles != nil || decodesInParts) && (header.format == .jpeg || header.format == .png) ? .threads : nil
+        guard (sharedTiles != nil || decodesInParts) && (header.format == .jpeg || header.format == .png) else {
+            return nil
+        }
+        var parts = DecodeParts.threads
+        parts.keepsEntropyIndex = keepsEntropyIndex
+        return parts
     }
 
     /// What those parts hold at most, for a memory plan of a read of `level` (0 when it is not one): a JPEG's 1/8
@@ -314,8 +325,10 @@ extension TiledImage {
         let scale = LevelScale.pyramidLevel(level, header: header)
         do throws(CodecError) {
             guard header.decodesWhole else {
-                return try LevelReader(
+                let reader = try LevelReader(
                     source, format: header.format, scale: scale, rect: rect, options: options, parts: decodeParts)
+                if let index = reader.entropyIndex { keptEntropyIndex = index }
+                return reader
             }
             let whole: WholeImage
             let stored = scale.storedLevel

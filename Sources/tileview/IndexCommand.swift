@@ -98,14 +98,24 @@ struct IndexCommand: ParsableCommand {
                 // inflated ahead), as vips uses them; a shard given one processor keeps one thread.
                 image.decodesInParts = true
                 guard let key = image.coarseLevelKey else { continue }
-                // A large JPEG's entropy index too (docs/design.md section 16): no pass for its first deep tile.
-                let wroteIndex = store.storeIndexIfMissing(descriptor, header: image.header) { Report.warning($0) }
+                // A large JPEG's entropy index too (docs/design.md section 16): no pass for its first deep tile. The
+                // levels' pass makes it on the way; without that pass (levels there already), a pass of its own.
+                let indexKey = store.missingIndexKey(descriptor, header: image.header)
                 if store.contains(key: key) {
-                    if wroteIndex { indexed += 1 } else { present += 1 }
+                    let wroteIndex = indexKey.map { key in
+                        store.storeIndex(key: key, made: nil, descriptor: descriptor) { Report.warning($0) }
+                    }
+                    if wroteIndex == true { indexed += 1 } else { present += 1 }
                     continue
                 }
+                image.keepsEntropyIndex = indexKey != nil
                 let levels = try image.decodeCoarseLevels()
                 store.store(key: key, levels: levels) { Report.warning($0) }
+                if let indexKey {
+                    store.storeIndex(key: indexKey, made: image.keptEntropyIndex, descriptor: descriptor) {
+                        Report.warning($0)
+                    }
+                }
                 indexed += 1
                 pixels += image.imageSize.pixelCount
                 if Report.verbose { Report.standardError("\(path): \(levels.count) levels\n") }

@@ -169,7 +169,70 @@ struct JPEGPartsTests {
         #expect(changed > 10)
     }
 
-    @Test("parts run on threads of their own give the same bytes")
+    /// The entropy index a 1/8 decode in `count` parts keeps (nil when it kept none), with whether parts made the
+    /// rows and the rows themselves.
+    static func keptIndex(_ source: ImageSource, parts: DecodeParts) -> (index: [UInt8]?, inParts: Bool, rows: Outcome)
+    {
+        var parts = parts
+        parts.keepsEntropyIndex = true
+        let rows = decodeEighth(source, parts: parts)
+        guard let reader = try? JPEGScanlineReader(source), (try? reader.start(scaleNumerator: 1, parts: parts)) != nil
+        else { return (nil, false, rows) }
+        return (reader.entropyIndex, reader.decodedByParts, rows)
+    }
+
+    @Test("the entropy index the parts keep is byte for byte the index's own pass, for every corpus JPEG")
+    func keptEntropyIndex() throws {
+        var kept: Set<String> = []
+        for file in Self.corpusJPEGs {
+            let path = TestImages.corpus(file)
+            let own = try? JPEGEntropyIndex(.file(path: path)).saved()
+            let memory = ImageSource.bytes(try Fixtures.bytes(Fixtures.corpusRoot.appendingPathComponent(file)))
+            for source in [memory, .file(path: path)] {
+                let whole = Self.decodeEighth(source, parts: nil)
+                for count in [2, 3, 7, 64] {
+                    let (index, inParts, rows) = Self.keptIndex(source, parts: .serial(count: count))
+                    var parted = rows
+                    parted.inParts = false
+                    let unchanged = parted == whole
+                    #expect(unchanged, "\(file) in \(count) parts: keeping the index changed the rows")
+                    guard inParts else {
+                        #expect(index == nil, "\(file): an index without parts")
+                        continue
+                    }
+                    // Where the pass refuses the data (a DC beyond 8-bit samples' range), the parts keep none.
+                    let same = index == own
+                    #expect(same, "\(file) in \(count) parts: \(index?.count ?? 0) bytes, the pass \(own?.count ?? 0)")
+                    if index != nil { kept.insert(file) }
+                }
+            }
+        }
+        // Restart markers, 4:2:0, 4:2:2, 4:4:4 and gray among them.
+        for file in Self.decodedInParts { #expect(kept.contains(file), "\(file) kept no index") }
+    }
+
+    @Test("a seeded sweep of encoded images: the index the parts keep is the pass's")
+    func keptEntropyIndexSweep() throws {
+        var generator = SplitMix64(seed: 0x1DE_C5)
+        for round in 0..<16 {
+            let size = PixelSize(
+                width: Int.random(in: 8...900, using: &generator), height: Int.random(in: 8...600, using: &generator))
+            let options = JPEGEncodeOptions(
+                quality: Int.random(in: 5...100, using: &generator), grayscale: Bool.random(using: &generator))
+            let jpeg = try JPEGEncoder.encode(Self.pattern(size, using: &generator), options: options)
+            try TemporaryFolder.with("kept-index") { folder in
+                let path = folder.appendingPathComponent("sweep.jpg").path
+                try Data(jpeg).write(to: URL(fileURLWithPath: path))
+                let own = try JPEGEntropyIndex(.file(path: path)).saved()
+                let count = Int.random(in: 2...12, using: &generator)
+                let (index, inParts, _) = Self.keptIndex(.file(path: path), parts: .serial(count: count))
+                #expect(!inParts || index == own, "round \(round): \(size), \(count) parts")
+                #expect(inParts || jpeg.count < 2 * count, "round \(round): \(size) left to libjpeg")
+            }
+        }
+    }
+
+    @Test("parts run on threads of their own give the same bytes, and the same entropy index")
     func threads() throws {
         let source = ImageSource.file(path: TestImages.corpus("jpeg/testorig.jpg"))
         // One thread per part, each joined through a semaphore.
@@ -188,5 +251,9 @@ struct JPEGPartsTests {
         #expect(parted.inParts)
         parted.inParts = false
         #expect(parted == whole)
+        // The entropy index kept on the way, each part's positions written by its own thread.
+        let kept = Self.keptIndex(source, parts: onThreads)
+        let own = try JPEGEntropyIndex(source).saved()
+        #expect(kept.inParts && kept.index == own)
     }
 }

@@ -80,4 +80,26 @@ struct EighthPartsTests {
             #expect(reader.partsJoined == expected)
         }
     }
+
+    @Test("tileview index's image keeps the entropy index its 1/8 pass made: the index's own pass, byte for byte")
+    func keptEntropyIndex() throws {
+        let (path, folder) = try Self.photo()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let own = try JPEGEntropyIndex(.file(path: path)).saved()
+        var levels: [[(level: Int, pixels: ImageBuffer)]] = []
+        for keeps in [false, true] {
+            let image = try TiledImage(path: path, tileSize: 256, cacheBudgetBytes: 0)
+            image.decodesInParts = true
+            image.keepsEntropyIndex = keeps
+            levels.append(try image.decodeCoarseLevels())
+            // On one processor there are no parts, and no index is made on the way (the indexers make their own).
+            let kept = image.keptEntropyIndex
+            let expected = keeps && DecodeParts.threads.count > 1 ? own : nil
+            #expect(kept == expected, "keeps \(keeps): \(kept?.count ?? 0) bytes, the pass \(own.count)")
+        }
+        let same =
+            levels[0].map(\.level) == levels[1].map(\.level)
+            && zip(levels[0], levels[1]).allSatisfy { $0.pixels == $1.pixels }
+        #expect(same, "keeping the index changed the levels")
+    }
 }

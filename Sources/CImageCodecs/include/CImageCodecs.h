@@ -355,15 +355,20 @@ tv_status tv_jpeg_start(tv_jpeg_decoder *decoder, unsigned scale_num, uint32_t c
  *   baseline Huffman scan of gray or of YCbCr with 1x1, 2x1 or 2x2 luma and 1x1 chroma; a file over 64 MiB; fewer
  *   than two parts of `min_part_bytes`; a decode that would hold more than `max_bytes` (the file read whole,
  *   records of at most 3/8 of a byte a pixel, the 1/8 rows).
+ * - With keep_index the plan also keeps where every MCU begins (8 bytes each), for tv_jpeg_parts_index.
  * - Join returns how many parts gave MCUs (a part that never fell into step was decoded by the one before it),
  *   or 0 when the data was not clean: a damaged file is decoded by libjpeg, with its warnings. Finish returns that
  *   number when every band was made, else 0 (no join, a join of 0, or a 4:2:0 chroma block so extreme that
  *   libjpeg-turbo's SIMD and C transforms might differ on it: libjpeg decodes that file). It releases the plan. */
 typedef struct tv_eighth tv_jpeg_parts;
-tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *decoder, int parts, size_t min_part_bytes, size_t max_bytes);
+tv_jpeg_parts *tv_jpeg_parts_plan(tv_jpeg_decoder *decoder, int parts, size_t min_part_bytes, size_t max_bytes,
+                                  int keep_index);
 int tv_jpeg_parts_count(const tv_jpeg_parts *plan);
 void tv_jpeg_parts_run(tv_jpeg_parts *plan, int part);
 int tv_jpeg_parts_join(tv_jpeg_parts *plan);
+/* After a join, with a plan made with keep_index: the entropy index (tv_jpeg_index_save's bytes, released with
+ * tv_free), byte for byte the one tv_jpeg_index_build's own pass makes; 0 and NULL when there is none. */
+int tv_jpeg_parts_index(const tv_jpeg_parts *plan, uint8_t **out, size_t *length);
 void tv_jpeg_parts_rows(tv_jpeg_parts *plan, int band); /* band: 0 ..< tv_jpeg_parts_count */
 int tv_jpeg_parts_finish(tv_jpeg_decoder *decoder, tv_jpeg_parts *plan);
 

@@ -167,6 +167,11 @@ public final class LevelReader {
         }
     }
 
+    /// The entropy index a JPEG's 1/8 scale decoded in parts made on the way (`DecodeParts.keepsEntropyIndex`).
+    public var entropyIndex: [UInt8]? {
+        if case .jpeg(let jpeg) = reader { jpeg.entropyIndex } else { nil }
+    }
+
     /// libjpeg's or libpng's warnings so far.
     public var warnings: [String] {
         switch reader {
