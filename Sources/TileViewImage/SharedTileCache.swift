@@ -69,6 +69,17 @@ public final class SharedTileCache: Sendable {
         var order: [String] = []
         var built = 0
         var loaded = 0
+        var madeInParts = 0
+
+        /// `image`'s slot settled as `slot`, the most recently used; past `indexesKept` the least recently used go.
+        mutating func settle(_ image: String, _ slot: Slot) {
+            slots[image] = slot
+            order.removeAll { $0 == image }
+            order.append(image)
+            while order.count > SharedTileCache.indexesKept {
+                slots[order.removeFirst()] = nil
+            }
+        }
     }
 
     /// Whether the entropy index of `image` is built, or known not to be possible: the next request that wants
@@ -243,15 +254,28 @@ public final class SharedTileCache: Sendable {
         }
         if case .use(let index) = next { return index }
         let built = loadIndex(source) ?? buildIndex(source)
-        indexes.withLock { shelf in
-            shelf.slots[image] = built.map { .ready($0) } ?? .unavailable
-            shelf.order.append(image)
-            while shelf.order.count > Self.indexesKept {
-                shelf.slots[shelf.order.removeFirst()] = nil
-            }
-        }
+        indexes.withLock { shelf in shelf.settle(image, built.map { .ready($0) } ?? .unavailable) }
         indexes.wakeWaiters()
         return built
+    }
+
+    /// Keeps `bytes`, the entropy index of `image` that a 1/8 pass in parts made on the way
+    /// (`TiledImage.keptEntropyIndex`), as if it had been built: no pass for the image's first deep tile. Unless the
+    /// shelf has it already or is building it; read back against the file first (`JPEGEntropyIndex(loading:)`), and
+    /// kept in the disk cache too when there is one and it has none.
+    package func offerEntropyIndex(_ bytes: [UInt8], image: String, source: ImageSource) {
+        guard case .descriptor(let descriptor) = source,
+            let index = try? JPEGEntropyIndex(loading: bytes, descriptor: descriptor)
+        else { return }
+        let taken = indexes.withLock { shelf -> Bool in
+            guard shelf.slots[image] == nil else { return false }
+            shelf.settle(image, .ready(index))
+            shelf.madeInParts += 1
+            return true
+        }
+        guard taken, let store = levelStore, let identity = descriptor.identity else { return }
+        let key = CoarseLevelStore.indexKey(identity: identity)
+        if !store.contains(key: key, suffix: CoarseLevelStore.indexSuffix) { store.storeIndex(key: key, bytes: bytes) }
     }
 
     /// The entropy index of a file read through a descriptor, from the disk cache (`levelStore`) when it holds
@@ -283,6 +307,9 @@ public final class SharedTileCache: Sendable {
 
     /// Entropy indexes built (an indexing pass each) and read from the disk cache so far.
     public var indexFigures: (built: Int, loaded: Int) { indexes.withLock { ($0.built, $0.loaded) } }
+
+    /// Entropy indexes made on the way by a first view's 1/8 pass in parts (`offerEntropyIndex`): no pass of their own.
+    public var indexesMadeInParts: Int { indexes.withLock { $0.madeInParts } }
 
     /// The images decoded whole (`WholeImage`) kept for the images opened over this cache, the least recently
     /// used first, and the ones being decoded.

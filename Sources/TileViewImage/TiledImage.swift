@@ -295,8 +295,18 @@ extension TiledImage {
             return nil
         }
         var parts = DecodeParts.threads
-        parts.keepsEntropyIndex = keepsEntropyIndex
+        parts.keepsEntropyIndex = keepsEntropyIndex || servedIndexWanted
         return parts
+    }
+
+    /// Whether a first view's 1/8 pass in parts should also make the entropy index (`SharedTileCache.offerEntropyIndex`):
+    /// a served JPEG large enough for the indexers to keep its index (`CoarseLevelStore.indexedJPEGPixels`) whose index
+    /// the cache has not settled yet. Its first deep tile then makes no pass.
+    var servedIndexWanted: Bool {
+        guard let sharedTiles, header.format == .jpeg,
+            header.storedSize.pixelCount >= CoarseLevelStore.indexedJPEGPixels
+        else { return false }
+        return !sharedTiles.cache.indexSettled(image: sharedTiles.image)
     }
 
     /// What those parts hold at most, for a memory plan of a read of `level` (0 when it is not one): a JPEG's 1/8
@@ -327,7 +337,12 @@ extension TiledImage {
             guard header.decodesWhole else {
                 let reader = try LevelReader(
                     source, format: header.format, scale: scale, rect: rect, options: options, parts: decodeParts)
-                if let index = reader.entropyIndex { keptEntropyIndex = index }
+                if let index = reader.entropyIndex {
+                    keptEntropyIndex = index
+                    if let sharedTiles {
+                        sharedTiles.cache.offerEntropyIndex(index, image: sharedTiles.image, source: source)
+                    }
+                }
                 return reader
             }
             let whole: WholeImage

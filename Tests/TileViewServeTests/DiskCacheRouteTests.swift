@@ -331,3 +331,58 @@ extension DiskCacheRouteTests {
         }
     }
 }
+
+extension DiskCacheRouteTests {
+    /// A 4096 x 4096 JPEG (16 MP: the indexers keep its entropy index) of one 256-pixel tile of noise repeated, so
+    /// that its scan is long enough for parts.
+    static func largeJPEG(at path: URL) throws {
+        var generator = SplitMix64(seed: 0x16_4096)
+        let tile = (0..<256).map { _ in (0..<(256 * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(4096 * 4096 * 4)
+        for y in 0..<4096 {
+            let row = tile[y % 256]
+            for _ in 0..<16 { pixels += row }
+        }
+        let jpeg = try JPEGEncoder.encode(
+            ImageBuffer(width: 4096, height: 4096, pixels: pixels), options: JPEGEncodeOptions(quality: 60))
+        try Data(jpeg).write(to: path)
+    }
+
+    @Test("a large JPEG's first view makes its entropy index on the way: its first deep tile makes no pass, same bytes")
+    func entropyIndexFromFirstView() async throws {
+        try await TemporaryFolder.with("first-view-index") { folder in
+            let root = folder.appendingPathComponent("root")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try Self.largeJPEG(at: root.appendingPathComponent("large.jpg"))
+            let cache = folder.appendingPathComponent("cache")
+            // A first view (the 1/8 level, 512 x 512, read whole: in parts where there is more than one processor),
+            // then a level-0 tile on the MCU grid at its own size: a lossless crop through the index.
+            let view = "/iiif/3/large.jpg/full/!512,512/0/default.jpg"
+            let deep = "/iiif/3/large.jpg/256,512,256,256/256,/0/default.jpg"
+            func get(_ server: TileServer, _ uris: [String]) async throws -> [UInt8] {
+                let last = Locked([UInt8]())
+                try await buildApplication(server).test(.router) { client in
+                    for uri in uris {
+                        try await client.execute(uri: uri, method: .get) { response in
+                            #expect(response.status == .ok, "\(uri)")
+                            last.withLock { $0 = Array(buffer: response.body) }
+                        }
+                    }
+                }
+                return last.withLock { $0 }
+            }
+            let viewed = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
+            let crop = try await get(viewed, [view, deep])
+            let inParts = DecodeParts.threads.count > 1
+            #expect(viewed.tiles.losslessCrops == 1)
+            #expect(viewed.tiles.indexesMadeInParts == (inParts ? 1 : 0))
+            #expect(viewed.tiles.indexFigures == (built: inParts ? 0 : 1, loaded: 0), "no pass for the deep tile")
+            // Kept on disk as a pass's index is, and the same crop as a server that made the index by a pass.
+            #expect(CacheFiles.entries(under: cache.path + "/levels", suffix: ".index").count == 1)
+            let direct = TileServer(settings: ServeSettings(root: try ServeRoot(path: root.path)))
+            #expect(try await get(direct, [deep]) == crop)
+            #expect(direct.tiles.indexFigures == (built: 1, loaded: 0) && direct.tiles.indexesMadeInParts == 0)
+        }
+    }
+}

@@ -49,6 +49,10 @@ struct OpsController: Sendable {
                 "tileview_jpeg_indexes_loaded_total", "JPEG entropy indexes read from the disk cache instead.",
                 server.tiles.indexFigures.loaded)
             + ServerMetrics.counterText(
+                "tileview_jpeg_indexes_made_in_parts_total",
+                "JPEG entropy indexes a first view's 1/8 pass in parts made on the way (no pass of their own).",
+                server.tiles.indexesMadeInParts)
+            + ServerMetrics.counterText(
                 "tileview_tiff_stored_tiles_total",
                 "JPEG answers that were a TIFF's stored tile, sent as stored (or cut by its coefficients at the image's edge).",
                 server.tiles.storedTiles)
