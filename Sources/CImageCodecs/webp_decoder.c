@@ -134,6 +134,9 @@ static tv_status tv_webp_decode_whole(struct tv_image_decoder *d, uint8_t *pixel
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return tv_image_fail(d, err, TV_ERR_STATE, "libwebp mismatch");
     config.output.colorspace = MODE_RGBA;
+    /* A lossy image's loop filter and output (the rescaling too) run on a thread of libwebp's own beside the decoding
+     * of the next macroblock row: the same rows, sooner (libvips asks for it as well). */
+    config.options.use_threads = 1;
     if (s->level > 0) {
         /* libwebp decodes the rows and rescales them as they come: only the level's pixels are held. */
         config.options.use_scaling = 1;
