@@ -78,8 +78,9 @@ struct ServedImages: Sendable {
         return try open(file)
     }
 
-    /// The most distinct images one served scene may open (each holds a descriptor while the view lives).
-    static let mostSceneImages = 256
+    /// The most layers one served scene may have: each is drawn over the whole frame at worst, so they bound a
+    /// frame's work, and the images it opens (each holds a descriptor while the view lives).
+    static let mostSceneLayers = 256
 
     /// The scene `file` holds (read from its descriptor), its image layers resolved beneath the root
     /// (`ServeRoot.layerIdentifier`: relative to the scene's folder, never above the root, links followed only
@@ -98,16 +99,12 @@ struct ServedImages: Sendable {
             throw TileViewError(.read, path: file.identifier, reason: "could not be read whole")
         }
         var files = [file]
-        let scene = try SceneImage(name: file.identifier, bytes: bytes) { (_, name) throws(TileViewError) in
+        let scene = try SceneImage(name: file.identifier, bytes: bytes, mostLayers: Self.mostSceneLayers) {
+            (_, name) throws(TileViewError) in
             guard let identifier = ServeRoot.layerIdentifier(name, ofScene: file.identifier),
                 let layer = root.file(forIdentifier: ServeRoot.percentEncoded(identifier))
             else {
                 throw TileViewError(.read, path: name, reason: "is no image file beneath the served folder")
-            }
-            guard files.count <= Self.mostSceneImages else {
-                throw TileViewError(
-                    .input, path: identifier,
-                    reason: "is past the \(Self.mostSceneImages) distinct images a served scene may open")
             }
             files.append(layer)
             return try open(layer)

@@ -48,6 +48,9 @@ struct SceneViewTests {
             "boards/linked.json": scene("link.png"),
             "boards/hidden.json": scene(".secret.png"),
             "boards/list.json": "[1, 2, 3]",
+            "boards/many.json": #"{"width": 100, "height": 100, "layers": ["#
+                + Array(repeating: #"{"color": "FF0000", "rect": [0, 0, 100, 100]}"#, count: 257).joined(separator: ",")
+                + "]}",
             "boards/.dot.json": scene("coffee.png"),
             "boards/notes.txt": scene("coffee.png"),
         ]
@@ -125,7 +128,9 @@ struct SceneViewTests {
         }
     }
 
-    @Test("a layer above the root, absolute, linked out or a dotfile is 422 naming the layer; not a scene: 422 or 404")
+    @Test(
+        "a layer above the root, absolute, linked out or a dotfile is 422 naming the layer; too many layers or not a scene: 422 or 404"
+    )
     func layersStayBeneathTheRoot() async throws {
         try await ViewAPITests.withClient(ViewAPITests.server(root: Self.root)) { client in
             for (scene, layer) in [
@@ -139,6 +144,9 @@ struct SceneViewTests {
             }
             let list = try await Self.create(client, "boards%2Flist.json")
             #expect(list.status == .unprocessableContent && list.text.contains("not a scene"), "\(list.text)")
+            // A frame's work is bounded: at most 256 layers, each over the whole frame at worst.
+            let many = try await Self.create(client, "boards%2Fmany.json")
+            #expect(many.status == .unprocessableContent && many.text.contains("257 layers"), "\(many.text)")
             for id in [
                 "boards%2F.dot.json", "boards%2Fnotes.txt", "boards%2Fmissing.json", "..%2Froot%2Fboards%2Fboard.json",
             ] {

@@ -45,8 +45,12 @@ public final class SceneImage: ZoomContent {
     }
 
     /// The scene `bytes` hold (the file `name` names: errors name it), its image layers opened by `open`, each
-    /// distinct name once, in layer order. `notImage` as for `init(path:)`.
-    public init(name: String, bytes: [UInt8], notImage: CodecError? = nil, open: LayerOpener) throws(TileViewError) {
+    /// distinct name once, in layer order; refused before any is opened when it has more than `mostLayers` layers.
+    /// `notImage` as for `init(path:)`.
+    public init(
+        name: String, bytes: [UInt8], mostLayers: Int = Scene.mostLayers, notImage: CodecError? = nil,
+        open: LayerOpener
+    ) throws(TileViewError) {
         guard Scene.sniff(bytes.prefix(64)) else {
             throw TileViewError(
                 notImage ?? CodecError(.unknownFormat, "not a scene (a scene is a JSON object)"), path: name)
@@ -55,6 +59,10 @@ public final class SceneImage: ZoomContent {
             scene = try Scene(parsing: bytes)
         } catch {
             throw TileViewError(.input, path: name, reason: "scene: \(error)")
+        }
+        guard scene.layers.count <= mostLayers else {
+            throw TileViewError(
+                .input, path: name, reason: "scene: \(scene.layers.count) layers, over the \(mostLayers) allowed here")
         }
         self.path = name
         var opened: [String: TiledImage] = [:]
