@@ -37,6 +37,17 @@ extension CodecError {
             .tooLarge,
             "the image is \(size.width)x\(size.height) = \(size.pixelCount) pixels, over the limit of \(limit) pixels")
     }
+
+    /// Refuses a reader just opened on an image of `width` x `height` stored pixels over `options.maxPixels`, after
+    /// `close` has released its decoder.
+    static func requireWithinPixelLimit(
+        width: UInt32, height: UInt32, _ options: DecodeOptions, close: () -> Void
+    ) throws(CodecError) {
+        let size = PixelSize(width: Int(width), height: Int(height))
+        guard size.pixelCount > options.maxPixels else { return }
+        close()
+        throw overPixelLimit(size, limit: options.maxPixels)
+    }
 }
 
 /// The warnings of a decoder as texts, a repeated text once with its tally.

@@ -36,23 +36,15 @@ public final class ImageRowReader {
         var info = tv_image_header()
         var error = tv_error()
         let strict: Int32 = options.lenient ? 0 : 1
-        let status: tv_status
-        switch input {
-        case .memory(let raw):
-            status = tv_image_open_memory(
-                shimFormat, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, strict, &handle, &info,
-                &error)
-        case .file(let path):
-            status = tv_image_open_file(shimFormat, path, strict, &handle, &info, &error)
-        case .descriptor(let fd):
-            status = tv_image_open_descriptor(shimFormat, fd, strict, &handle, &info, &error)
-        }
+        let status = input.open(
+            memory: { tv_image_open_memory(shimFormat, $0, $1, strict, &handle, &info, &error) },
+            file: { tv_image_open_file(shimFormat, $0, strict, &handle, &info, &error) },
+            descriptor: { tv_image_open_descriptor(shimFormat, $0, strict, &handle, &info, &error) })
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: format) }
-        let storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        guard storedSize.pixelCount <= options.maxPixels else {
+        try CodecError.requireWithinPixelLimit(width: info.width, height: info.height, options) {
             tv_image_close(handle)
-            throw CodecError.overPixelLimit(storedSize, limit: options.maxPixels)
         }
+        let storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
         var length = 0
         let icc = tv_image_icc(handle, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }
         let exif = tv_image_exif(handle, &length).map { Array(UnsafeBufferPointer(start: $0, count: length)) }

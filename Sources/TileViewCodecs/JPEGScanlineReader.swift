@@ -59,23 +59,15 @@ public final class JPEGScanlineReader {
         var info = tv_jpeg_header()
         var error = tv_error()
         let strict: Int32 = options.lenient ? 0 : 1
-        let status: tv_status
-        switch input {
-        case .memory(let raw):
-            status = tv_jpeg_open_memory(
-                raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, strict, &handle, &info, &error)
-        case .file(let path):
-            status = tv_jpeg_open_file(path, strict, &handle, &info, &error)
-        case .descriptor(let fd):
-            status = tv_jpeg_open_descriptor(fd, strict, &handle, &info, &error)
-        }
+        let status = input.open(
+            memory: { tv_jpeg_open_memory($0, $1, strict, &handle, &info, &error) },
+            file: { tv_jpeg_open_file($0, strict, &handle, &info, &error) },
+            descriptor: { tv_jpeg_open_descriptor($0, strict, &handle, &info, &error) })
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .jpeg) }
         var exifLength = 0
         let exif = tv_jpeg_exif(handle, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
-        let storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        guard storedSize.pixelCount <= options.maxPixels else {
+        try CodecError.requireWithinPixelLimit(width: info.width, height: info.height, options) {
             tv_jpeg_close(handle)
-            throw CodecError.overPixelLimit(storedSize, limit: options.maxPixels)
         }
         var iccLength = 0
         var iccProblem: UnsafePointer<CChar>?

@@ -36,24 +36,14 @@ public final class PNGRowReader {
         var handle: OpaquePointer?
         var info = tv_png_header()
         var error = tv_error()
-        let status: tv_status
-        switch input {
-        case .memory(let raw):
-            status = tv_png_open_memory(
-                raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &handle, &info, &error)
-        case .file(let path):
-            status = tv_png_open_file(path, &handle, &info, &error)
-        case .descriptor(let fd):
-            status = tv_png_open_descriptor(fd, &handle, &info, &error)
-        }
+        let status = input.open(
+            memory: { tv_png_open_memory($0, $1, &handle, &info, &error) },
+            file: { tv_png_open_file($0, &handle, &info, &error) },
+            descriptor: { tv_png_open_descriptor($0, &handle, &info, &error) })
         guard status == TV_OK, let handle else { throw CodecError(status: status, error: error, format: .png) }
         var exifLength = 0
         let exif = tv_png_exif(handle, &exifLength).map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
-        let storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        guard storedSize.pixelCount <= options.maxPixels else {
-            tv_png_close(handle)
-            throw CodecError.overPixelLimit(storedSize, limit: options.maxPixels)
-        }
+        try CodecError.requireWithinPixelLimit(width: info.width, height: info.height, options) { tv_png_close(handle) }
         var chunks = tv_png_color()
         tv_png_color_info(handle, &chunks)
         var facts = ColorFacts(

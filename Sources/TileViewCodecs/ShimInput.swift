@@ -8,6 +8,20 @@ enum ShimInput {
     case descriptor(Int32)
 }
 
+extension ShimInput {
+    /// Opens the input with a format's three openers, one for each kind: its bytes (their start and count), its
+    /// path, or its descriptor. Returns the opener's status.
+    func open(
+        memory: (UnsafePointer<UInt8>?, Int) -> tv_status, file: (String) -> tv_status, descriptor: (Int32) -> tv_status
+    ) -> tv_status {
+        switch self {
+        case .memory(let raw): memory(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
+        case .file(let path): file(path)
+        case .descriptor(let fd): descriptor(fd)
+        }
+    }
+}
+
 extension ImageSource {
     /// Runs `body` with the source as shim input. Bytes are borrowed for the duration of the
     /// call, not copied, so nothing built in `body` may keep reading them afterwards.
