@@ -228,38 +228,39 @@ struct PageController: Sendable {
             html +=
                 "<p><a class=\"gallery\" href=\"\(HTMLPage.escaped(galleryPath))\">page through these \(images.count) images</a></p>\n"
         }
-        if !folders.isEmpty {
-            html += "<h2>Folders</h2>\n<ul class=\"folders\">\n"
-            for sub in folders {
-                let encoded = ServeRoot.percentEncoded(sub.identifier)
-                html += "<li><a href=\"/browse/\(HTMLPage.escaped(encoded))\">\(HTMLPage.escaped(sub.name))</a> "
-                html += "(<a href=\"/gallery/\(HTMLPage.escaped(encoded))\">gallery</a>)</li>\n"
-            }
-            html += "</ul>\n"
-        }
-        if !images.isEmpty {
-            html += "<h2>Images</h2>\n<ul class=\"images\">\n"
-            for file in images {
+        html += Self.list(
+            "Folders",
+            folders.map { sub in
+                let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(sub.identifier))
+                return "<a href=\"/browse/\(encoded)\">\(HTMLPage.escaped(sub.name))</a> "
+                    + "(<a href=\"/gallery/\(encoded)\">gallery</a>)"
+            })
+        html += Self.list(
+            "Images",
+            images.map { file in
                 let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier))
                 let name = HTMLPage.escaped(ViewAnswer.name(of: file.identifier))
-                html += "<li><a href=\"/view/\(encoded)\"><img loading=\"lazy\" alt=\"\(name)\" "
-                html += "src=\"/iiif/3/\(encoded)/full/!240,240/0/default.jpg\"><span>\(name)</span></a></li>\n"
-            }
-            html += "</ul>\n"
-        }
-        if !scenes.isEmpty {
-            // A scene has no IIIF tiles to make a thumbnail of: its name links to its view.
-            html += "<h2>Scenes</h2>\n<ul class=\"scenes\">\n"
-            for file in scenes {
+                return "<a href=\"/view/\(encoded)\"><img loading=\"lazy\" alt=\"\(name)\" "
+                    + "src=\"/iiif/3/\(encoded)/full/!240,240/0/default.jpg\"><span>\(name)</span></a>"
+            })
+        // A scene has no IIIF tiles to make a thumbnail of: its name links to its view.
+        html += Self.list(
+            "Scenes",
+            scenes.map { file in
                 let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier))
-                html +=
-                    "<li><a href=\"/view/\(encoded)\">\(HTMLPage.escaped(ViewAnswer.name(of: file.identifier)))</a></li>\n"
-            }
-            html += "</ul>\n"
-        }
+                return "<a href=\"/view/\(encoded)\">\(HTMLPage.escaped(ViewAnswer.name(of: file.identifier)))</a>"
+            })
         if folders.isEmpty && images.isEmpty && scenes.isEmpty { html += "<p>No image files here.</p>\n" }
         html += "</main>"
         return HTMLPage.response(title: title, body: html)
+    }
+
+    /// A listing's section: its heading and a list (class: the heading in lower case) of `items` (HTML), or
+    /// nothing when there are none.
+    static func list(_ heading: String, _ items: [String]) -> String {
+        guard !items.isEmpty else { return "" }
+        return "<h2>\(heading)</h2>\n<ul class=\"\(heading.lowercased())\">\n"
+            + items.map { "<li>\($0)</li>\n" }.joined() + "</ul>\n"
     }
 
     /// The listing that holds `identifier` (an image's or a folder's).
