@@ -1,5 +1,6 @@
 import TileViewCodecs
 import TileViewCore
+import TileViewRender
 import TileViewTiling
 
 /// An image's coarse levels and the disk cache (`CoarseLevelStore`, docs/design.md section 16).
@@ -21,6 +22,38 @@ extension TiledImage {
     public var coarseLevelKey: String? {
         guard case .descriptor(let descriptor) = source, let identity = descriptor.identity else { return nil }
         return CoarseLevelStore.key(identity: identity, options: options, turns: turns)
+    }
+
+    /// What `decodeCoarseLevels` holds at its peak, for a memory plan (`tileview index`): every coarse level, a row of
+    /// block totals each where they come from one pass over the rows of a finer level (`BoxLevels`), a turned
+    /// image's block of its largest level stored and turned, and the decoder: its rows, its working memory and its
+    /// parts (`partsBytes`, which hold a JPEG's 1/8 rows whole).
+    package var coarseLevelsMemory: MemoryEstimate {
+        var memory = MemoryEstimate()
+        let levels = coarseLevels
+        let sizes = coarseLevelSizes.map { $0.size.pixelCount * 4 }
+        memory.add("coarse levels", bytes: FramePlan.sum(sizes))
+        if orientation != .up { memory.add("turned block", bytes: FramePlan.product(sizes.max() ?? 0, 2)) }
+        // The level every coarse level is read from, or reduced from, as `boxLevelsInOnePass` reads it.
+        let source: Int
+        if header.format == .png, orientation == .up {
+            source = 0
+        } else if header.format == .jpeg, orientation == .up, levels.lowerBound > Self.coarseBase {
+            source = Self.coarseBase
+        } else {
+            source = levels.lowerBound
+        }
+        let scale = LevelScale.pyramidLevel(source, header: header)
+        let width = scale.decoderSize(ofStored: header.storedSize).width
+        if source < levels.lowerBound {
+            memory.add(
+                "block totals", bytes: BoxLevels.workingBytes(width: width, factors: levels.map { 1 << ($0 - source) }))
+        }
+        memory.add("decoder rows", bytes: FramePlan.product(max(width, 1), 8, scale.boxFactor + 4))
+        memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
+        let parts = max(partsBytes(level: source), partsBytes(level: Self.coarseBase))
+        if parts > 0 { memory.add(header.format == .png ? "rows inflated ahead" : "1/8 decode in parts", bytes: parts) }
+        return memory
     }
 
     /// The coarse levels' sizes, as an entry must hold them.

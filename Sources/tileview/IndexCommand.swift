@@ -109,6 +109,7 @@ struct IndexCommand: ParsableCommand {
                     continue
                 }
                 image.keepsEntropyIndex = indexKey != nil
+                try Self.planMemory(of: image, limit: options.maxMemoryBytes)
                 let levels = try image.decodeCoarseLevels()
                 store.store(key: key, levels: levels) { Report.warning($0) }
                 if let indexKey {
@@ -135,6 +136,20 @@ struct IndexCommand: ParsableCommand {
         }
         print(summary)
         if failed > 0 { throw ExitCode.failure }
+    }
+
+    /// Plans the memory of `image`'s coarse levels before any pixel is decoded: in parts on every processor when
+    /// that fits `limit`, else in one pass (which holds less: no file read whole, no records of its parts), else
+    /// refused naming the file, what it needs and the limit.
+    static func planMemory(of image: TiledImage, limit: Int) throws(TileViewError) {
+        if image.coarseLevelsMemory.bytes > limit { image.decodesInParts = false }
+        let plan = image.coarseLevelsMemory
+        guard plan.bytes <= limit else {
+            throw TileViewError(
+                .decode, path: image.path,
+                reason: "its coarse levels need \(plan), over the memory limit of \(MemoryEstimate.mebibytes(limit)) "
+                    + "(--max-memory MiB raises it)")
+        }
     }
 
     static func open(_ path: String) throws(TileViewError) -> OpenDescriptor {

@@ -76,6 +76,27 @@ struct IndexCommandTests {
         }
     }
 
+    @Test(
+        "--max-memory: an image whose coarse levels need more is named with its plan, before any decode; enough indexes it"
+    )
+    func memoryPlan() throws {
+        try TemporaryFolder.with("index-memory") { dir in
+            // 1000 x 872, so every level is coarse: 4.6 MB of levels, and the decoder's rows.
+            let image = Fixtures.sampleImages.appendingPathComponent("hubble_deep_field.jpg").path
+            let cache = dir.appendingPathComponent("cache")
+            let refused = try CommandRunner.run(["index", image, "--cache-dir", cache.path, "--max-memory", "4"])
+            #expect(refused.status == 1, "\(refused)")
+            #expect(
+                refused.stdout.hasPrefix("\(cache.path): 0 images indexed, 0 already there, 1 failed"), "\(refused)")
+            #expect(refused.stderr.contains("hubble_deep_field.jpg: its coarse levels need about 4."), "\(refused)")
+            #expect(refused.stderr.contains("over the memory limit of 4.0 MiB (--max-memory MiB raises it)"))
+            #expect(Self.entries(cache) == 0)
+            let indexed = try CommandRunner.run(["index", image, "--cache-dir", cache.path, "--max-memory", "6"])
+            #expect(indexed.status == 0 && indexed.stdout.contains(" 1 image indexed"), "\(indexed)")
+            #expect(Self.entries(cache) == 1)
+        }
+    }
+
     @Test("a server pinned to one processor runs one render at a time and keeps its mosaic and frame for the next")
     func pinnedServer() throws {
         try TemporaryFolder.with("pinned-serve") { dir in
