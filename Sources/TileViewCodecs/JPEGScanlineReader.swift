@@ -120,16 +120,20 @@ public final class JPEGScanlineReader {
             let handle = PartsPlan(plan)
             let count = Int(tv_jpeg_parts_count(plan))
             parts.run(count) { part in tv_jpeg_parts_run(handle.plan, Int32(part)) }
+            var index: [UInt8]? = nil
             if tv_jpeg_parts_join(plan) > 0 {
                 parts.run(count) { band in tv_jpeg_parts_rows(handle.plan, Int32(band)) }
                 var bytes: UnsafeMutablePointer<UInt8>?
                 var length = 0
                 if parts.keepsEntropyIndex, tv_jpeg_parts_index(plan, &bytes, &length) != 0, let bytes {
-                    entropyIndex = Array(UnsafeBufferPointer(start: bytes, count: length))
+                    index = Array(UnsafeBufferPointer(start: bytes, count: length))
                 }
                 tv_free(bytes)
             }
             partsJoined = Int(tv_jpeg_parts_finish(decoder, plan))
+            // Only from a decode the parts made: where a band was left to libjpeg (a chroma block its transforms
+            // might not agree on), the index has its pass of its own as any file the parts leave.
+            if partsJoined > 0 { entropyIndex = index }
         }
         let scaled = JPEGDecoder.scaledSize(of: header.storedSize, scaleNumerator: scaleNumerator)
         var cropX: UInt32 = 0

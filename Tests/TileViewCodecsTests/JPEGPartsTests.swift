@@ -211,6 +211,23 @@ struct JPEGPartsTests {
         for file in Self.decodedInParts { #expect(kept.contains(file), "\(file) kept no index") }
     }
 
+    @Test("a clean join whose rows are left to libjpeg (a chroma block past the SIMD range) keeps no index")
+    func indexOnlyFromParts() throws {
+        // Found by the fuzzer (Fuzz/reproducers): the parts joined, then a 4:2:0 chroma block its 2x2 transforms might
+        // not agree on sent the rows to libjpeg; an index kept then would say the parts made what libjpeg made.
+        let path = Fixtures.packageRoot.appendingPathComponent("Fuzz/reproducers/jpeg-index-rows-left-to-libjpeg.jpg")
+        let bytes = try Fixtures.bytes(path)
+        for count in [2, 3] {
+            let kept = Self.keptIndex(.bytes(bytes), parts: .serial(count: count))
+            #expect(!kept.inParts && kept.index == nil, "\(count) parts")
+            let whole = Self.decodeEighth(.bytes(bytes), parts: nil)
+            var rows = kept.rows
+            rows.inParts = false
+            let same = rows == whole
+            #expect(same, "\(count) parts: not libjpeg's rows")
+        }
+    }
+
     @Test("a seeded sweep of encoded images: the index the parts keep is the pass's")
     func keptEntropyIndexSweep() throws {
         var generator = SplitMix64(seed: 0x1DE_C5)
