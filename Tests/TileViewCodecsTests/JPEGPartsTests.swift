@@ -126,15 +126,24 @@ struct JPEGPartsTests {
         return ImageBuffer(width: size.width, height: size.height, pixels: pixels)
     }
 
+    /// A seeded JPEG of the sweeps: a `pattern` of a random size up to `largest`, 4:2:0 or gray, at a random quality.
+    static func sweepJPEG(largest: PixelSize, smallest: Int = 1, using generator: inout SplitMix64) throws -> (
+        jpeg: [UInt8], size: PixelSize, options: JPEGEncodeOptions
+    ) {
+        let size = PixelSize(
+            width: Int.random(in: smallest...largest.width, using: &generator),
+            height: Int.random(in: smallest...largest.height, using: &generator))
+        let options = JPEGEncodeOptions(
+            quality: Int.random(in: 5...100, using: &generator), grayscale: Bool.random(using: &generator))
+        return (try JPEGEncoder.encode(Self.pattern(size, using: &generator), options: options), size, options)
+    }
+
     @Test("a seeded sweep of encoded images (4:2:0 and gray, sizes, qualities): parts give libjpeg's bytes")
     func seededSweep() throws {
         var generator = SplitMix64(seed: 0x5EED_1B8)
         for round in 0..<24 {
-            let size = PixelSize(
-                width: Int.random(in: 1...700, using: &generator), height: Int.random(in: 1...500, using: &generator))
-            let options = JPEGEncodeOptions(
-                quality: Int.random(in: 5...100, using: &generator), grayscale: Bool.random(using: &generator))
-            let jpeg = try JPEGEncoder.encode(Self.pattern(size, using: &generator), options: options)
+            let (jpeg, size, options) = try Self.sweepJPEG(
+                largest: PixelSize(width: 700, height: 500), using: &generator)
             let whole = Self.decodeEighth(.bytes(jpeg), parts: nil)
             let count = Int.random(in: 2...16, using: &generator)
             var parted = Self.decodeEighth(.bytes(jpeg), parts: .serial(count: count))
@@ -232,11 +241,8 @@ struct JPEGPartsTests {
     func keptEntropyIndexSweep() throws {
         var generator = SplitMix64(seed: 0x1DE_C5)
         for round in 0..<16 {
-            let size = PixelSize(
-                width: Int.random(in: 8...900, using: &generator), height: Int.random(in: 8...600, using: &generator))
-            let options = JPEGEncodeOptions(
-                quality: Int.random(in: 5...100, using: &generator), grayscale: Bool.random(using: &generator))
-            let jpeg = try JPEGEncoder.encode(Self.pattern(size, using: &generator), options: options)
+            let (jpeg, size, _) = try Self.sweepJPEG(
+                largest: PixelSize(width: 900, height: 600), smallest: 8, using: &generator)
             try TemporaryFolder.with("kept-index") { folder in
                 let path = folder.appendingPathComponent("sweep.jpg").path
                 try Data(jpeg).write(to: URL(fileURLWithPath: path))
