@@ -18,12 +18,6 @@ public struct SectionFrame: Codable, Hashable, Sendable, CustomStringConvertible
     /// How far the section is scrolled inside its frame, in the section's own pixels.
     public let contentOffset: Int
 
-    public init(index: Int, frame: PixelRect, contentOffset: Int) {
-        self.index = index
-        self.frame = frame
-        self.contentOffset = contentOffset
-    }
-
     /// Whether any of the section shows (`frame.height > 0`).
     public var isVisible: Bool { frame.height > 0 }
 

@@ -30,11 +30,6 @@ public struct CPUQuota: Equatable, Sendable {
     public let quota: Int
     public let period: Int
 
-    public init(quota: Int, period: Int) {
-        self.quota = quota
-        self.period = period
-    }
-
     /// The processors the limit is worth, rounded up (150000 in 100000 is 2).
     public var processors: Int { max(1, (quota + period - 1) / period) }
 

@@ -1,7 +1,8 @@
 import Testing
 import TileViewCore
-import TileViewFeed
 import TileViewTestSupport
+
+@testable import TileViewFeed
 
 /// The laws of section frames and content offsets, over thousands of random feeds, viewports and offsets.
 @Suite("Section frames")

@@ -1,6 +1,7 @@
 import Testing
 import TileView
-import TileViewSystem
+
+@testable import TileViewSystem
 
 /// The processors a process may use: its affinity mask, lowered by a cgroup CPU quota, never the machine's count
 /// when either says less (docs/design.md section 16).

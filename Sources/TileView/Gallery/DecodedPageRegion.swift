@@ -14,7 +14,7 @@ public struct DecodedPageRegion: Sendable {
     public let byteCount: Int
 
     /// A decoded region.
-    public init(buffer: ImageBuffer, originX: Int, originY: Int) {
+    init(buffer: ImageBuffer, originX: Int, originY: Int) {
         self.buffer = buffer
         self.originX = originX
         self.originY = originY
@@ -23,7 +23,7 @@ public struct DecodedPageRegion: Sendable {
     }
 
     /// A part rendered straight from the decoder, which held `decodedBytes` while it ran.
-    public init(renderedPart: ImageBuffer, decodedBytes: Int) {
+    init(renderedPart: ImageBuffer, decodedBytes: Int) {
         buffer = renderedPart
         originX = 0
         originY = 0
