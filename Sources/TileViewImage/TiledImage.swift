@@ -44,9 +44,11 @@ public final class TiledImage {
     /// The image decoded whole, by stored level, where its format decodes only whole (`levelReader`); held while
     /// this image lives.
     private var wholeImages: [Int: WholeImage] = [:]
-    /// Whether a decode that reads all of a level's rows may run beside other threads (`decodeParts`) though the image
-    /// is not over a shared cache: `tileview index`, which reads nothing else and has the processors to itself.
-    package var decodesInParts = false
+    /// Whether a decode that reads all of a level's rows may run beside other threads (`decodeParts`); nil: when the
+    /// image is over a shared cache (the server's answers, whose memory plans count the parts). `tileview index`,
+    /// which reads nothing else and has the processors to itself, says true; a server's views, whose frames reserve
+    /// a plan made from the viewport alone, say false.
+    package var decodesInParts: Bool?
     /// Whether a JPEG's 1/8 pass in parts also keeps its entropy index (`keptEntropyIndex`): the indexers, which keep
     /// both, then make them in one pass.
     package var keepsEntropyIndex = false
@@ -291,7 +293,7 @@ extension TiledImage {
     /// first view waits on that pass) or that asks for it (`decodesInParts`); in one pass otherwise (the command's
     /// runs keep their own memory plans, and their cores busy with frames).
     var decodeParts: DecodeParts? {
-        guard (sharedTiles != nil || decodesInParts) && (header.format == .jpeg || header.format == .png) else {
+        guard decodesInParts ?? (sharedTiles != nil), header.format == .jpeg || header.format == .png else {
             return nil
         }
         var parts = DecodeParts.threads

@@ -78,9 +78,11 @@ extension TiledImage: ZoomContent {
     public func turned(by more: Int) throws(TileViewError) -> TiledImage {
         let total = normalizedQuarterTurns(turns + more)
         guard total != turns else { return self }
-        return try TiledImage(
+        let turned = try TiledImage(
             source: source, name: path, header: header, tileSize: pyramid.tileSize, cacheBudgetBytes: cacheBudgetBytes,
             sharedTiles: sharedTiles.map { SharedTiles(cache: $0.cache, image: "\($0.image) turned \(total)") },
             options: options, clockwiseQuarterTurns: total)
+        turned.decodesInParts = decodesInParts
+        return turned
     }
 }

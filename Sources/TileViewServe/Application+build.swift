@@ -83,7 +83,7 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
         budget: budget, metrics: server.metrics, indexer: server.indexer
     ).addRoutes(to: router)
     PresentationController(settings: settings, images: images, work: work).addRoutes(to: router)
-    ViewController(settings: settings, images: images, work: work, budget: budget, views: server.views)
+    ViewController(settings: settings, images: images.inOnePass, work: work, budget: budget, views: server.views)
         .addRoutes(to: router)
     PageController(root: settings.root, maxScale: settings.viewerMaxScale).addRoutes(to: router)
     return router

@@ -57,6 +57,16 @@ struct ServedImages: Sendable {
     let root: ServeRoot
     let tiles: SharedTileCache
     let options: DecodeOptions
+    /// Whether a level read whole is decoded on every processor (`TiledImage.decodesInParts`): for answers whose
+    /// plans count the parts (IIIF, Deep Zoom), not for views, whose frames reserve a plan made from the viewport.
+    var decodesInParts = true
+
+    /// The same opener for views: every decode in one pass.
+    var inOnePass: ServedImages {
+        var images = self
+        images.decodesInParts = false
+        return images
+    }
 
     /// `file` from its descriptor; a listing's entry, which holds none, is resolved beneath the root again first.
     func open(_ file: ServedFile) throws(TileViewError) -> TiledImage {
@@ -66,6 +76,7 @@ struct ServedImages: Sendable {
             source: .descriptor(descriptor), name: file.identifier, header: known,
             sharedTiles: TiledImage.SharedTiles(cache: tiles, image: file.version), options: options)
         if known == nil { tiles.keepHeader(image.header, ofImage: file.version) }
+        if !decodesInParts { image.decodesInParts = false }
         return image
     }
 

@@ -152,6 +152,39 @@ struct ViewAPITests {
 
     // MARK: - Image views
 
+    @Test(
+        "a view's frame decodes in one pass (its plan is the viewport's); an IIIF answer, whose plan counts parts, in parts"
+    )
+    func viewsDecodeInOnePass() async throws {
+        try await TemporaryFolder.with("view-one-pass") { folder in
+            try DiskCacheRouteTests.largeJPEG(at: folder.appendingPathComponent("large.jpg"))
+            let server = Self.server(root: folder)
+            let inParts = DecodeParts.threads.count > 1
+            try await Self.withClient(server) { client in
+                let created = try await Self.call(
+                    client, .post, "/api/views", ["image": "large.jpg", "viewport": ["width": 320, "height": 240]])
+                #expect(created.status == .created, "\(created.text)")
+                let (status, _) = try await Self.frame(client, created.view)
+                #expect(status == .ok)
+                // The frame read the 1/8 level whole, in one pass: no parts made the index on the way.
+                #expect(server.tiles.indexesMadeInParts == 0)
+                let small = try await client.execute(
+                    uri: "/iiif/3/large.jpg/full/!512,512/0/default.jpg", method: .get
+                ) { $0.status }
+                #expect(small == .ok)
+            }
+            // The same level was cached by the frame: a fresh server's IIIF answer reads it in parts.
+            let fresh = Self.server(root: folder)
+            try await Self.withClient(fresh) { client in
+                let small = try await client.execute(
+                    uri: "/iiif/3/large.jpg/full/!512,512/0/default.jpg", method: .get
+                ) { $0.status }
+                #expect(small == .ok)
+                #expect(fresh.tiles.indexesMadeInParts == (inParts ? 1 : 0))
+            }
+        }
+    }
+
     @Test("an image view: created at fit, gestures, the same state and PNG bytes as tileview zoom, deleted")
     func imageLifecycle() async throws {
         let server = Self.server()

@@ -47,7 +47,8 @@ final class LiveView: Sendable {
     /// What drawing one frame of a view of `viewport` holds at its peak, from the viewport alone (docs/design.md
     /// section 18): the frame (4 bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's
     /// pixels on each axis: 16 bytes a viewport pixel), the PNG encoder's rows and output (8), and a band of a level
-    /// and the decoder's rows when tiles are missing (`bandSlackBytes`). A scene draws its layers one at a time onto
+    /// and the decoder's rows when tiles are missing (`bandSlackBytes`: a view's images decode in one pass,
+    /// `ServedImages.inOnePass`, so no decode in parts). A scene draws its layers one at a time onto
     /// one frame, and keeps one more copy of it while a layer is cut to its clip (`SceneImage.drawImage`).
     static func frameBytes(_ viewport: PixelSize, scene: Bool = false) -> Int {
         MemoryEstimate.frameBytes(viewport, copies: scene ? 8 : 7) &+ bandSlackBytes
