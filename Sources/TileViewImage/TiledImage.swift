@@ -297,7 +297,7 @@ extension TiledImage {
             return nil
         }
         var parts = DecodeParts.threads
-        parts.keepsEntropyIndex = keepsEntropyIndex || servedIndexWanted
+        parts.keepsEntropyIndex = keepsEntropyIndex
         return parts
     }
 
@@ -337,8 +337,11 @@ extension TiledImage {
         let scale = LevelScale.pyramidLevel(level, header: header)
         do throws(CodecError) {
             guard header.decodesWhole else {
+                // A decode asks the index shelf (a lock) only here, not in every request's plan (`partsBytes`).
+                var parts = decodeParts
+                if parts != nil, !keepsEntropyIndex, servedIndexWanted { parts?.keepsEntropyIndex = true }
                 let reader = try LevelReader(
-                    source, format: header.format, scale: scale, rect: rect, options: options, parts: decodeParts)
+                    source, format: header.format, scale: scale, rect: rect, options: options, parts: parts)
                 if let index = reader.entropyIndex {
                     keptEntropyIndex = index
                     if let sharedTiles {

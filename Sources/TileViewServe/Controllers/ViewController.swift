@@ -248,7 +248,7 @@ struct ViewController: Sendable {
             let changed = ViewError.notFound(
                 "the view's image \(identifier) changed since the view was made: open it again")
             // An image is compared before it is opened; a scene's version covers its layers, known once it is open.
-            let scene = ServeRoot.isSceneName(identifier)
+            let scene = source.isScene
             guard scene || ViewSource.version(of: file) == source.version else { throw changed }
             let (view, files) = try openImage(file, viewport: source.viewport, maxScale: source.maxScale)
             guard !scene || ViewSource.version(of: files) == source.version else { throw changed }
