@@ -16,7 +16,9 @@ public struct PageRegionRequest: Hashable, Sendable {
 
     /// A page frame to render: the page's zoom state (whose viewport is the page frame) over a background.
     public struct Rendering: Hashable, Sendable {
+        /// The page's zoom state; its viewport is the page frame's size.
         public let zoom: ZoomState
+        /// What shows where the content does not cover the page frame.
         public let background: RGBA8
 
         public init(zoom: ZoomState, background: RGBA8) {

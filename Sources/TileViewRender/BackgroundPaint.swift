@@ -3,10 +3,13 @@ import TileViewCore
 /// The background colour as the compositing step uses it: premultiplied Float components on the
 /// 0...255 scale, and whether it is opaque (then every composited pixel is opaque too).
 struct BackgroundPaint: Sendable {
+    /// The colour components multiplied by `alpha / 255`, each 0...255.
     let red: Float
     let green: Float
     let blue: Float
+    /// The background's own alpha, 0...255.
     let alpha: Float
+    /// `alpha == 255`.
     let isOpaque: Bool
     /// True when each frame pixel's own colour is its background (drawing onto an existing frame): the fields
     /// above are then unused and the compositing reads the pixel it overwrites.

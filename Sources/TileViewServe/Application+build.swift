@@ -70,19 +70,19 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
     router.add(middleware: CrossSite(policy: policy))
     // Under --users or --tokens: a session, a bearer token or a share link, else 303 to /login or 401.
     if let access = settings.access {
-        router.add(middleware: AccessControl(rules: access, settings: settings))
+        router.add(middleware: AccessControl(rules: access, settings: settings, site: policy))
     }
     router.add(middleware: MethodNotAllowed())
     OpsController(server: server).addRoutes(to: router)
     if let access = settings.access {
-        LoginController(settings: settings, rules: access).addRoutes(to: router)
+        LoginController(site: policy, rules: access).addRoutes(to: router)
     }
     let (images, work, budget) = (server.images, server.work, server.budget)
     ImageController(
-        settings: settings, images: images, responses: server.responses, coalescer: server.coalescer, work: work,
-        budget: budget, metrics: server.metrics, indexer: server.indexer
+        settings: settings, site: policy, images: images, responses: server.responses, coalescer: server.coalescer,
+        work: work, budget: budget, metrics: server.metrics, indexer: server.indexer
     ).addRoutes(to: router)
-    PresentationController(settings: settings, images: images, work: work).addRoutes(to: router)
+    PresentationController(root: settings.root, site: policy, images: images, work: work).addRoutes(to: router)
     ViewController(settings: settings, images: images.inOnePass, work: work, budget: budget, views: server.views)
         .addRoutes(to: router)
     PageController(root: settings.root, maxScale: settings.viewerMaxScale).addRoutes(to: router)

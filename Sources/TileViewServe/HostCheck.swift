@@ -144,6 +144,12 @@ struct SitePolicy: Sendable {
         return "the Host header does not name this server (start it with --allowed-hosts NAME or --public-url URL)"
     }
 
+    /// Whether session and share cookies carry `Secure`: `--secure-cookies`, HTTPS here (`--tls-cert`), or an
+    /// `https` public URL (a proxy in front speaks it).
+    func securesCookies(of access: AccessRules) -> Bool {
+        access.secureCookies || scheme == "https" || rules.publicURL?.scheme == "https"
+    }
+
     /// `scheme://host[:port][/path]`: the base of absolute URLs, from `--public-url`, else from the request's
     /// (checked) `Host`.
     func baseURI(_ request: Request) -> String {

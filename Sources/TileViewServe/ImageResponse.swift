@@ -119,13 +119,17 @@ public enum ImageResponse {
 struct ImageRequestPlan: @unchecked Sendable {
     /// What a request asks for, in image pixels.
     struct Wanted: Sendable {
+        /// The part of the oriented image, in full-size pixels (IIIF's region, already clipped to the image).
         let region: PixelRect
+        /// The answer's size before any turn (IIIF's size applied to `region`).
         let size: PixelSize
+        /// The format, turn, mirroring and quality the pixels are written with.
         let output: ImageOutput
     }
 
     let image: TiledImage
     let wanted: Wanted
+    /// What rendering and writing the answer holds at its peak; the work budget reserves `plan.bytes` first.
     let plan: RegionPlan
 
     init(image: TiledImage, wanted: Wanted, fileBytes: Int) {

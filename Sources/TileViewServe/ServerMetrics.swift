@@ -99,34 +99,56 @@ public final class ServerMetrics: Sendable {
             out += "tileview_request_duration_seconds_sum{route=\"\(route)\"} \(s.durationSums[route]!)\n"
             out += "tileview_request_duration_seconds_count{route=\"\(route)\"} \(total)\n"
         }
-        out += Self.counterText(
-            "tileview_decoded_bytes_total", "Bytes of level pixels decoded to answer requests.", s.decodedBytes)
-        out += Self.gaugeText(
-            "process_resident_memory_bytes", "Resident memory of the process (VmRSS).",
-            ProcessMemory.residentBytes ?? 0)
+        out += Self.text([
+            .counter(
+                "tileview_decoded_bytes_total", "Bytes of level pixels decoded to answer requests.", s.decodedBytes),
+            .gauge(
+                "process_resident_memory_bytes", "Resident memory of the process (VmRSS).",
+                ProcessMemory.residentBytes ?? 0),
+        ])
         return out
     }
 
     /// The series of one byte-budgeted cache: budget and bytes held (gauges), hits, misses and evictions
     /// (counters).
-    public static func cacheText(name: String, what: String, budget: Int, statistics: TileCacheStatistics) -> String {
-        var out = gaugeText("\(name)_budget_bytes", "Byte budget of the cache of \(what).", budget)
-        out += gaugeText("\(name)_bytes", "Bytes held by the cache of \(what).", statistics.currentBytes)
-        out += gaugeText("\(name)_entries", "Entries held by the cache of \(what).", statistics.entryCount)
-        out += counterText("\(name)_hits_total", "Lookups the cache of \(what) answered.", statistics.hits)
-        out += counterText("\(name)_misses_total", "Lookups the cache of \(what) missed.", statistics.misses)
-        out += counterText(
-            "\(name)_evictions_total", "Entries evicted from the cache of \(what).", statistics.evictions)
-        return out
+    public static func cacheSamples(name: String, what: String, budget: Int, statistics: TileCacheStatistics)
+        -> [Sample]
+    {
+        [
+            .gauge("\(name)_budget_bytes", "Byte budget of the cache of \(what).", budget),
+            .gauge("\(name)_bytes", "Bytes held by the cache of \(what).", statistics.currentBytes),
+            .gauge("\(name)_entries", "Entries held by the cache of \(what).", statistics.entryCount),
+            .counter("\(name)_hits_total", "Lookups the cache of \(what) answered.", statistics.hits),
+            .counter("\(name)_misses_total", "Lookups the cache of \(what) missed.", statistics.misses),
+            .counter("\(name)_evictions_total", "Entries evicted from the cache of \(what).", statistics.evictions),
+        ]
     }
 
-    /// One counter with its help and type lines.
-    public static func counterText(_ name: String, _ help: String, _ value: Int) -> String {
-        "# HELP \(name) \(help)\n# TYPE \(name) counter\n\(name) \(value)\n"
+    /// One series without labels, as the Prometheus text format writes it: help and type lines, then the value.
+    public struct Sample: Sendable {
+        /// Prometheus's metric type: a counter only grows (until a restart); a gauge goes up and down.
+        public enum Kind: String, Sendable {
+            case counter
+            case gauge
+        }
+
+        public let kind: Kind
+        public let name: String
+        /// The `# HELP` line's text.
+        public let help: String
+        public let value: Int
+
+        public static func counter(_ name: String, _ help: String, _ value: Int) -> Sample {
+            Sample(kind: .counter, name: name, help: help, value: value)
+        }
+
+        public static func gauge(_ name: String, _ help: String, _ value: Int) -> Sample {
+            Sample(kind: .gauge, name: name, help: help, value: value)
+        }
+
+        public var text: String { "# HELP \(name) \(help)\n# TYPE \(name) \(kind.rawValue)\n\(name) \(value)\n" }
     }
 
-    /// One gauge with its help and type lines.
-    public static func gaugeText(_ name: String, _ help: String, _ value: Int) -> String {
-        "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
-    }
+    /// The samples' text, in their order.
+    public static func text(_ samples: [Sample]) -> String { samples.map(\.text).joined() }
 }

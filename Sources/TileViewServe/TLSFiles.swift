@@ -7,9 +7,12 @@ public struct TLSFiles: Sendable, Hashable {
     public let certificatePath: String
     public let keyPath: String
 
-    public init(certificatePath: String, keyPath: String) {
+    /// The two files, checked: both are read as `configuration()` reads them, so a server is never started with
+    /// files it cannot load. The error names the file and the reason.
+    public init(certificatePath: String, keyPath: String) throws(TileViewError) {
         self.certificatePath = certificatePath
         self.keyPath = keyPath
+        _ = try configuration()
     }
 
     /// The server's TLS configuration, read from the files; the error names the file and the reason.

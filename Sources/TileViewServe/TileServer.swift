@@ -182,12 +182,6 @@ extension TileServer {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))
     }
-
-    /// The base of absolute URLs: `--public-url`, else `http://HOST` as the client addressed the server (a Host
-    /// that `HostCheck` accepted, written back only as a host name and port).
-    static func baseURI(_ request: Request, _ settings: ServeSettings) -> String {
-        SitePolicy(settings: settings).baseURI(request)
-    }
 }
 
 /// Why an image request failed inside the worker: the request (400/404/501) or the image (422).

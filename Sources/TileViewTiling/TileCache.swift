@@ -17,8 +17,11 @@ public struct TileCache<Key: Hashable, Value> {
     struct Slot {
         var key: Key
         var value: Value
+        /// The bytes the entry counts against the budget.
         var cost: Int
+        /// Pins held (`pin` adds one, `unpin` takes one away); a pinned entry is never evicted.
         var pinCount: Int
+        /// The neighbours' slot indexes in the slot's list, towards the head and towards the tail; -1 at an end.
         var previous: Int
         var next: Int
     }

@@ -4,8 +4,11 @@ import TileViewCore
 /// they are all of it, so a state written down as its place (a server's view token, docs/design.md section 18) is
 /// restored exactly.
 public struct ZoomPlace: Hashable, Sendable {
+    /// Viewport pixels per image pixel (`ZoomState.zoomScale`).
     public var zoomScale: Double
+    /// How far the content is scrolled, in content space; 0 on centred axes (`ZoomState.contentOffset`).
     public var contentOffset: Point
+    /// How the image is turned (`ZoomState.rotation`).
     public var rotation: ZoomRotation
 
     public init(zoomScale: Double, contentOffset: Point, rotation: ZoomRotation) {

@@ -90,14 +90,12 @@ struct ServeMain: AsyncParsableCommand {
         }
         settings.viewerMaxScale = options.maxScale
         if let cert = options.tlsCert, let key = options.tlsKey {
-            let files = TLSFiles(certificatePath: cert, keyPath: key)
             do {
-                _ = try files.configuration()
+                settings.tls = try TLSFiles(certificatePath: cert, keyPath: key)
             } catch {
                 Report.error(error.description)
                 throw ExitCode.failure
             }
-            settings.tls = files
         }
         let server = TileServer(settings: settings, warn: Self.warn)
         // The drain's end: answers still being rendered or written are cut, and the server exits 0 as documented.

@@ -166,7 +166,7 @@ struct AccessTests {
                 ])
             try #require(made.status == 0, "\(made.output)")
             var tls = Self.server().settings
-            tls.tls = TLSFiles(certificatePath: cert, keyPath: key)
+            tls.tls = try TLSFiles(certificatePath: cert, keyPath: key)
             var proxied = Self.server().settings
             proxied.site = SiteRules(publicURL: .init(scheme: "https", authority: "tiles.example", path: ""))
             for settings in [tls, proxied] {

@@ -19,6 +19,7 @@ import TileView
 struct AccessControl<Context: ShareGrantContext>: RouterMiddleware {
     let rules: AccessRules
     let settings: ServeSettings
+    let site: SitePolicy
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -101,7 +102,7 @@ struct AccessControl<Context: ShareGrantContext>: RouterMiddleware {
         if Self.isPage(request) {
             let target = path + (request.uri.query.map { "?" + $0 } ?? "")
             let location =
-                SitePolicy(settings: settings).baseURI(request) + "/login?next=" + ServeRoot.percentEncoded(target)
+                site.baseURI(request) + "/login?next=" + ServeRoot.percentEncoded(target)
             var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
             response.headers[.contentType] = "text/plain; charset=utf-8"
             return .refused(response)
@@ -140,7 +141,7 @@ struct AccessControl<Context: ShareGrantContext>: RouterMiddleware {
     /// `Set-Cookie` for `name`: HttpOnly, SameSite=Lax, the whole site, `seconds` long (0 clears it), Secure
     /// under HTTPS.
     func cookie(_ name: String, _ value: String, seconds: Int) -> String {
-        Self.cookie(name, value, seconds: seconds, secure: Self.secureCookies(rules, settings))
+        Self.cookie(name, value, seconds: seconds, secure: site.securesCookies(of: rules))
     }
 
     static func cookie(_ name: String, _ value: String, seconds: Int, secure: Bool) -> String {
@@ -149,10 +150,6 @@ struct AccessControl<Context: ShareGrantContext>: RouterMiddleware {
 
     /// Whether cookies carry `Secure`: the server speaks HTTPS (`--tls-cert`), clients reach it through an https
     /// `--public-url` (a proxy that ends TLS), or the rules say so.
-    static func secureCookies(_ rules: AccessRules, _ settings: ServeSettings) -> Bool {
-        rules.secureCookies || settings.tls != nil || settings.site.publicURL?.scheme == "https"
-    }
-
     /// Paths anyone may ask for: the health check, the login form and its style sheet, logging out.
     static func isOpen(_ path: String) -> Bool {
         path == "/healthz" || path == "/login" || path == "/logout" || path.hasPrefix("/viewer/")

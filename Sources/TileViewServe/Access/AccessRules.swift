@@ -18,7 +18,7 @@ public struct AccessRules: Sendable {
     public let signKey: [UInt8]?
     /// Seconds a session lasts after logging in.
     public var sessionSeconds: Int
-    /// Session and share cookies carry `Secure` (HTTPS). See `AccessControl.secureCookies(_:)`.
+    /// Session and share cookies carry `Secure` (HTTPS). See `SitePolicy.securesCookies(of:)`.
     public var secureCookies: Bool
     /// Failed logins per client address.
     public let limiter: LoginLimiter

@@ -11,7 +11,8 @@ import TileView
 /// again and no cookie, after the same bcrypt work whether the user exists or not. A client with too many failures
 /// (`LoginLimiter`) is answered 429 with `Retry-After` before any password is checked.
 struct LoginController: Sendable {
-    let settings: ServeSettings
+    let site: SitePolicy
+    /// The users, their bcrypt hashes, the session key and the failure limiter.
     let rules: AccessRules
 
     func addRoutes(to router: Router<ServeRequestContext>) {
@@ -30,14 +31,14 @@ struct LoginController: Sendable {
         var response = Response(
             status: .seeOther,
             headers: [
-                .location: SitePolicy(settings: settings).baseURI(request) + "/login", .cacheControl: "no-store",
+                .location: site.baseURI(request) + "/login", .cacheControl: "no-store",
             ])
         response.headers.append(
             HTTPField(
                 name: .setCookie,
                 value: AccessControl<ServeRequestContext>.cookie(
                     SessionCookie.name, "", seconds: 0,
-                    secure: AccessControl<ServeRequestContext>.secureCookies(rules, settings))))
+                    secure: site.securesCookies(of: rules))))
         return response
     }
 
@@ -67,7 +68,7 @@ struct LoginController: Sendable {
         }
         rules.limiter.succeeded(client)
         let expires = rules.clock() + rules.sessionSeconds
-        let location = SitePolicy(settings: settings).baseURI(request) + Self.safeNext(next)
+        let location = site.baseURI(request) + Self.safeNext(next)
         var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
         response.headers.append(
             HTTPField(
@@ -75,13 +76,13 @@ struct LoginController: Sendable {
                 value: AccessControl<ServeRequestContext>.cookie(
                     SessionCookie.name, SessionCookie.value(user: user, expires: expires, key: rules.sessionKey),
                     seconds: rules.sessionSeconds,
-                    secure: AccessControl<ServeRequestContext>.secureCookies(rules, settings))))
+                    secure: site.securesCookies(of: rules))))
         return response
     }
 
     /// The login form, with `failed` above it when a try failed.
     func loginPage(_ request: Request, next: String?, failed: String?) -> Response {
-        let action = SitePolicy(settings: settings).baseURI(request) + "/login"
+        let action = site.baseURI(request) + "/login"
         let message = failed.map { "<p class=\"error\" role=\"alert\">\(HTMLPage.escaped($0))</p>\n" } ?? ""
         var response = HTMLPage.response(
             title: "log in",

@@ -7,6 +7,7 @@ import TileViewIIIF
 /// (`/dzi/{name}.dzi` and its tiles), answered from the shared caches or rendered within the work budget.
 struct ImageController: Sendable {
     let settings: ServeSettings
+    let site: SitePolicy
     let images: ServedImages
     let responses: ResponseCache
     let coalescer: RequestCoalescer<Result<EncodedImage, ServeError>>
@@ -150,7 +151,7 @@ struct ImageController: Sendable {
     @Sendable func redirect(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard settings.root.file(forIdentifier: id) != nil else { return TileServer.notFound }
-        let location = TileServer.baseURI(request, settings) + "/iiif/3/\(id)/info.json"
+        let location = site.baseURI(request) + "/iiif/3/\(id)/info.json"
         return Response(status: .seeOther, headers: [.location: location] + TileServer.cors)
     }
 
@@ -166,7 +167,7 @@ struct ImageController: Sendable {
         } catch {
             return error.response
         }
-        let base = TileServer.baseURI(request, settings) + "/iiif/3/" + id
+        let base = site.baseURI(request) + "/iiif/3/" + id
         let document = IIIFInfo(id: base, imageSize: size, limits: settings.limits)
         return TileServer.bytes(
             try TileServer.json(document),

@@ -239,17 +239,12 @@ struct PageController: Sendable {
             "Images",
             images.map { file in
                 let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier))
-                let name = HTMLPage.escaped(ViewAnswer.name(of: file.identifier))
-                return "<a href=\"/view/\(encoded)\"><img loading=\"lazy\" alt=\"\(name)\" "
-                    + "src=\"/iiif/3/\(encoded)/full/!240,240/0/default.jpg\"><span>\(name)</span></a>"
+                return Self.viewLink(file) { name in
+                    "<img loading=\"lazy\" alt=\"\(name)\" src=\"/iiif/3/\(encoded)/full/!240,240/0/default.jpg\"><span>\(name)</span>"
+                }
             })
         // A scene has no IIIF tiles to make a thumbnail of: its name links to its view.
-        html += Self.list(
-            "Scenes",
-            scenes.map { file in
-                let encoded = HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier))
-                return "<a href=\"/view/\(encoded)\">\(HTMLPage.escaped(ViewAnswer.name(of: file.identifier)))</a>"
-            })
+        html += Self.list("Scenes", scenes.map { Self.viewLink($0) { name in name } })
         if folders.isEmpty && images.isEmpty && scenes.isEmpty { html += "<p>No image files here.</p>\n" }
         html += "</main>"
         return HTMLPage.response(title: title, body: html)
@@ -257,6 +252,12 @@ struct PageController: Sendable {
 
     /// A listing's section: its heading and a list (class: the heading in lower case) of `items` (HTML), or
     /// nothing when there are none.
+    /// A link to the file's page (`/view/{id}`), around `content` made from its escaped name.
+    static func viewLink(_ file: ServedFile, _ content: (String) -> String) -> String {
+        "<a href=\"/view/\(HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier)))\">"
+            + content(HTMLPage.escaped(ViewAnswer.name(of: file.identifier))) + "</a>"
+    }
+
     static func list(_ heading: String, _ items: [String]) -> String {
         guard !items.isEmpty else { return "" }
         return "<h2>\(heading)</h2>\n<ul class=\"\(heading.lowercased())\">\n"

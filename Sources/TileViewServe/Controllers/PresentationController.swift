@@ -11,8 +11,11 @@ import TileViewIIIF
 /// oriented size painted by its Image API service. 404 for a folder that is not served, or a manifest of a folder
 /// without images.
 struct PresentationController: Sendable {
-    let settings: ServeSettings
+    let root: ServeRoot
+    let site: SitePolicy
+    /// Reads each image's header for its canvas size.
     let images: ServedImages
+    /// The threads headers are read on, away from the event loops.
     let work: BlockingWork
 
     func addRoutes(to router: Router<ServeRequestContext>) {
@@ -46,16 +49,16 @@ struct PresentationController: Sendable {
     /// What a folder is called in its documents: its identifier, or the served folder's own name for the root.
     func label(of folder: ServedFolder) -> String {
         folder.identifier.isEmpty
-            ? settings.root.name : folder.identifier
+            ? root.name : folder.identifier
     }
 
     func manifest(_ request: Request, folderID: String) async throws -> Response {
-        guard let folder = settings.root.folder(forIdentifier: folderID) else { return TileServer.notFound }
-        let files = settings.root.contents(of: folder).images
+        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        let files = root.contents(of: folder).images
         guard !files.isEmpty else {
             return TileServer.text(.notFound, "the folder \(label(of: folder)) has no image files")
         }
-        let base = TileServer.baseURI(request, settings)
+        let base = site.baseURI(request)
         let images = self.images
         // Each image's size from its header (no pixel is decoded); an image that cannot be read is left out.
         let members = await work.run { () -> [IIIFPresentation.Image] in
@@ -76,9 +79,9 @@ struct PresentationController: Sendable {
     }
 
     func collection(_ request: Request, folderID: String) throws -> Response {
-        guard let folder = settings.root.folder(forIdentifier: folderID) else { return TileServer.notFound }
-        let contents = settings.root.contents(of: folder)
-        let base = TileServer.baseURI(request, settings)
+        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        let contents = root.contents(of: folder)
+        let base = site.baseURI(request)
         var members = contents.folders.map { sub in
             IIIFPresentation.Collection.Member(
                 id: Self.documentURL(base: base, folder: sub.identifier, "collection.json"), manifest: false,

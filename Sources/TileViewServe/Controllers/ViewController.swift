@@ -7,9 +7,13 @@ import TileView
 /// Each answer is the view's state as JSON (`ViewAnswer`), or the error's status and line (`ViewError`).
 struct ViewController: Sendable {
     let settings: ServeSettings
+    /// Opens a view's images and scenes over the shared tiles, each decoded in one pass.
     let images: ServedImages
+    /// The threads frames are rendered on, away from the event loops.
     let work: BlockingWork
+    /// The bytes a frame reserves before it is rendered.
     let budget: WorkBudget
+    /// The views held live, by token.
     let views: ViewStore
 
     /// The largest viewport side a view takes (its area is also bounded by `--max-area`).

@@ -90,16 +90,24 @@ enum ViewError: Error, Sendable {
 /// draws from `frame.png`).
 struct ViewAnswer: Encodable, Sendable {
     struct Placement: Encodable, Sendable {
+        /// The page's IIIF identifier (percent-encoded, as in `/iiif/3/{id}`).
         let id: String
+        /// The file's name, for captions.
         let name: String
+        /// Where the page lies in the viewport, in viewport pixels (it may reach outside).
         let frame: PixelRect
+        /// The page's own zoom state, its viewport being `frame`'s size.
         let state: ZoomSnapshot
+        /// The pyramid level the server draws the page from (0 is full size).
         let level: Int
     }
 
+    /// The view's identifier: its token, which rebuilds it on any server that shares the key.
     let view: String
+    /// `image`, `scene` or `gallery`.
     let kind: String
     let state: ZoomSnapshot
+    /// The level the current page is drawn from (0 for a scene).
     let level: Int
     let page: GalleryStepRecord?
     let pages: Int?
