@@ -72,31 +72,33 @@ static void tv_jpeg_classify(struct tv_jpeg_decoder *d, j_common_ptr cinfo, cons
             snprintf(d->failure_message, TV_MESSAGE_LEN, "JPEG process SOF%d is not supported", parameter - 0xC0);
         }
         return;
-    case JERR_ARITH_NOTIMPL:
-    case JERR_CONVERSION_NOTIMPL:
-    case JERR_NOT_COMPILED:
-        d->failure = TV_ERR_UNSUPPORTED;
-        break;
-    case JERR_OUT_OF_MEMORY:
-    case JERR_NO_BACKING_STORE:
-        d->failure = TV_ERR_NOMEM;
-        break;
-    case JERR_IMAGE_TOO_BIG:
-    case JERR_WIDTH_OVERFLOW:
-        d->failure = TV_ERR_LIMIT;
-        break;
-    case JERR_INPUT_EMPTY:
-    case JERR_INPUT_EOF:
-        d->failure = TV_ERR_TRUNCATED;
-        break;
-    case JERR_FILE_READ:
-        d->failure = TV_ERR_IO;
-        break;
     default:
-        d->failure = TV_ERR_CORRUPT;
+        d->failure = tv_jpeg_status_of(code, TV_ERR_CORRUPT);
         break;
     }
     tv_copy_message(d->failure_message, text);
+}
+
+tv_status tv_jpeg_status_of(int msg_code, tv_status otherwise) {
+    switch (msg_code) {
+    case JERR_ARITH_NOTIMPL:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_NOT_COMPILED:
+        return TV_ERR_UNSUPPORTED;
+    case JERR_OUT_OF_MEMORY:
+    case JERR_NO_BACKING_STORE:
+        return TV_ERR_NOMEM;
+    case JERR_IMAGE_TOO_BIG:
+    case JERR_WIDTH_OVERFLOW:
+        return TV_ERR_LIMIT;
+    case JERR_INPUT_EMPTY:
+    case JERR_INPUT_EOF:
+        return TV_ERR_TRUNCATED;
+    case JERR_FILE_READ:
+        return TV_ERR_IO;
+    default:
+        return otherwise;
+    }
 }
 
 /* Replaces libjpeg's error_exit, which would call exit(). */
@@ -139,10 +141,7 @@ static tv_status tv_jpeg_failed(struct tv_jpeg_decoder *d, tv_error *err) {
 }
 
 static tv_status tv_jpeg_check(const struct tv_jpeg_decoder *d, tv_error *err) {
-    if (d == NULL) return tv_fail(err, TV_ERR_ARG, "no decoder");
-    if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder stopped at an earlier error");
-    if (d->finished) return tv_fail(err, TV_ERR_STATE, "the decoder has finished");
-    return TV_OK;
+    return d == NULL ? tv_fail(err, TV_ERR_ARG, "no decoder") : tv_decoder_usable(d->broken, d->finished, err);
 }
 
 static tv_jpeg_color tv_jpeg_color_of(J_COLOR_SPACE space) {

@@ -38,19 +38,7 @@ static void tv_jpeg_encoder_error_exit(j_common_ptr cinfo) {
     struct tv_jpeg_encoder *e = manager->encoder;
     char text[JMSG_LENGTH_MAX];
     (*cinfo->err->format_message)(cinfo, text);
-    switch (cinfo->err->msg_code) {
-    case JERR_OUT_OF_MEMORY:
-    case JERR_NO_BACKING_STORE:
-        e->failure = TV_ERR_NOMEM;
-        break;
-    case JERR_IMAGE_TOO_BIG:
-    case JERR_WIDTH_OVERFLOW:
-        e->failure = TV_ERR_LIMIT;
-        break;
-    default:
-        e->failure = TV_ERR_ARG;
-        break;
-    }
+    e->failure = tv_jpeg_status_of(cinfo->err->msg_code, TV_ERR_ARG);
     tv_copy_message(e->failure_message, text);
     longjmp(manager->jump, 1);
 }

@@ -146,10 +146,7 @@ static tv_status tv_png_failed(struct tv_png_decoder *d, tv_error *err) {
 }
 
 static tv_status tv_png_check(const struct tv_png_decoder *d, tv_error *err) {
-    if (d == NULL) return tv_fail(err, TV_ERR_ARG, "no decoder");
-    if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder stopped at an earlier error");
-    if (d->finished) return tv_fail(err, TV_ERR_STATE, "the decoder has finished");
-    return TV_OK;
+    return d == NULL ? tv_fail(err, TV_ERR_ARG, "no decoder") : tv_decoder_usable(d->broken, d->finished, err);
 }
 
 /* ---------- rows inflated ahead (tv_png_pipeline_*) ----------

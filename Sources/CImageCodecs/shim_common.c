@@ -26,6 +26,12 @@ tv_status tv_fail(tv_error *err, tv_status status, const char *message) {
     return status;
 }
 
+tv_status tv_decoder_usable(int broken, int finished, tv_error *err) {
+    if (broken) return tv_fail(err, TV_ERR_STATE, "the decoder stopped at an earlier error");
+    if (finished) return tv_fail(err, TV_ERR_STATE, "the decoder has finished");
+    return TV_OK;
+}
+
 void tv_warning_log_add(struct tv_warning_log *log, const char *text) {
     log->total++;
     for (int i = 0; i < log->distinct; i++) {

@@ -18,6 +18,13 @@ void tv_warning_log_add(struct tv_warning_log *log, const char *text);
 /* Fills `err` (which may be NULL) and returns `status`. */
 tv_status tv_fail(tv_error *err, tv_status status, const char *message);
 
+/* TV_OK, or TV_ERR_STATE with the reason for a decoder stopped by an earlier error (`broken`) or `finished`. */
+tv_status tv_decoder_usable(int broken, int finished, tv_error *err);
+
+/* The status of a fatal libjpeg error code (jpeg_decoder.c): an unsupported process or conversion, memory, a size
+ * limit, data cut short, a read error; `otherwise` for any other code. The decoder and the encoder both use it. */
+tv_status tv_jpeg_status_of(int msg_code, tv_status otherwise);
+
 /* Copies at most TV_MESSAGE_LEN - 1 bytes and terminates. */
 void tv_copy_message(char *dst, const char *src);
 
