@@ -144,8 +144,8 @@ struct SitePolicy: Sendable {
         return "the Host header does not name this server (start it with --allowed-hosts NAME or --public-url URL)"
     }
 
-    /// Whether session and share cookies carry `Secure`: `--secure-cookies`, HTTPS here (`--tls-cert`), or an
-    /// `https` public URL (a proxy in front speaks it).
+    /// Whether session and share cookies carry `Secure`: the server speaks HTTPS (`--tls-cert`), clients reach it
+    /// through an https `--public-url` (a proxy that ends TLS), or the rules say so.
     func securesCookies(of access: AccessRules) -> Bool {
         access.secureCookies || scheme == "https" || rules.publicURL?.scheme == "https"
     }

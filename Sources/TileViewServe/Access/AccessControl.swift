@@ -148,8 +148,6 @@ struct AccessControl<Context: ShareGrantContext>: RouterMiddleware {
         "\(name)=\(value); Path=/; Max-Age=\(max(0, seconds)); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 
-    /// Whether cookies carry `Secure`: the server speaks HTTPS (`--tls-cert`), clients reach it through an https
-    /// `--public-url` (a proxy that ends TLS), or the rules say so.
     /// Paths anyone may ask for: the health check, the login form and its style sheet, logging out.
     static func isOpen(_ path: String) -> Bool {
         path == "/healthz" || path == "/login" || path == "/logout" || path.hasPrefix("/viewer/")

@@ -250,14 +250,14 @@ struct PageController: Sendable {
         return HTMLPage.response(title: title, body: html)
     }
 
-    /// A listing's section: its heading and a list (class: the heading in lower case) of `items` (HTML), or
-    /// nothing when there are none.
     /// A link to the file's page (`/view/{id}`), around `content` made from its escaped name.
     static func viewLink(_ file: ServedFile, _ content: (String) -> String) -> String {
         "<a href=\"/view/\(HTMLPage.escaped(ServeRoot.percentEncoded(file.identifier)))\">"
             + content(HTMLPage.escaped(ViewAnswer.name(of: file.identifier))) + "</a>"
     }
 
+    /// A listing's section: its heading and a list (class: the heading in lower case) of `items` (HTML), or
+    /// nothing when there are none.
     static func list(_ heading: String, _ items: [String]) -> String {
         guard !items.isEmpty else { return "" }
         return "<h2>\(heading)</h2>\n<ul class=\"\(heading.lowercased())\">\n"
