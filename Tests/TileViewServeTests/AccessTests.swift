@@ -179,6 +179,43 @@ struct AccessTests {
         }
     }
 
+    @Test("TLS files that cannot be loaded are refused when given, naming the file and what it is not")
+    func unloadableTLSFiles() async throws {
+        try await TemporaryFolder.with("access-tls-bad") { folder in
+            let (cert, key, junk) = (
+                folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path,
+                folder.appendingPathComponent("junk.pem").path
+            )
+            let made = try CommandRunner.program(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                    "-subj", "/CN=localhost",
+                ])
+            try #require(made.status == 0, "\(made.output)")
+            try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: junk))
+            func refusal(_ certificate: String, _ privateKey: String) -> TileViewError? {
+                do {
+                    _ = try TLSFiles(certificatePath: certificate, keyPath: privateKey)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            #expect(refusal(cert, key) == nil)
+            let badChain = try #require(refusal(junk, key))
+            #expect(badChain.description.contains(junk), "\(badChain)")
+            #expect(badChain.description.contains("certificate"), "\(badChain)")
+            let badKey = try #require(refusal(cert, junk))
+            #expect(badKey.description.contains(junk) && badKey.description.contains("private key"), "\(badKey)")
+            // The files given the other way round: the key file holds no certificate.
+            let swapped = try #require(refusal(key, cert))
+            #expect(swapped.description.contains(key), "\(swapped)")
+            let missing = folder.appendingPathComponent("missing.pem").path
+            #expect(try #require(refusal(cert, missing)).description.contains(missing))
+        }
+    }
+
     @Test("next is followed only when it is a path on this server")
     func nextStaysOnSite() async throws {
         try await Self.withClient(Self.server()) { client in
