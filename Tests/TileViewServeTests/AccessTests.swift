@@ -180,8 +180,8 @@ struct AccessTests {
     }
 
     @Test("TLS files that cannot be loaded are refused when given, naming the file and what it is not")
-    func unloadableTLSFiles() async throws {
-        try await TemporaryFolder.with("access-tls-bad") { folder in
+    func unloadableTLSFiles() throws {
+        try TemporaryFolder.with("access-tls-bad") { folder in
             let (cert, key, junk) = (
                 folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path,
                 folder.appendingPathComponent("junk.pem").path
