@@ -720,6 +720,7 @@ void tv_jpeg_index_describe(const tv_jpeg_index *x, tv_jpeg_index_geometry *g) {
 struct tv_index_error {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
+    tv_status status; /* what the jump reports: libjpeg's error sorted by tv_jpeg_status_of, or the caller's */
     char message[JMSG_LENGTH_MAX];
     unsigned char *output; /* jpeg_mem_dest's buffer (libjpeg may move it; freed on an error) */
     unsigned long output_length;
@@ -729,6 +730,7 @@ struct tv_index_error {
 
 static void tv_index_error_exit(j_common_ptr cinfo) {
     struct tv_index_error *e = (struct tv_index_error *)cinfo->err;
+    e->status = tv_jpeg_status_of(cinfo->err->msg_code, TV_ERR_CORRUPT);
     (*cinfo->err->format_message)(cinfo, e->message);
     longjmp(e->jump, 1);
 }
@@ -741,6 +743,7 @@ static void tv_transcoder_prepare(struct jpeg_decompress_struct *source, struct 
                                   struct tv_index_error *jerr) {
     memset(source, 0, sizeof *source);
     memset(target, 0, sizeof *target);
+    jerr->status = TV_ERR_CORRUPT;
     jerr->output = NULL;
     jerr->output_length = 0;
     jerr->scratch = NULL;
@@ -831,7 +834,6 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     struct tv_index_error jerr;
     tv_transcoder_prepare(&source, &target, &jerr);
     volatile int created = 0;
-    volatile tv_status status = TV_ERR_CORRUPT;
     if (setjmp(jerr.jump)) {
         if (created) {
             jpeg_destroy_compress(&target);
@@ -839,7 +841,7 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
         }
         free(jerr.output);
         free(jerr.scratch);
-        return tv_fail(err, status, jerr.message);
+        return tv_fail(err, jerr.status, jerr.message);
     }
     jpeg_create_decompress(&source);
     jpeg_create_compress(&target);
@@ -864,7 +866,7 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
         }
         int decoded = tv_index_decode_row(x, row, x0, x1, lines, &jerr.scratch, &jerr.scratch_size);
         if (decoded <= 0) {
-            status = decoded < 0 ? TV_ERR_NOMEM : TV_ERR_IO;
+            jerr.status = decoded < 0 ? TV_ERR_NOMEM : TV_ERR_IO;
             snprintf(jerr.message, sizeof jerr.message, "%s",
                      decoded < 0 ? "out of memory" : "the file changed since it was indexed");
             longjmp(jerr.jump, 1);
@@ -898,7 +900,7 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
             jpeg_destroy_decompress(&source);
         }
         free(jerr.output);
-        return tv_fail(err, TV_ERR_CORRUPT, jerr.message);
+        return tv_fail(err, jerr.status, jerr.message);
     }
     jpeg_create_decompress(&source);
     jpeg_create_compress(&target);

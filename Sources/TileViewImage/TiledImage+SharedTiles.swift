@@ -70,7 +70,8 @@ extension TiledImage {
     /// baseline JPEG the entropy index takes, opened over a shared cache (whose shelf keeps the index, built by
     /// the first call), `rect` lies on the file's MCU grid (each side on an MCU edge or the image's edge) and
     /// holds at most `losslessCropMaxPixels` (the crop holds its coefficients in memory: 6 bytes a pixel for
-    /// 4:4:4).
+    /// 4:4:4). Nil too when the crop runs out of memory or over one of libjpeg's limits: the crop only saves work,
+    /// and the caller decodes the rect instead, within its own memory plan.
     ///
     /// Decoded, the crop has the pixels of a decode of the whole file except in the row or column of pixels along
     /// an edge of the rect that is not an edge of the image, where chroma is upsampled from the crop's own
@@ -95,6 +96,7 @@ extension TiledImage {
             shared.cache.countLosslessCrop()
             return jpeg
         } catch {
+            if error.kind == .tooLarge { return nil }
             throw TileViewError(error, path: path)
         }
     }
@@ -103,7 +105,8 @@ extension TiledImage {
     /// a TIFF pyramid level, or its first page, tiled in squares of this image's tile size with JPEG-compressed
     /// YCbCr, RGB or gray, `region` exactly a tile of level L (a whole one, or one the level's right or bottom edge
     /// cuts, which is the stored stream cut by its coefficients) scaled to `size` (the tile's size at that level),
-    /// upright, in colours that need no conversion. Nil otherwise (the answer is rendered).
+    /// upright, in colours that need no conversion. Nil otherwise (the answer is rendered), and when cutting an
+    /// edge tile runs out of memory or over one of libjpeg's limits, as `losslessJPEGCrop`.
     public func storedJPEGTile(region: PixelRect, size: PixelSize) throws(TileViewError) -> [UInt8]? {
         let tile = pyramid.tileSize
         guard header.format == .tiff, orientation == .up, header.color.transform == nil, region.width > 0,
@@ -134,6 +137,7 @@ extension TiledImage {
             sharedTiles?.cache.countStoredTile()
             return jpeg
         } catch {
+            if error.kind == .tooLarge { return nil }
             throw TileViewError(error, path: path)
         }
     }

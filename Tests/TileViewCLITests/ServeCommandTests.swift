@@ -119,6 +119,57 @@ struct ServeCommandTests {
     }
 
     @Test(
+        "a lossless JPEG crop or a TIFF edge tile's cut that runs out of memory is answered by decoding instead, not as a damaged image"
+    )
+    func losslessCropOutOfMemory() throws {
+        try TemporaryFolder.with("serve-crop-memory") { dir in
+            try FileManager.default.copyItem(
+                at: Fixtures.sampleImages.appendingPathComponent("rocket.jpg"),
+                to: dir.appendingPathComponent("rocket.jpg"))
+            try FileManager.default.copyItem(
+                at: Fixtures.corpusRoot.appendingPathComponent("formats/tiff/pyramid-jpeg.tif"),
+                to: dir.appendingPathComponent("pyramid.tif"))
+            // libjpeg-turbo reads JPEGMEM (thousands of bytes) as the most its virtual arrays may hold, and has no
+            // backing store: the crop's coefficient arrays then fail as a full memory would (JERR_NO_BACKING_STORE),
+            // while a baseline decode needs no virtual array.
+            let port = ServeAccessTests.freePort()
+            let process = Process()
+            process.executableURL = CommandRunner.executable
+            process.arguments = ["serve", dir.path, "--port", "\(port)", "--cache-dir", "none"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["JPEGMEM": "1"]) { $1 }
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            let base = "http://127.0.0.1:\(port)"
+            var health = 0
+            for _ in 0..<100 where health != 200 {
+                health = (try? Self.get(base + "/healthz").status) ?? 0
+                if health != 200 { usleep(100_000) }
+            }
+            try #require(health == 200)
+            // On the MCU grid at its own size: an answer the lossless crop would cut.
+            let crop = try Self.get(base + "/iiif/3/rocket.jpg/0,0,256,256/max/0/default.jpg")
+            #expect(crop.status == 200, "\(String(decoding: crop.body, as: UTF8.self))")
+            if crop.status == 200 {
+                let image = try JPEGDecoder.decode(.bytes([UInt8](crop.body))).image
+                #expect(image.width == 256 && image.height == 256)
+            }
+            // The corner tile of the TIFF's first page, which the image's edge cuts: its stored stream cut by its
+            // coefficients, which the same arrays hold.
+            let corner = try Self.get(base + "/iiif/3/pyramid.tif/1024,768,176,132/176,132/0/default.jpg")
+            #expect(corner.status == 200, "\(String(decoding: corner.body, as: UTF8.self))")
+            if corner.status == 200 {
+                let image = try JPEGDecoder.decode(.bytes([UInt8](corner.body))).image
+                #expect(image.width == 176 && image.height == 132)
+            }
+            let metrics = try Self.metrics(base)
+            #expect(metrics.contains("\ntileview_jpeg_lossless_crops_total 0\n"), "\(metrics)")
+            #expect(metrics.contains("\ntileview_tiff_stored_tiles_total 0\n"), "\(metrics)")
+        }
+    }
+
+    @Test(
         "tileview serve becomes the tileview-serve beside it: without one, exit 1 naming it; tileview has no HTTP stack"
     )
     func serverExecutable() throws {
