@@ -14,6 +14,18 @@ struct DecodeExercise {
     /// the process well under libFuzzer's -rss_limit_mb.
     static let maxPixels = 1 << 22
 
+    /// Largest working memory a decoder may declare for a decode here (`ImageHeader.decoderWorkingBytes`): a
+    /// 908-byte TIFF declaring 26,881 samples a pixel asks for a 1.9 GB strip. Every run that draws or decodes plans
+    /// it first (`--max-memory`, the server's work budget) and refuses such a file before allocating; here it is
+    /// not decoded, as `maxPixels` keeps the pixels under libFuzzer's -rss_limit_mb.
+    static let maxWorkingBytes = 256 << 20
+
+    /// An image within `maxPixels` whose decoder would hold more than `maxWorkingBytes`: not decoded here. (One over
+    /// `maxPixels` is, to check that the pixel limit refuses it before anything is allocated.)
+    static func refusedByMemoryPlan(_ header: ImageHeader) -> Bool {
+        header.storedSize.pixelCount <= maxPixels && header.decoderWorkingBytes > maxWorkingBytes
+    }
+
     let bytes: [UInt8]
     var choices: FuzzChoices
 
@@ -38,6 +50,9 @@ struct DecodeExercise {
     mutating func run() -> String {
         exerciseExifParser()
         let header = Result { () throws(CodecError) in try ImageHeader.read(from: source) }
+        if case .success(let read) = header, Self.refusedByMemoryPlan(read) {
+            return "\(read.format): refused by a memory plan (\(read.decoderWorkingBytes) working bytes)"
+        }
         let strict = Result { () throws(CodecError) in try ImageDecoder.decode(source, options: Self.strictOptions) }
         let lenient = Result { () throws(CodecError) in
             try ImageDecoder.decode(source, options: Self.lenientStoredOptions)

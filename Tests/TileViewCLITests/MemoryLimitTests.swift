@@ -72,6 +72,20 @@ struct MemoryLimitTests {
         }
     }
 
+    @Test("a 908-byte TIFF whose strip would take gigabytes is refused before its strip is allocated")
+    func hugeStripRefused() throws {
+        try TemporaryFolder.with("memory-strip") { dir in
+            let tiff = Fixtures.packageRoot.appendingPathComponent("Fuzz/reproducers/tiff-26881-samples-a-pixel.tif")
+            let result = try CommandRunner.run(
+                ["zoom", tiff.path, "--viewport", "256x256", "-o", "out.png", "--max-memory", "256"], in: dir)
+            #expect(result.status == 1, "\(result)")
+            #expect(
+                result.stderr.contains("tileview: \(tiff.path): decoding it needs ")
+                    && result.stderr.contains("a strip or a row of tiles"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.png").path))
+        }
+    }
+
     @Test("decode refuses an image whose whole decoding would not fit, naming the file")
     func decodeRefused() throws {
         try TemporaryFolder.with("memory-decode") { dir in
