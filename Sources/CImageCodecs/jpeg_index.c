@@ -754,6 +754,19 @@ static void tv_transcoder_prepare(struct jpeg_decompress_struct *source, struct 
     jerr->pub.output_message = tv_index_quiet;
 }
 
+/* After the jump of an error: releases what `tv_transcoder_prepare` and the transcode made (the two objects when
+ * `created`, the output and the scratch) and reports the error. */
+static tv_status tv_transcoder_failed(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target,
+                                      struct tv_index_error *jerr, int created, tv_error *err) {
+    if (created) {
+        jpeg_destroy_compress(target);
+        jpeg_destroy_decompress(source);
+    }
+    free(jerr->output);
+    free(jerr->scratch);
+    return tv_fail(err, jerr->status, jerr->message);
+}
+
 /* The target's coefficient arrays for its image size and sampling, one per component, sized as jpegtran sizes them
  * (whole iMCUs), realized. */
 static void tv_transcoder_arrays(j_compress_ptr target, jvirt_barray_ptr *arrays) {
@@ -834,15 +847,7 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     struct tv_index_error jerr;
     tv_transcoder_prepare(&source, &target, &jerr);
     volatile int created = 0;
-    if (setjmp(jerr.jump)) {
-        if (created) {
-            jpeg_destroy_compress(&target);
-            jpeg_destroy_decompress(&source);
-        }
-        free(jerr.output);
-        free(jerr.scratch);
-        return tv_fail(err, jerr.status, jerr.message);
-    }
+    if (setjmp(jerr.jump)) return tv_transcoder_failed(&source, &target, &jerr, created, err);
     jpeg_create_decompress(&source);
     jpeg_create_compress(&target);
     created = 1;
@@ -894,14 +899,7 @@ tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32
     struct tv_index_error jerr;
     tv_transcoder_prepare(&source, &target, &jerr);
     volatile int created = 0;
-    if (setjmp(jerr.jump)) {
-        if (created) {
-            jpeg_destroy_compress(&target);
-            jpeg_destroy_decompress(&source);
-        }
-        free(jerr.output);
-        return tv_fail(err, jerr.status, jerr.message);
-    }
+    if (setjmp(jerr.jump)) return tv_transcoder_failed(&source, &target, &jerr, created, err);
     jpeg_create_decompress(&source);
     jpeg_create_compress(&target);
     created = 1;
