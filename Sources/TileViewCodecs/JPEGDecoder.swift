@@ -8,6 +8,15 @@ public enum JPEGDecoder {
     /// keeping the region one column inside the window makes region decodes exact.
     public static let cropMargin = 1
 
+    /// Columns decoded beyond each side of a region: `cropMargin`, or for a progressive file two iMCUs more.
+    /// libjpeg-turbo's block smoothing (of a progressive scan whose coefficients are not all sent, as djpeg does it)
+    /// also takes the crop window's edges for the image's: a block's neighbours up to two blocks away are replaced
+    /// by its own, so two blocks of each component from either edge differ from a full decode. A component's block
+    /// is at most an iMCU wide, and an iMCU at most 32 stored pixels (4x horizontal sampling).
+    public static func cropMargin(progressive: Bool, scaleNumerator: Int) -> Int {
+        progressive ? 2 * ((32 * scaleNumerator + 7) / 8) + cropMargin : cropMargin
+    }
+
     /// The size libjpeg gives a W x H image at scale M/8: ceil(W * M / 8) x ceil(H * M / 8).
     public static func scaledSize(of size: PixelSize, scaleNumerator: Int) -> PixelSize {
         PixelSize(width: (size.width * scaleNumerator + 7) / 8, height: (size.height * scaleNumerator + 7) / 8)

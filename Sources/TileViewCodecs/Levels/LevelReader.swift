@@ -5,8 +5,9 @@ import TileViewCore
 ///
 /// `rect` is in the stored (un-oriented) level's pixels (see `LevelScale`) and is clipped to the level. Decoding:
 /// - JPEG: libjpeg scales by M/8; only the iMCU columns around the rect are inverse-transformed (crop window one
-///   column wider on each side than needed, so that fancy upsampling is exact at the rect's edges, see
-///   `JPEGDecoder.cropMargin`), the rows above it are skipped, and decoding stops after its last row.
+///   column wider on each side than needed, so that fancy upsampling is exact at the rect's edges, and two iMCUs
+///   more for a progressive file's block smoothing: `JPEGDecoder.cropMargin(progressive:scaleNumerator:)`), the rows
+///   above it are skipped, and decoding stops after its last row.
 /// - PNG: rows are streamed; the rows above the rect are decoded and dropped. An Adam7 PNG is decoded whole
 ///   first (`PNGRowReader`).
 /// - TIFF (`ImageRowReader`): only the strips, or the tiles, that hold the rect's rows (and columns) are decoded.
@@ -122,7 +123,7 @@ public final class LevelReader {
         wantedColumns = (rect.x * factor)..<min(rect.maxX * factor, decoderSize.width)
         switch reader {
         case .jpeg(let jpeg):
-            let margin = JPEGDecoder.cropMargin
+            let margin = JPEGDecoder.cropMargin(progressive: header.isProgressive, scaleNumerator: scale.numerator)
             let window = try jpeg.start(
                 scaleNumerator: scale.numerator,
                 cropColumns: (wantedColumns.lowerBound - margin)..<(wantedColumns.upperBound + margin),
