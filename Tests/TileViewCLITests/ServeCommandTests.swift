@@ -175,7 +175,11 @@ struct ServeCommandTests {
     func serverExecutable() throws {
         try TemporaryFolder.with("serve-alone") { dir in
             let alone = dir.appendingPathComponent("tileview")
-            try FileManager.default.copyItem(at: CommandRunner.executable, to: alone)
+            // Copied by cp, not by this process: a copy written here holds a writable descriptor that a child
+            // another test spawns at that moment inherits, and running the copy would then fail with "Text file
+            // busy" (ETXTBSY).
+            let copied = try CommandRunner.program("cp", [CommandRunner.executable.path, alone.path])
+            try #require(copied.status == 0, "\(copied.output)")
             let (status, output) = try CommandRunner.program(alone.path, ["serve", dir.path, "--port", "0"])
             #expect(status == 1, "\(output)")
             #expect(output.contains("tileview: \(dir.path)/tileview-serve: No such file or directory"), "\(output)")
