@@ -737,34 +737,54 @@ static void tv_index_error_exit(j_common_ptr cinfo) {
 
 static void tv_index_quiet(j_common_ptr cinfo) { (void)cinfo; }
 
-/* A decompressor and a compressor sharing one error manager that jumps to `jerr->jump` (the caller's setjmp) and
- * says nothing; no output yet. */
-static void tv_transcoder_prepare(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target,
-                                  struct tv_index_error *jerr) {
-    memset(source, 0, sizeof *source);
-    memset(target, 0, sizeof *target);
-    jerr->status = TV_ERR_CORRUPT;
-    jerr->output = NULL;
-    jerr->output_length = 0;
-    jerr->scratch = NULL;
-    jerr->scratch_size = 0;
-    source->err = jpeg_std_error(&jerr->pub);
-    target->err = &jerr->pub;
-    jerr->pub.error_exit = tv_index_error_exit;
-    jerr->pub.output_message = tv_index_quiet;
+/* A transcode: a decompressor reading a stream and a compressor writing its coefficients, sharing one error manager
+ * that jumps to `jerr.jump` (the caller's setjmp) and says nothing. `created` says whether the two exist yet. */
+struct tv_transcoder {
+    struct jpeg_decompress_struct source;
+    struct jpeg_compress_struct target;
+    struct tv_index_error jerr;
+    volatile int created;
+};
+
+/* Everything cleared, the error manager in place, no output yet: then the caller's setjmp. */
+static void tv_transcoder_prepare(struct tv_transcoder *t) {
+    memset(t, 0, sizeof *t);
+    t->jerr.status = TV_ERR_CORRUPT;
+    t->source.err = jpeg_std_error(&t->jerr.pub);
+    t->target.err = &t->jerr.pub;
+    t->jerr.pub.error_exit = tv_index_error_exit;
+    t->jerr.pub.output_message = tv_index_quiet;
 }
 
-/* After the jump of an error: releases what `tv_transcoder_prepare` and the transcode made (the two objects when
- * `created`, the output and the scratch) and reports the error. */
-static tv_status tv_transcoder_failed(struct jpeg_decompress_struct *source, struct jpeg_compress_struct *target,
-                                      struct tv_index_error *jerr, int created, tv_error *err) {
-    if (created) {
-        jpeg_destroy_compress(target);
-        jpeg_destroy_decompress(source);
+/* After the setjmp: creates the two and reads the header of the `length` bytes at `stream` (which may jump). */
+static void tv_transcoder_open(struct tv_transcoder *t, const uint8_t *stream, size_t length, boolean whole_image) {
+    jpeg_create_decompress(&t->source);
+    jpeg_create_compress(&t->target);
+    t->created = 1;
+    jpeg_mem_src(&t->source, stream, (unsigned long)length);
+    jpeg_read_header(&t->source, whole_image);
+}
+
+/* After the jump of an error: releases what the transcode made (the two objects when `created`, the output and
+ * the scratch) and reports the error. */
+static tv_status tv_transcoder_failed(struct tv_transcoder *t, tv_error *err) {
+    if (t->created) {
+        jpeg_destroy_compress(&t->target);
+        jpeg_destroy_decompress(&t->source);
     }
-    free(jerr->output);
-    free(jerr->scratch);
-    return tv_fail(err, jerr->status, jerr->message);
+    free(t->jerr.output);
+    free(t->jerr.scratch);
+    return tv_fail(err, t->jerr.status, t->jerr.message);
+}
+
+/* After the compressor finished: releases the two and the scratch and hands the output over. */
+static tv_status tv_transcoder_done(struct tv_transcoder *t, uint8_t **out, size_t *out_length) {
+    jpeg_destroy_compress(&t->target);
+    jpeg_destroy_decompress(&t->source);
+    free(t->jerr.scratch);
+    *out = t->jerr.output;
+    *out_length = t->jerr.output_length;
+    return TV_OK;
 }
 
 /* The target's coefficient arrays for its image size and sampling, one per component, sized as jpegtran sizes them
@@ -842,93 +862,71 @@ tv_status tv_jpeg_index_crop(const tv_jpeg_index *x, uint32_t x0, uint32_t y0, u
     if (right > x->width) right = x->width;
     if (bottom > x->height) bottom = x->height;
 
-    struct jpeg_decompress_struct source;
-    struct jpeg_compress_struct target;
-    struct tv_index_error jerr;
-    tv_transcoder_prepare(&source, &target, &jerr);
-    volatile int created = 0;
-    if (setjmp(jerr.jump)) return tv_transcoder_failed(&source, &target, &jerr, created, err);
-    jpeg_create_decompress(&source);
-    jpeg_create_compress(&target);
-    created = 1;
-    jpeg_mem_src(&source, x->header, (unsigned long)x->header_length);
-    jpeg_read_header(&source, FALSE);
-    jpeg_copy_critical_parameters(&source, &target);
-    target.image_width = right - left;
-    target.image_height = bottom - top;
-    jpeg_mem_dest(&target, &jerr.output, &jerr.output_length);
+    struct tv_transcoder t;
+    tv_transcoder_prepare(&t);
+    if (setjmp(t.jerr.jump)) return tv_transcoder_failed(&t, err);
+    tv_transcoder_open(&t, x->header, x->header_length, FALSE);
+    jpeg_copy_critical_parameters(&t.source, &t.target);
+    t.target.image_width = right - left;
+    t.target.image_height = bottom - top;
+    jpeg_mem_dest(&t.target, &t.jerr.output, &t.jerr.output_length);
 
     /* One array per component, sized as jpegtran sizes them (whole iMCUs): exactly the MCUs' blocks here. */
     jvirt_barray_ptr arrays[TV_INDEX_MAX_COMPONENTS];
-    tv_transcoder_arrays(&target, arrays);
+    tv_transcoder_arrays(&t.target, arrays);
     /* Each MCU row's blocks go straight into the arrays: an interleaved scan's MCU row is v block rows of
      * each component (a one-component scan's is one block row). */
     for (uint32_t row = y0; row < y1; row++) {
         JBLOCKARRAY lines[TV_INDEX_MAX_COMPONENTS];
         for (int c = 0; c < x->components; c++) {
             JDIMENSION bv = x->components == 1 ? 1 : (JDIMENSION)x->v[c];
-            lines[c] = (*target.mem->access_virt_barray)((j_common_ptr)&target, arrays[c], (row - y0) * bv, bv, TRUE);
+            lines[c] = (*t.target.mem->access_virt_barray)((j_common_ptr)&t.target, arrays[c], (row - y0) * bv, bv,
+                                                           TRUE);
         }
-        int decoded = tv_index_decode_row(x, row, x0, x1, lines, &jerr.scratch, &jerr.scratch_size);
+        int decoded = tv_index_decode_row(x, row, x0, x1, lines, &t.jerr.scratch, &t.jerr.scratch_size);
         if (decoded <= 0) {
-            jerr.status = decoded < 0 ? TV_ERR_NOMEM : TV_ERR_IO;
-            snprintf(jerr.message, sizeof jerr.message, "%s",
+            t.jerr.status = decoded < 0 ? TV_ERR_NOMEM : TV_ERR_IO;
+            snprintf(t.jerr.message, sizeof t.jerr.message, "%s",
                      decoded < 0 ? "out of memory" : "the file changed since it was indexed");
-            longjmp(jerr.jump, 1);
+            longjmp(t.jerr.jump, 1);
         }
     }
-    jpeg_write_coefficients(&target, arrays);
+    jpeg_write_coefficients(&t.target, arrays);
     if (icc != NULL && icc_length > 0 && icc_length <= TV_ICC_MAX_BYTES) {
-        jpeg_write_icc_profile(&target, icc, (unsigned int)icc_length);
+        jpeg_write_icc_profile(&t.target, icc, (unsigned int)icc_length);
     }
-    jpeg_finish_compress(&target);
-    jpeg_destroy_compress(&target);
-    jpeg_destroy_decompress(&source);
-    free(jerr.scratch);
-    *jpeg = jerr.output;
-    *jpeg_length = jerr.output_length;
-    return TV_OK;
+    jpeg_finish_compress(&t.target);
+    return tv_transcoder_done(&t, jpeg, jpeg_length);
 }
 
 tv_status tv_jpeg_cut(const uint8_t *jpeg, size_t length, uint32_t width, uint32_t height, uint32_t max_side,
                       uint8_t **out, size_t *out_length, tv_error *err) {
     *out = NULL;
     *out_length = 0;
-    struct jpeg_decompress_struct source;
-    struct jpeg_compress_struct target;
-    struct tv_index_error jerr;
-    tv_transcoder_prepare(&source, &target, &jerr);
-    volatile int created = 0;
-    if (setjmp(jerr.jump)) return tv_transcoder_failed(&source, &target, &jerr, created, err);
-    jpeg_create_decompress(&source);
-    jpeg_create_compress(&target);
-    created = 1;
-    jpeg_mem_src(&source, jpeg, (unsigned long)length);
-    jpeg_read_header(&source, TRUE);
+    struct tv_transcoder t;
+    tv_transcoder_prepare(&t);
+    if (setjmp(t.jerr.jump)) return tv_transcoder_failed(&t, err);
+    tv_transcoder_open(&t, jpeg, length, TRUE);
     /* The stream's own size bounds the coefficients read whole below: no larger than `max_side` a side (a file's
      * stream may claim any size). */
-    if (width == 0 || height == 0 || width > source.image_width || height > source.image_height ||
-        source.image_width > max_side || source.image_height > max_side ||
-        source.num_components > TV_INDEX_MAX_COMPONENTS) {
-        snprintf(jerr.message, sizeof jerr.message, "a cut of %ux%u from a %ux%u stream of %d components", width,
-                 height, source.image_width, source.image_height, source.num_components);
-        longjmp(jerr.jump, 1);
+    if (width == 0 || height == 0 || width > t.source.image_width || height > t.source.image_height ||
+        t.source.image_width > max_side || t.source.image_height > max_side ||
+        t.source.num_components > TV_INDEX_MAX_COMPONENTS) {
+        snprintf(t.jerr.message, sizeof t.jerr.message, "a cut of %ux%u from a %ux%u stream of %d components", width,
+                 height, t.source.image_width, t.source.image_height, t.source.num_components);
+        longjmp(t.jerr.jump, 1);
     }
-    jvirt_barray_ptr *from = jpeg_read_coefficients(&source);
-    jpeg_copy_critical_parameters(&source, &target);
-    target.image_width = width;
-    target.image_height = height;
-    jpeg_mem_dest(&target, &jerr.output, &jerr.output_length);
+    jvirt_barray_ptr *from = jpeg_read_coefficients(&t.source);
+    jpeg_copy_critical_parameters(&t.source, &t.target);
+    t.target.image_width = width;
+    t.target.image_height = height;
+    jpeg_mem_dest(&t.target, &t.jerr.output, &t.jerr.output_length);
     /* The source's arrays are written as they are, as jpegtran writes a crop from the origin: the target reads the
      * blocks of its smaller size from the same places, and no second copy of the coefficients is made. */
-    jpeg_write_coefficients(&target, from);
-    jpeg_finish_compress(&target);
-    jpeg_destroy_compress(&target);
-    jpeg_finish_decompress(&source);
-    jpeg_destroy_decompress(&source);
-    *out = jerr.output;
-    *out_length = jerr.output_length;
-    return TV_OK;
+    jpeg_write_coefficients(&t.target, from);
+    jpeg_finish_compress(&t.target);
+    jpeg_finish_decompress(&t.source);
+    return tv_transcoder_done(&t, out, out_length);
 }
 
 /* ---- the 1/8 scale, decoded by parts ----
