@@ -2,8 +2,8 @@ import TileViewCodecs
 import TileViewCore
 
 extension DecodeExercise {
-    /// DCT-scaled decodes, a region decode checked against the full decode at its scale, and
-    /// the scanline reader with a column crop and interleaved skips and reads.
+    /// DCT-scaled decodes, a region decode checked against the full decode at its scale, the
+    /// scanline reader with a column crop and interleaved skips and reads, and the entropy index.
     mutating func exerciseJPEG(header: ImageHeader, fullStored: ImageBuffer?) {
         let stored = header.storedSize
         var references: [Int: ImageBuffer] = [:]
@@ -46,6 +46,7 @@ extension DecodeExercise {
 
         streamJPEGScanlines(stored: stored)
         eighthInParts()
+        exerciseEntropyIndex(header: header, references: references)
     }
 
     /// The 1/8 scale decoded in 2 to 12 parts (`DecodeParts`, every part as small as a byte) gives libjpeg's rows,

@@ -464,6 +464,8 @@ static size_t tv_index_parse(struct tv_jpeg_index *x, const uint8_t *data, size_
 /* Builds the index over `fd`, which it owns from here on (closed with the index, also on failure). */
 static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error *err);
 
+static tv_status tv_index_header_check(const uint8_t *header, size_t length, tv_error *err);
+
 /* The MCU geometry of a parsed header: 0 when an MCU has more than 10 blocks. */
 static int tv_index_geometry(struct tv_jpeg_index *x) {
     int hmax = 1, vmax = 1;
@@ -557,6 +559,8 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
         goto done;
     }
     memcpy(x->header, data, scan);
+    status = tv_index_header_check(x->header, x->header_length, err);
+    if (status != TV_OK) goto done;
 
     struct tv_bits b = {data, data + scan, data + window, 0, 0, 0, 0};
     struct tv_mcu_state s = {x->restart_interval, 0, {0, 0, 0}};
@@ -673,6 +677,9 @@ tv_status tv_jpeg_index_load(int fd, const uint8_t *bytes, size_t length, tv_jpe
         tv_fail(err, status, why != NULL ? why : "a saved index whose header does not match its entries");
         goto fail;
     }
+    status = tv_index_header_check(x->header, x->header_length, err);
+    if (status != TV_OK) goto fail;
+    status = TV_ERR_CORRUPT;
     x->entries = malloc((size_t)count * sizeof *x->entries);
     if (x->entries == NULL) {
         status = tv_fail(err, TV_ERR_NOMEM, "out of memory");
@@ -784,6 +791,34 @@ static tv_status tv_transcoder_done(struct tv_transcoder *t, uint8_t **out, size
     free(t->jerr.scratch);
     *out = t->jerr.output;
     *out_length = t->jerr.output_length;
+    return TV_OK;
+}
+
+/* A warning's text kept (the first one's) instead of printed; libjpeg's emit_message counts them. */
+static void tv_index_first_warning(j_common_ptr cinfo) {
+    struct tv_index_error *e = (struct tv_index_error *)cinfo->err;
+    if (e->message[0] == 0) (*cinfo->err->format_message)(cinfo, e->message);
+}
+
+/* The header as libjpeg's own decoder takes it, to the start of the scan: an error, or a warning (a strict decode
+ * stops at the first), refuses the file here too, so that the index never serves what a decode of the file refuses
+ * (an unknown JFIF revision; a DC table with a symbol over 15, which libjpeg's start refuses). */
+static tv_status tv_index_header_check(const uint8_t *header, size_t length, tv_error *err) {
+    struct tv_transcoder t;
+    tv_transcoder_prepare(&t);
+    t.jerr.pub.output_message = tv_index_first_warning;
+    if (setjmp(t.jerr.jump)) {
+        if (t.jerr.status != TV_ERR_NOMEM) t.jerr.status = TV_ERR_UNSUPPORTED;
+        return tv_transcoder_failed(&t, err);
+    }
+    tv_transcoder_open(&t, header, length, TRUE);
+    /* At 1/8 the start allocates least; its tables are checked at any scale. */
+    t.source.scale_num = 1;
+    t.source.scale_denom = 8;
+    jpeg_start_decompress(&t.source);
+    if (t.jerr.pub.num_warnings > 0) longjmp(t.jerr.jump, 1);
+    jpeg_destroy_compress(&t.target);
+    jpeg_destroy_decompress(&t.source);
     return TV_OK;
 }
 

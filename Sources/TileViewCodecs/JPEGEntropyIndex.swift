@@ -11,10 +11,11 @@ import TileViewCore
 /// not an edge of the image, for fancy upsampling).
 ///
 /// Only files whose decode the index reproduces exactly are taken (one interleaved Huffman scan of 8-bit
-/// samples, 1 or 3 components, clean data ending in EOI); `init` throws for the others, and the caller decodes
-/// those as usual. Pyramid levels 0 to 3 (libjpeg's own scales); the levels beyond are box-reduced from 1/8
-/// in blocks that need not line up with an MCU. The index keeps the file open: a file replaced on disk is not
-/// seen (key it by the file's version). Thread-safe: crops read with `pread`.
+/// samples, 1 or 3 components, clean data ending in EOI, a header libjpeg starts on without a warning); `init`
+/// throws for the others, and the caller decodes those as usual. Pyramid levels 0 to 3 (libjpeg's own scales);
+/// the levels beyond are box-reduced from 1/8 in blocks that need not line up with an MCU. The index keeps the
+/// file open: a file replaced on disk is not seen (key it by the file's version). Thread-safe: crops read with
+/// `pread`.
 public final class JPEGEntropyIndex: Sendable {
     private nonisolated(unsafe) let handle: OpaquePointer
     /// The stored image size.

@@ -137,6 +137,43 @@ struct JPEGEntropyIndexTests {
 }
 
 extension JPEGEntropyIndexTests {
+    @Test("a DC table with a symbol over 15 that the scan never uses: libjpeg refuses the file, so does the index")
+    func unusedBadDCSymbol() throws {
+        // Found by the fuzzer (Fuzz/reproducers): the index served tiles of a file that `tileview decode` refuses.
+        let path = Fixtures.packageRoot.appendingPathComponent("Fuzz/reproducers/jpeg-dc-table-symbol-over-15.jpg")
+        #expect(throws: CodecError.self) { _ = try JPEGDecoder.decode(.file(path: path.path)) }
+        #expect {
+            _ = try JPEGEntropyIndex(path: path.path)
+        } throws: { error in
+            (error as? CodecError)?.message.contains("Bogus Huffman table definition") == true
+        }
+    }
+
+    @Test(
+        "a header libjpeg warns about (an unknown JFIF revision): a strict decode refuses the file, so does the index")
+    func headerWarning() throws {
+        // Found by the fuzzer: the server answered the index's full-size tiles of such a file and 422 for the rest.
+        try TemporaryFolder.with("entropy-index-jfif") { folder in
+            let original = try Fixtures.bytes("jpeg/gen_chelsea_420_q90.jpg")
+            let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0".utf8) + [2, 208, 0, 0, 1, 0, 1, 0, 0]
+            let path = folder.appendingPathComponent("jfif-2.208.jpg").path
+            try Data(original.prefix(2) + app0 + original.dropFirst(2)).write(to: URL(fileURLWithPath: path))
+            #expect(throws: CodecError.self) { _ = try JPEGDecoder.decode(.file(path: path)) }
+            #expect(throws: Never.self) {
+                _ = try JPEGDecoder.decode(.file(path: path), options: DecodeOptions(lenient: true))
+            }
+            #expect {
+                _ = try JPEGEntropyIndex(path: path)
+            } throws: { error in
+                guard let error = error as? CodecError else { return false }
+                return error.kind == .unsupported && error.message.contains("unknown JFIF revision number 2.208")
+            }
+            // The same file without the warning is indexed.
+            try Data(original).write(to: URL(fileURLWithPath: path))
+            #expect(throws: Never.self) { _ = try JPEGEntropyIndex(path: path) }
+        }
+    }
+
     /// A JPEG of seeded noise (smooth gradients under it, so that levels differ), `width` x `height` at quality 95:
     /// several bytes a pixel, so a few megapixels make a file of megabytes.
     static func noisyJPEG(width: Int, height: Int, seed: UInt64) throws -> [UInt8] {

@@ -398,7 +398,8 @@ tv_status tv_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, s
 /* One pass over a baseline JPEG's entropy-coded data records the decoder's state every 8 MCUs of every MCU
  * row (about 16 bytes per 8 MCUs), so that a rect of MCUs can be decoded without the rows above it. Only
  * files the index reproduces exactly are taken: one interleaved Huffman scan of 8-bit samples (SOF0/SOF1),
- * 1 or 3 components, clean restart markers, the EOI right after the scan, at most 64 MiB (the pass reads
+ * 1 or 3 components, clean restart markers, the EOI right after the scan, a header that libjpeg's decoder
+ * starts on without an error or a warning (a strict decode stops at either), at most 64 MiB (the pass reads
  * the file through a window of 1 MiB, or whole when its header is longer). Anything else is refused
  * (TV_ERR_UNSUPPORTED, or TV_ERR_CORRUPT for damaged data) and the caller decodes the file as usual. The
  * index keeps the file open (a replaced file is not seen) and reads it with pread: one index may be used
