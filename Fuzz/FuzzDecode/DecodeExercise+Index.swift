@@ -68,10 +68,27 @@ extension DecodeExercise {
         }
         let descriptor = open(Self.indexScratch, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
-        let loaded = try? JPEGEntropyIndex(loading: saved, descriptor: OpenDescriptor(owning: descriptor))
+        let file = OpenDescriptor(owning: descriptor)
+        let loaded = try? JPEGEntropyIndex(loading: saved, descriptor: file)
         law(loaded != nil, "an index refused when read back from its own saved bytes over the same file")
         if let loaded {
             law((try? loaded.crop(columns: columns, rows: rows)) == crop, "the read-back index crops otherwise")
+        }
+
+        // Saved bytes damaged (a disk cache's file is read back as untrusted): refused, or an index whose crops
+        // fail with an error or give a JPEG, never a crash (AddressSanitizer watches the reads).
+        var damaged = saved
+        for _ in 0..<choices.pick(1...3) {
+            damaged[choices.pick(0...damaged.count - 1)] = UInt8(truncatingIfNeeded: choices.next())
+        }
+        if choices.next() % 4 == 0 { damaged.removeLast(choices.pick(0...damaged.count)) }
+        if let reloaded = try? JPEGEntropyIndex(loading: damaged, descriptor: file) {
+            let columns = 0..<choices.pick(1...reloaded.mcuColumns)
+            let rows = choices.pick(0...reloaded.mcuRows - 1)..<reloaded.mcuRows
+            if let crop = try? reloaded.crop(columns: columns, rows: rows) {
+                law(crop.starts(with: [0xFF, 0xD8]), "a crop of a damaged saved index that is not a JPEG")
+                _ = try? JPEGDecoder.decode(.bytes(crop), options: Self.lenientStoredOptions)
+            }
         }
     }
 }
