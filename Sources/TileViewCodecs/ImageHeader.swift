@@ -76,10 +76,12 @@ public struct ImageHeader: Sendable, Equatable {
     public var orientedSize: PixelSize { orientation.orientedSize(forStoredSize: storedSize) }
 
     /// Reads the header of a PNG (signature, chunks up to the image data), a JPEG (markers up to the first scan)
-    /// or any other format (`ImageRowReader`), whichever the bytes are. No pixel is decoded.
-    public static func read(from source: ImageSource) throws(CodecError) -> ImageHeader {
+    /// or any other format (`ImageRowReader`), whichever the bytes are. No pixel is decoded. `strict` refuses what
+    /// a strict decode would refuse on the way (a JPEG header libjpeg warns about); by default the header of a
+    /// damaged file is read, to describe it.
+    public static func read(from source: ImageSource, strict: Bool = false) throws(CodecError) -> ImageHeader {
         let format = try ImageFormat.detect(in: source)
-        let options = DecodeOptions(lenient: true, maxPixels: Int.max)
+        let options = DecodeOptions(lenient: !strict, maxPixels: Int.max)
         return try source.withShimInput { (input) throws(CodecError) -> ImageHeader in
             switch format {
             case .png: return try PNGRowReader(input: input, owner: nil, options: options).header

@@ -99,7 +99,7 @@ public final class TiledImage {
             header = knownHeader
         } else {
             do throws(CodecError) {
-                header = try ImageHeader.read(from: source)
+                header = try ImageHeader.read(from: source, strict: !options.lenient)
             } catch {
                 throw TileViewError(error, path: name)
             }

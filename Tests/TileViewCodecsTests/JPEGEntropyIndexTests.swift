@@ -162,6 +162,9 @@ extension JPEGEntropyIndexTests {
             #expect(throws: Never.self) {
                 _ = try JPEGDecoder.decode(.file(path: path), options: DecodeOptions(lenient: true))
             }
+            // Its header: read to describe the file, refused when read as strictly as a decode reads it.
+            #expect(throws: Never.self) { _ = try ImageHeader.read(from: .file(path: path)) }
+            #expect(throws: CodecError.self) { _ = try ImageHeader.read(from: .file(path: path), strict: true) }
             #expect {
                 _ = try JPEGEntropyIndex(path: path)
             } throws: { error in
