@@ -10,10 +10,16 @@ import TileView
 /// inotify sees nothing: network file systems, folders past the watch limit). A request for an
 /// image whose levels are not on disk moves it to the front (`requested`). An image already on disk is skipped;
 /// one that fails to decode is counted and not tried again until it changes.
+///
+/// Each decode's memory is planned before any pixel (`coarseLevelsMemory`) and held from the renders' work budget
+/// while no request waits for it (`WorkBudget.holdInBackground`), so indexing stays within `--work-mb` as the
+/// answers do; an image whose plan can never fit is counted as failed, with a warning naming it and its plan.
 final class CoarseLevelIndexer: Sendable {
-    let root: ServeRoot
+    /// Opens the root's images (and holds the root and the decoding options).
     let images: ServedImages
     let store: CoarseLevelStore
+    /// The renders' work budget, which each decode holds its plan of.
+    let budget: WorkBudget
     let workers: Int
     let rescanSeconds: Int
     let warn: @Sendable (String) -> Void
@@ -37,16 +43,19 @@ final class CoarseLevelIndexer: Sendable {
     let watcher = FolderWatcher()
 
     init(
-        root: ServeRoot, images: ServedImages, store: CoarseLevelStore, workers: Int, rescanSeconds: Int = 60,
+        images: ServedImages, store: CoarseLevelStore, budget: WorkBudget, workers: Int, rescanSeconds: Int = 60,
         warn: @escaping @Sendable (String) -> Void
     ) {
-        self.root = root
         self.images = images
         self.store = store
+        self.budget = budget
         self.workers = max(1, workers)
         self.rescanSeconds = rescanSeconds
         self.warn = warn
     }
+
+    /// The folder indexed.
+    var root: ServeRoot { images.root }
 
     /// Indexed, waiting and failed images, for `/metrics`.
     var figures: (indexed: Int, pending: Int, failed: Int) {
@@ -76,6 +85,7 @@ final class CoarseLevelIndexer: Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         state.wakeWaiters()
+        budget.wakeBackground()
         watcher?.stop()
         for thread in threads.withLock({ thread in
             defer { thread = [] }
@@ -181,6 +191,20 @@ final class CoarseLevelIndexer: Sendable {
             guard let key = image.coarseLevelKey else { return }
             // An entry a request found damaged or gone is written again even if a file of its name is back.
             if !store.contains(key: key) || !images.tiles.mayHaveOnDisk(file.version) {
+                let plan = image.coarseLevelsMemory
+                let held: HeldBytes?
+                do throws(WorkBudget.Refusal) {
+                    held = try budget.holdInBackground(bytes: plan.bytes) { state.withLock { $0.stopped } }
+                } catch {
+                    let refusal = TileViewError(
+                        .decode, path: identifier,
+                        reason: "not indexed: its coarse levels need \(plan), more than --work-mb gives one render")
+                    warn(refusal.description)
+                    throw refusal
+                }
+                // Stopped while waiting: the next start's scan finds it again.
+                guard let held else { return }
+                defer { held.release() }
                 store.store(key: key, levels: try image.decodeCoarseLevels(), warn: warn)
             }
             // A large JPEG's entropy index too: its first deep-zoom tile after a restart needs no pass.

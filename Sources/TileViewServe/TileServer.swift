@@ -40,7 +40,7 @@ public struct TileServer: Sendable {
         let images = ServedImages(root: settings.root, tiles: tiles, options: settings.options)
         if let store = settings.levelStore, settings.indexWorkers > 0 {
             indexer = CoarseLevelIndexer(
-                root: settings.root, images: images, store: store, workers: settings.indexWorkers, warn: warn)
+                images: images, store: store, budget: budget, workers: settings.indexWorkers, warn: warn)
         } else {
             indexer = nil
         }

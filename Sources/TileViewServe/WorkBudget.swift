@@ -107,6 +107,28 @@ public final class WorkBudget: Sendable {
         return HeldBytes(budget: self, bytes: bytes, lane: lane)
     }
 
+    /// Holds `bytes` for background work (the indexer's decodes) until `release()`, waiting on the calling thread,
+    /// which must not be one of Swift's cooperative pool: the bytes are taken only while no request waits in their
+    /// lane, so requests always go first. `neverFits` for a plan larger than its lane can ever give (not counted
+    /// among the requests' refusals); nil when `cancelled` holds (checked at every change of the budget, and after
+    /// `wakeBackground()`).
+    public func holdInBackground(bytes: Int, cancelled: () -> Bool) throws(Refusal) -> HeldBytes? {
+        let lane = lane(for: bytes)
+        guard bytes <= capacity(of: lane) else { throw .neverFits(needed: bytes, lane: capacity(of: lane)) }
+        let free = { (s: State) in s.queues[lane]!.isEmpty && self.fits(s, bytes, lane, thread: false) }
+        let admitted = state.withLock(
+            when: { cancelled() || free($0) },
+            { s -> Bool in
+                guard free(s) else { return false }
+                take(&s, bytes, lane, thread: false)
+                return true
+            })
+        return admitted ? HeldBytes(budget: self, bytes: bytes, lane: lane) : nil
+    }
+
+    /// Wakes the background waits of `holdInBackground` to check `cancelled` again.
+    public func wakeBackground() { state.wakeWaiters() }
+
     /// Bytes held now, the most ever held, and the refusals so far.
     public var figures: (used: Int, peak: Int, busy: Int, neverFits: Int, queued: Int) {
         state.withLock { s in
@@ -197,6 +219,8 @@ public final class WorkBudget: Sendable {
             return started
         }
         for waiter in started { waiter.continuation.resume(returning: true) }
+        // Background work waits for what requests leave.
+        state.wakeWaiters()
     }
 }
 

@@ -108,10 +108,12 @@ struct AdmissionTests {
 struct WorkBudgetTests {
     /// A 40 MiB render on `budget` (64 MiB on two processors: its large lane holds one such render) that holds the
     /// lane until `open` is called; its value is 1.
-    static func holdLargeLane(_ budget: WorkBudget) -> (render: Task<Int, any Error>, open: @Sendable () -> Void) {
+    static func holdLargeLane(
+        _ budget: WorkBudget, bytes: Int = 40 << 20
+    ) -> (render: Task<Int, any Error>, open: @Sendable () -> Void) {
         let gate = Locked(false)
         let render = Task {
-            try await budget.run(bytes: 40 << 20) { () throws(CancellationError) in
+            try await budget.run(bytes: bytes) { () throws(CancellationError) in
                 while !gate.withLock({ $0 }) { usleep(1000) }
                 return 1
             }
@@ -185,6 +187,64 @@ struct WorkBudgetTests {
         openGate()
         #expect(try await first.value == 1)
         #expect(budget.figures.used == 0 && budget.figures.queued == 0)
+    }
+
+    /// `body`'s value, computed on a thread of its own (a background hold blocks its thread).
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in Thread { continuation.resume(returning: body()) }.start() }
+    }
+
+    @Test("background holds wait for the bytes and for every queued request, never count as refusals, and cancel")
+    func background() async throws {
+        let budget = WorkBudget(budgetBytes: 64 << 20, processors: 2, maxWait: 600)
+        // Larger than the large lane (48 MiB): refused at once, not among the requests' refusals.
+        #expect(throws: WorkBudget.Refusal.neverFits(needed: 60 << 20, lane: 48 << 20)) {
+            _ = try budget.holdInBackground(bytes: 60 << 20) { false }
+        }
+        #expect(budget.figures.neverFits == 0)
+        // A render holds 20 MiB and the large lane's one thread; a request of 10 MiB queues for the thread.
+        let (first, openGate) = Self.holdLargeLane(budget, bytes: 20 << 20)
+        while budget.figures.used == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let queued = Task { () -> Bool in
+            do throws(WorkError<CancellationError>) {
+                _ = try await budget.run(bytes: 10 << 20) { () throws(CancellationError) in 3 }
+                return true
+            } catch {
+                return false
+            }
+        }
+        while budget.figures.queued == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        // A background hold of 9 MiB needs no thread and its bytes are free, but the request waits first.
+        let admitted = Locked<HeldBytes?>(nil)
+        let background = Task {
+            await Self.onThread {
+                let held = try? budget.holdInBackground(bytes: 9 << 20) { false }
+                admitted.withLock { $0 = held }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(admitted.withLock { $0 } == nil && budget.figures.used == 20 << 20)
+        // The render ends, the request runs; then the background hold gets its bytes.
+        openGate()
+        #expect(try await first.value == 1)
+        #expect(await queued.value)
+        _ = await background.value
+        let held = try #require(admitted.withLock { $0 })
+        #expect(budget.figures.used == 9 << 20)
+        held.release()
+        #expect(budget.figures.used == 0)
+        // A background hold waiting for bytes a request holds returns nil once cancelled.
+        let request = try await budget.hold(bytes: 40 << 20)
+        let cancelled = Locked(false)
+        let waiting = Task {
+            await Self.onThread { (try? budget.holdInBackground(bytes: 20 << 20) { cancelled.withLock { $0 } }) == nil }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        cancelled.withLock { $0 = true }
+        budget.wakeBackground()
+        #expect(await waiting.value)
+        request.release()
+        #expect(budget.figures.used == 0 && budget.figures.busy == 0)
     }
 
     @Test("held bytes count until released, once")

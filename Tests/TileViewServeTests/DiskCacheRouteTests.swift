@@ -82,14 +82,23 @@ struct DiskCacheRouteTests {
 
     /// Runs a server with an indexer until every image under its root is indexed (or 60 s pass).
     static func index(_ server: TileServer) async throws {
+        let figures = try await Self.runIndexer(server, images: 3)
+        #expect(figures.indexed >= 3 && figures.failed == 0 && figures.pending == 0)
+    }
+
+    /// Runs a server with an indexer until `images` are indexed or failed and none is pending (or 60 s pass); the
+    /// indexer's figures then.
+    static func runIndexer(
+        _ server: TileServer, images: Int
+    ) async throws -> (indexed: Int, pending: Int, failed: Int) {
         try await buildApplication(server).test(.router) { _ in
             let indexer = try #require(server.indexer)
             for _ in 0..<600 {
                 let figures = indexer.figures
-                if figures.indexed + figures.failed >= 3 && figures.pending == 0 { break }
+                if figures.indexed + figures.failed >= images && figures.pending == 0 { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(indexer.figures.indexed >= 3 && indexer.figures.failed == 0 && indexer.figures.pending == 0)
+            return indexer.figures
         }
     }
 
@@ -152,6 +161,30 @@ struct DiskCacheRouteTests {
             let again = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 0))
             _ = try await Self.answers(again)
             #expect(again.tiles.statistics.bytesDecoded == 0 && again.tiles.diskLoads == 2)
+        }
+    }
+
+    @Test(
+        "the indexer holds each decode's plan from the work budget: a file whose plan never fits is named, not decoded")
+    func indexerPlansMemory() async throws {
+        try await Self.withRoot("serve-disk-plan") { root, cache in
+            // 908 bytes declaring 26,881 samples a pixel: its decoder would hold 3.7 GiB, past any --work-mb.
+            try FileManager.default.copyItem(
+                at: Fixtures.packageRoot.appendingPathComponent("Fuzz/reproducers/tiff-26881-samples-a-pixel.tif"),
+                to: root.appendingPathComponent("samples.tif"))
+            let warnings = Locked([String]())
+            let settings = try Self.settings(root: root, cache: cache, workers: 1)
+            let server = TileServer(settings: settings) { line in warnings.withLock { $0.append(line) } }
+            let figures = try await Self.runIndexer(server, images: 4)
+            #expect(figures.indexed == 3 && figures.failed == 1, "\(figures)")
+            let named = warnings.withLock { $0 }.filter {
+                $0.contains("samples.tif: not indexed: its coarse levels need about")
+                    && $0.contains("decoder working memory") && $0.contains("more than --work-mb gives one render")
+            }
+            #expect(named.count == 1, "\(warnings.withLock { $0 })")
+            let budget = server.budget.figures
+            #expect(budget.peak > 0 && budget.peak <= settings.workBytes && budget.used == 0, "\(budget)")
+            #expect(budget.neverFits == 0, "no request was refused")
         }
     }
 
