@@ -110,8 +110,8 @@ public final class WorkBudget: Sendable {
     /// Holds `bytes` for background work (the indexer's decodes) until `release()`, waiting on the calling thread,
     /// which must not be one of Swift's cooperative pool: the bytes are taken only while no request waits in their
     /// lane, so requests always go first. `neverFits` for a plan larger than its lane can ever give (not counted
-    /// among the requests' refusals); nil when `cancelled` holds (checked at every change of the budget, and after
-    /// `wakeBackground()`).
+    /// among the requests' refusals); nil once `cancelled` holds, without taking anything (checked at every change
+    /// of the budget, and after `wakeBackground()`).
     public func holdInBackground(bytes: Int, cancelled: () -> Bool) throws(Refusal) -> HeldBytes? {
         let lane = lane(for: bytes)
         guard bytes <= capacity(of: lane) else { throw .neverFits(needed: bytes, lane: capacity(of: lane)) }
@@ -119,7 +119,7 @@ public final class WorkBudget: Sendable {
         let admitted = state.withLock(
             when: { cancelled() || free($0) },
             { s -> Bool in
-                guard free(s) else { return false }
+                guard !cancelled() && free(s) else { return false }
                 take(&s, bytes, lane, thread: false)
                 return true
             })
