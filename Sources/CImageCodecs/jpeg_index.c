@@ -36,10 +36,9 @@
 #define TV_INDEX_STEP 8
 #define TV_INDEX_LOOKAHEAD 9
 #define TV_INDEX_MAX_COMPONENTS 3
-/* The pass reads the whole file into memory: a larger file keeps the band passes, and the memory bound. */
-#define TV_INDEX_MAX_FILE (64ul << 20)
-/* The indexing pass reads the file through a window of this many bytes (or the whole header, when that is longer),
- * refilled when fewer than TV_INDEX_MARGIN bytes are left ahead: an MCU takes at most a few KiB. */
+/* The indexing pass reads the file through a window of this many bytes (or the whole header, when that is longer,
+ * up to TV_JPEG_INDEX_MAX_HEADER), refilled when fewer than TV_INDEX_MARGIN bytes are left ahead: an MCU takes at
+ * most a few KiB. */
 #define TV_INDEX_WINDOW (1ul << 20)
 #define TV_INDEX_MARGIN (64ul << 10)
 
@@ -466,6 +465,16 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
 
 static tv_status tv_index_header_check(const uint8_t *header, size_t length, tv_error *err);
 
+/* Why an index of the parsed header `x` whose header is `header_length` bytes is not made (NULL: it is): past
+ * TV_JPEG_INDEX_MAX_HEADER or TV_JPEG_INDEX_MAX_ENTRIES. After tv_index_geometry. */
+static const char *tv_index_past_limits(const struct tv_jpeg_index *x, size_t header_length) {
+    if (header_length > TV_JPEG_INDEX_MAX_HEADER) return "a header longer than 4 MiB before its scan";
+    if ((uint64_t)x->steps * x->mcus_y * sizeof(struct tv_index_entry) > TV_JPEG_INDEX_MAX_ENTRIES) {
+        return "too many MCUs to index (their entries would take more than 16 MiB)";
+    }
+    return NULL;
+}
+
 /* The MCU geometry of a parsed header: 0 when an MCU has more than 10 blocks. */
 static int tv_index_geometry(struct tv_jpeg_index *x) {
     int hmax = 1, vmax = 1;
@@ -483,6 +492,8 @@ static int tv_index_geometry(struct tv_jpeg_index *x) {
     x->steps = (x->mcus_x + TV_INDEX_STEP - 1) / TV_INDEX_STEP + 1;
     return 1;
 }
+
+size_t tv_jpeg_index_fixed_bytes(void) { return sizeof(struct tv_jpeg_index); }
 
 tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **out, tv_error *err) {
     *out = NULL;
@@ -519,13 +530,14 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
         status = tv_fail(err, TV_ERR_UNSUPPORTED, "the file is empty");
         goto done;
     }
-    if ((unsigned long long)end > TV_INDEX_MAX_FILE) {
-        status = tv_fail(err, TV_ERR_UNSUPPORTED, "too large to index (the pass holds the file in memory)");
+    if ((unsigned long long)end > TV_JPEG_INDEX_MAX_FILE) {
+        status = tv_fail(err, TV_ERR_UNSUPPORTED, "larger than 64 MiB");
         goto done;
     }
     x->file_length = (size_t)end;
-    /* The first window; a header that does not fit in it (large APP segments) is read with the whole file. */
+    /* The first window; a header that does not fit in it (large APP segments) is read again in the largest. */
     size_t window = x->file_length < TV_INDEX_WINDOW ? x->file_length : TV_INDEX_WINDOW;
+    const size_t largest = x->file_length < TV_JPEG_INDEX_MAX_HEADER ? x->file_length : TV_JPEG_INDEX_MAX_HEADER;
     size_t scan = 0;
     for (;;) {
         data = malloc(window);
@@ -538,10 +550,15 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
             goto done;
         }
         scan = tv_index_parse(x, data, window, &why);
-        if (scan != 0 || window == x->file_length) break;
+        if (scan != 0 || window >= largest) break;
         free(data);
         data = NULL;
-        window = x->file_length;
+        window = largest;
+    }
+    /* Out of bytes before the scan, with more of the file to come: the header is past the limit. */
+    if (scan == 0 && window < x->file_length &&
+        (strcmp(why, "no scan") == 0 || strcmp(why, "a marker segment runs past the end") == 0)) {
+        why = "a header longer than 4 MiB before its scan";
     }
     if (scan == 0) {
         status = tv_fail(err, TV_ERR_UNSUPPORTED, why);
@@ -549,6 +566,11 @@ static tv_status tv_jpeg_index_build_owned(int fd, tv_jpeg_index **out, tv_error
     }
     if (!tv_index_geometry(x)) {
         status = tv_fail(err, TV_ERR_UNSUPPORTED, "more than 10 blocks in an MCU");
+        goto done;
+    }
+    why = tv_index_past_limits(x, scan);
+    if (why != NULL) {
+        status = tv_fail(err, TV_ERR_UNSUPPORTED, why);
         goto done;
     }
     x->header_length = scan;
@@ -672,9 +694,17 @@ tv_status tv_jpeg_index_load(int fd, const uint8_t *bytes, size_t length, tv_jpe
         goto fail;
     }
     memcpy(x->header, bytes + 36, x->header_length);
-    if (tv_index_parse(x, x->header, x->header_length, &why) != x->header_length || !tv_index_geometry(x) ||
-        (uint64_t)x->steps * x->mcus_y != count) {
-        tv_fail(err, status, why != NULL ? why : "a saved index whose header does not match its entries");
+    if (tv_index_parse(x, x->header, x->header_length, &why) != x->header_length) {
+        tv_fail(err, status, why);
+        goto fail;
+    }
+    if (!tv_index_geometry(x) || (uint64_t)x->steps * x->mcus_y != count) {
+        tv_fail(err, status, "a saved index whose header does not match its entries");
+        goto fail;
+    }
+    why = tv_index_past_limits(x, x->header_length);
+    if (why != NULL) {
+        tv_fail(err, status, why);
         goto fail;
     }
     status = tv_index_header_check(x->header, x->header_length, err);
@@ -1573,7 +1603,11 @@ static int tv_eighth_entry(struct tv_index_entry *entry, uint32_t interval, int6
 int tv_eighth_index(const struct tv_eighth *e, uint8_t **out, size_t *length) {
     *out = NULL;
     *length = 0;
-    if (e == NULL || e->segment == NULL || !e->f.keep_index) return 0;
+    /* The pass's own limits: the same file gives the same index, or none, either way. */
+    if (e == NULL || e->segment == NULL || !e->f.keep_index || e->f.length > TV_JPEG_INDEX_MAX_FILE ||
+        tv_index_past_limits(&e->x, e->scan) != NULL) {
+        return 0;
+    }
     struct tv_jpeg_index index = e->x;
     index.fd = -1;
     index.file_length = e->f.length;

@@ -31,6 +31,28 @@ public final class JPEGEntropyIndex: Sendable {
     /// The deepest pyramid level a crop serves (1/8 scale).
     public static let deepestLevel = 3
 
+    /// The largest file indexed (64 MiB, `TV_JPEG_INDEX_MAX_FILE`): a larger one is decoded in bands.
+    public static let maxFileBytes = Int(TV_JPEG_INDEX_MAX_FILE)
+
+    /// What every index holds besides its header and entries: its Huffman tables and state.
+    public static let fixedBytes = tv_jpeg_index_fixed_bytes()
+
+    /// At most what building the index of a JPEG of `storedSize` in a file of `fileBytes` holds, saving it
+    /// included, for a memory plan: the pass's window and its copy of the header (each at most the file and at
+    /// most `TV_JPEG_INDEX_MAX_HEADER`), and the entries (16 bytes per 8 MCUs of a row, MCUs of 8x8 pixels at the
+    /// least, at most `TV_JPEG_INDEX_MAX_ENTRIES`; a file past either limit is refused before they are allocated);
+    /// then the index (its tables too) with its saved bytes in C and in Swift, three times its header and entries;
+    /// and 1 MiB for libjpeg's look at the header.
+    public static func passBytes(storedSize: PixelSize, fileBytes: Int) -> Int {
+        let header = min(max(0, fileBytes), Int(TV_JPEG_INDEX_MAX_HEADER))
+        // A JPEG is at most 65,535 pixels a side.
+        let columns = (min(max(0, storedSize.width), 65_535) + 7) / 8
+        let rows = (min(max(0, storedSize.height), 65_535) + 7) / 8
+        let entries = min(rows * ((columns + 7) / 8 + 1) * 16, Int(TV_JPEG_INDEX_MAX_ENTRIES))
+        // Saved, 36 bytes more: the layout's name and lengths.
+        return 3 * (header + entries + 36) + fixedBytes + (1 << 20)
+    }
+
     /// Reads the whole file once (it is released at the end) and records the decoder's state.
     public convenience init(path: String) throws(CodecError) {
         try self.init(.file(path: path))

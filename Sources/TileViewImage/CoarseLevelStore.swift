@@ -108,23 +108,12 @@ public final class CoarseLevelStore: Sendable {
             + "modified \(identity.modified), changed \(identity.changed)"
     }
 
-    /// JPEGs of at least this many pixels have their entropy index kept by the indexers (`storeIndexIfMissing`): a
+    /// JPEGs of at least this many pixels have their entropy index kept by the indexers (`missingIndexKey`): a
     /// first deep-zoom tile of a smaller one costs a pass of a few milliseconds.
     public static let indexedJPEGPixels = 16 << 20
 
-    /// Keeps the entropy index of the JPEG `descriptor` reads, unless it is there already, when the file is one the
-    /// index takes and has at least `indexedJPEGPixels` pixels: one pass over the file. True when an entry was
-    /// written.
-    @discardableResult
-    public func storeIndexIfMissing(
-        _ descriptor: OpenDescriptor, header: ImageHeader, warn: @Sendable (String) -> Void = { _ in }
-    ) -> Bool {
-        guard let key = missingIndexKey(descriptor, header: header) else { return false }
-        return storeIndex(key: key, made: nil, descriptor: descriptor, warn: warn)
-    }
-
-    /// The key of the entropy index the indexers keep for the JPEG `descriptor` reads, when it takes one and there is
-    /// none yet (`storeIndexIfMissing`).
+    /// The key of the entropy index the indexers keep for the JPEG `descriptor` reads, when it takes one (a JPEG of
+    /// at least `indexedJPEGPixels`) and there is none yet; then `storeIndex` keeps it.
     public func missingIndexKey(_ descriptor: OpenDescriptor, header: ImageHeader) -> String? {
         guard writable, header.format == .jpeg, header.storedSize.pixelCount >= Self.indexedJPEGPixels,
             let identity = descriptor.identity

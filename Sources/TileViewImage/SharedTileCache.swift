@@ -60,31 +60,42 @@ public final class SharedTileCache: Sendable {
     /// The entropy indexes of the JPEGs whose levels are decoded through one (see `entropyIndex`), the least
     /// recently used first; a version of a file the index does not take is remembered as such.
     package struct IndexShelf {
-        enum Slot {
+        package enum Slot {
             case building
             case ready(JPEGEntropyIndex)
             case unavailable
         }
-        var slots: [String: Slot] = [:]
-        var order: [String] = []
+        package var slots: [String: Slot] = [:]
+        package var order: [String] = []
         var built = 0
         var loaded = 0
         var madeInParts = 0
+        /// What the ready indexes may hold together.
+        package var bytesKept = SharedTileCache.indexBytesKept
 
-        /// `image`'s slot settled as `slot`, the most recently used; past `indexesKept` the least recently used go.
-        mutating func settle(_ image: String, _ slot: Slot) {
+        package init() {}
+
+        /// `image`'s slot settled as `slot`, the most recently used; past `indexesKept`, or past `bytesKept`
+        /// held, the least recently used go (never `image` itself).
+        package mutating func settle(_ image: String, _ slot: Slot) {
             slots[image] = slot
             order.removeAll { $0 == image }
             order.append(image)
-            while order.count > SharedTileCache.indexesKept {
+            while order.count > 1, order.count > SharedTileCache.indexesKept || heldBytes > bytesKept {
                 slots[order.removeFirst()] = nil
+            }
+        }
+
+        /// The memory the ready indexes hold.
+        package var heldBytes: Int {
+            order.reduce(0) { total, image in
+                if case .ready(let index) = slots[image] { total + index.bytes } else { total }
             }
         }
     }
 
     /// Whether the entropy index of `image` is built, or known not to be possible: the next request that wants
-    /// it makes no indexing pass (which reads the file through a window of 1 MiB, or holds it whole, up to
-    /// `indexPassMaxBytes`, when its header is longer than that).
+    /// it makes no indexing pass (`JPEGEntropyIndex.passBytes`).
     public func indexSettled(image: String) -> Bool {
         indexes.withLock { shelf in
             switch shelf.slots[image] {
@@ -94,12 +105,11 @@ public final class SharedTileCache: Sendable {
         }
     }
 
-    /// The most an indexing pass holds (larger files are not indexed): the file, when its header is longer than the
-    /// pass's window of 1 MiB; the memory plan counts it so.
-    public static let indexPassMaxBytes = 64 << 20
-
-    /// Indexes kept at once (each holds its file open and about 64 bytes per 8x8 MCUs: 0.8 MB for 96 MP).
+    /// Indexes kept at once (each holds its file open and 16 bytes per 8 MCUs of a row: 0.8 MB for 96 MP of 16x16
+    /// MCUs), holding together at most `indexBytesKept` (the one used last is kept whatever its size: at most 20
+    /// MiB, `TV_JPEG_INDEX_MAX_ENTRIES` and `TV_JPEG_INDEX_MAX_HEADER`).
     package static let indexesKept = 16
+    package static let indexBytesKept = 32 << 20
 
     private let tiles: Striped<TileCache<Key, ImageBuffer>>
     private let claims = Locked(Claims())

@@ -11,8 +11,8 @@ import TileView
 /// image whose levels are not on disk moves it to the front (`requested`). An image already on disk is skipped;
 /// one that fails to decode is counted and not tried again until it changes.
 ///
-/// Each decode's memory is planned before any pixel (`coarseLevelsMemory`) and held from the renders' work budget
-/// while no request waits for it (`WorkBudget.holdInBackground`), so indexing stays within `--work-mb` as the
+/// Each decode's memory is planned before any pixel (`coarseLevelsMemory`, `JPEGEntropyIndex.passBytes`) and held
+/// from the renders' work budget while no request waits for it (`WorkBudget.holdInBackground`), so indexing stays within `--work-mb` as the
 /// answers do; an image whose plan can never fit is counted as failed, with a warning naming it and its plan.
 final class CoarseLevelIndexer: Sendable {
     /// Opens the root's images (and holds the root and the decoding options).
@@ -191,24 +191,24 @@ final class CoarseLevelIndexer: Sendable {
             guard let key = image.coarseLevelKey else { return }
             // An entry a request found damaged or gone is written again even if a file of its name is back.
             if !store.contains(key: key) || !images.tiles.mayHaveOnDisk(file.version) {
-                let plan = image.coarseLevelsMemory
-                let held: HeldBytes?
-                do throws(WorkBudget.Refusal) {
-                    held = try budget.holdInBackground(bytes: plan.bytes) { state.withLock { $0.stopped } }
-                } catch {
-                    let refusal = TileViewError(
-                        .decode, path: identifier,
-                        reason: "not indexed: its coarse levels need \(plan), more than --work-mb gives one render")
-                    warn(refusal.description)
-                    throw refusal
-                }
                 // Stopped while waiting: the next start's scan finds it again.
-                guard let held else { return }
+                guard let held = try hold(image.coarseLevelsMemory, of: identifier, for: "its coarse levels") else {
+                    return
+                }
                 defer { held.release() }
                 store.store(key: key, levels: try image.decodeCoarseLevels(), warn: warn)
             }
             // A large JPEG's entropy index too: its first deep-zoom tile after a restart needs no pass.
-            store.storeIndexIfMissing(descriptor, header: image.header, warn: warn)
+            if let indexKey = store.missingIndexKey(descriptor, header: image.header) {
+                var plan = MemoryEstimate()
+                plan.add(
+                    "entropy index pass",
+                    bytes: JPEGEntropyIndex.passBytes(
+                        storedSize: image.header.storedSize, fileBytes: descriptor.identity?.size ?? Int.max))
+                guard let held = try hold(plan, of: identifier, for: "its entropy index") else { return }
+                defer { held.release() }
+                store.storeIndex(key: indexKey, made: nil, descriptor: descriptor, warn: warn)
+            }
             images.tiles.noteOnDisk(file.version)
             state.withLock { state in
                 state.done.insert(file.version)
@@ -219,6 +219,25 @@ final class CoarseLevelIndexer: Sendable {
                 state.failedVersions.insert(file.version)
                 state.failed += 1
             }
+        }
+    }
+}
+
+extension CoarseLevelIndexer {
+    /// `plan`'s bytes held from the work budget for a decode of the image `identifier` (for `what`, as a refusal
+    /// says it) once no request waits; nil when the indexer stopped while waiting. Throws, with a warning, for a
+    /// plan that can never fit.
+    private func hold(_ plan: MemoryEstimate, of identifier: String, for what: String) throws(TileViewError)
+        -> HeldBytes?
+    {
+        do throws(WorkBudget.Refusal) {
+            return try budget.holdInBackground(bytes: plan.bytes) { state.withLock { $0.stopped } }
+        } catch {
+            let refusal = TileViewError(
+                .decode, path: identifier,
+                reason: "not indexed: \(what) need \(plan), more than --work-mb gives one render")
+            warn(refusal.description)
+            throw refusal
         }
     }
 }

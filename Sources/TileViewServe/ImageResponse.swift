@@ -155,7 +155,9 @@ struct ImageRequestPlan: @unchecked Sendable {
         {
             // As `TiledImage.sharedRegion` decides: a level of an upright JPEG larger than half the cache is read
             // through the index.
-            plan.add("entropy index pass", bytes: min(max(0, fileBytes), SharedTileCache.indexPassMaxBytes))
+            plan.add(
+                "entropy index pass",
+                bytes: JPEGEntropyIndex.passBytes(storedSize: image.header.storedSize, fileBytes: fileBytes))
         }
         self.plan = plan
     }

@@ -254,3 +254,49 @@ extension JPEGEntropyIndexTests {
         }
     }
 }
+
+extension JPEGEntropyIndexTests {
+    @Test("a header past 4 MiB, or entries past 16 MiB, are refused before the pass allocates for them")
+    func limits() throws {
+        try TemporaryFolder.with("entropy-index-limits") { folder in
+            let gray = try Fixtures.bytes("jpeg/gen_chelsea_gray.jpg")
+            // 72 APP15 segments of 60,000 bytes before the scan: a header of 4.3 MB.
+            var long: [UInt8] = Array(gray[0..<2])
+            for _ in 0..<72 { long += [0xFF, 0xEF, 0xEA, 0x62] + [UInt8](repeating: 0x55, count: 60_000) }
+            long += gray[2...]
+            // The same file's frame declaring 65,500 x 65,500 pixels: 8x8 MCUs whose entries would take 134 MB
+            // (the pass would meet the end of the data long before; it must not allocate them first).
+            var huge = gray
+            let sof = try #require((0..<huge.count - 1).first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
+            huge.replaceSubrange(sof + 5..<sof + 9, with: [0xFF, 0xDC, 0xFF, 0xDC])
+            for (name, bytes, reason) in [
+                ("long-header.jpg", long, "a header longer than 4 MiB"), ("huge.jpg", huge, "too many MCUs"),
+            ] {
+                let path = folder.appendingPathComponent(name).path
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                #expect {
+                    _ = try JPEGEntropyIndex(path: path)
+                } throws: { error in
+                    guard let error = error as? CodecError else { return false }
+                    return error.kind == .unsupported && error.message.contains(reason)
+                }
+            }
+        }
+    }
+
+    @Test("passBytes holds an index and its saved bytes twice (in C and in Swift), and 1 MiB for libjpeg")
+    func passBytesCoverTheIndex() throws {
+        for file in Self.files {
+            let path = TestImages.corpus(file)
+            guard let index = try? JPEGEntropyIndex(path: path) else { continue }
+            let fileBytes = try Fixtures.bytes(file).count
+            let plan = JPEGEntropyIndex.passBytes(storedSize: index.size, fileBytes: fileBytes)
+            let held = index.bytes + 2 * (try index.saved().count) + (1 << 20)
+            #expect(held <= plan, "\(file): \(held) bytes held, \(plan) planned")
+        }
+        // The largest plan: a 4 MiB header and 16 MiB of entries, three times, the tables, and 1 MiB.
+        let largest = JPEGEntropyIndex.passBytes(
+            storedSize: PixelSize(width: 65_535, height: 65_535), fileBytes: JPEGEntropyIndex.maxFileBytes)
+        #expect(largest == 3 * ((20 << 20) + 36) + (1 << 20) + JPEGEntropyIndex.fixedBytes)
+    }
+}

@@ -418,4 +418,27 @@ extension DiskCacheRouteTests {
             #expect(direct.tiles.indexFigures == (built: 1, loaded: 0) && direct.tiles.indexesMadeInParts == 0)
         }
     }
+    @Test("the indexer holds an entropy index pass's plan from the work budget, as it holds a decode's")
+    func indexerPlansIndexPass() async throws {
+        try await TemporaryFolder.with("serve-disk-index-plan") { folder in
+            let root = folder.appendingPathComponent("root")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let large = root.appendingPathComponent("large.jpg")
+            try Self.largeJPEG(at: large)
+            let cache = folder.appendingPathComponent("cache")
+            let first = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 1))
+            #expect(try await Self.runIndexer(first, images: 1).indexed == 1)
+            // The levels stay, the index goes: the next indexer makes the index's pass alone.
+            let indexes = CacheFiles.entries(under: cache.path + "/levels", suffix: ".index")
+            #expect(indexes.count == 1)
+            for entry in indexes { try FileManager.default.removeItem(atPath: entry.path) }
+            let server = TileServer(settings: try Self.settings(root: root, cache: cache, workers: 1))
+            #expect(try await Self.runIndexer(server, images: 1).indexed == 1)
+            #expect(CacheFiles.entries(under: cache.path + "/levels", suffix: ".index").count == 1)
+            let header = try ImageHeader.read(from: .file(path: large.path))
+            let plan = JPEGEntropyIndex.passBytes(
+                storedSize: header.storedSize, fileBytes: try Fixtures.bytes(large).count)
+            #expect(server.budget.figures.peak == plan && server.budget.figures.used == 0)
+        }
+    }
 }

@@ -232,4 +232,19 @@ struct SharedTileCacheTests {
         #expect(failures.withLock { $0 } == 4)
         #expect(cache.statistics.entryCount == 0 || cache.statistics.currentBytes <= cache.budgetBytes)
     }
+    @Test("the entropy indexes kept hold at most their bytes together, the least recently used going first")
+    func indexShelfBytes() throws {
+        let indexes = try ["jpeg/gen_chelsea_420_q90.jpg", "jpeg/gen_chelsea_444_q90.jpg", "jpeg/gen_chelsea_gray.jpg"]
+            .map { try JPEGEntropyIndex(path: Fixtures.corpusRoot.appendingPathComponent($0).path) }
+        var shelf = SharedTileCache.IndexShelf()
+        // Room for the last two, not the first beside them.
+        shelf.bytesKept = indexes[1].bytes + indexes[2].bytes
+        for (k, index) in indexes.enumerated() { shelf.settle("image \(k)", .ready(index)) }
+        #expect(shelf.order == ["image 1", "image 2"] && shelf.slots["image 0"] == nil)
+        #expect(shelf.heldBytes == shelf.bytesKept)
+        // One larger than the bound alone is kept while it is the one used last.
+        shelf.bytesKept = 1
+        shelf.settle("image 0", .ready(indexes[0]))
+        #expect(shelf.order == ["image 0"] && shelf.heldBytes == indexes[0].bytes)
+    }
 }

@@ -399,12 +399,20 @@ tv_status tv_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, s
  * row (about 16 bytes per 8 MCUs), so that a rect of MCUs can be decoded without the rows above it. Only
  * files the index reproduces exactly are taken: one interleaved Huffman scan of 8-bit samples (SOF0/SOF1),
  * 1 or 3 components, clean restart markers, the EOI right after the scan, a header that libjpeg's decoder
- * starts on without an error or a warning (a strict decode stops at either), at most 64 MiB (the pass reads
- * the file through a window of 1 MiB, or whole when its header is longer). Anything else is refused
- * (TV_ERR_UNSUPPORTED, or TV_ERR_CORRUPT for damaged data) and the caller decodes the file as usual. The
- * index keeps the file open (a replaced file is not seen) and reads it with pread: one index may be used
- * by several threads at once. */
+ * starts on without an error or a warning (a strict decode stops at either), within the limits below. Anything
+ * else is refused (TV_ERR_UNSUPPORTED, or TV_ERR_CORRUPT for damaged data) and the caller decodes the file as
+ * usual. The pass reads the file through a window of 1 MiB (as much as the header when that is longer) and
+ * holds the window, a copy of the header and the entries; nothing else grows with the file. The index keeps
+ * the file open (a replaced file is not seen) and reads it with pread: one index may be used by several threads
+ * at once. */
 typedef struct tv_jpeg_index tv_jpeg_index;
+
+/* The limits of an index (the pass refuses a file past them before it allocates for it): the file's length, its
+ * header's (every byte before the scan's data), its entries' memory (16 bytes per 8 MCUs of a row, 2 a pixel's
+ * 1/32 at the most: a 537 MP JPEG of 8x8 MCUs, 2.1 GP of 16x16). */
+#define TV_JPEG_INDEX_MAX_FILE 67108864    /* 64 MiB */
+#define TV_JPEG_INDEX_MAX_HEADER 4194304   /* 4 MiB */
+#define TV_JPEG_INDEX_MAX_ENTRIES 16777216 /* 16 MiB */
 
 typedef struct {
     uint32_t width, height;          /* the image, stored (EXIF orientation not applied) */
@@ -417,6 +425,8 @@ tv_status tv_jpeg_index_build(const char *path, tv_jpeg_index **index, tv_error 
 /* The same from an open descriptor of a regular file: the index keeps a duplicate of `fd`. */
 tv_status tv_jpeg_index_build_descriptor(int fd, tv_jpeg_index **index, tv_error *err);
 void tv_jpeg_index_describe(const tv_jpeg_index *index, tv_jpeg_index_geometry *geometry);
+/* What every index holds besides its header and entries (its Huffman tables and state), for a memory plan. */
+size_t tv_jpeg_index_fixed_bytes(void);
 void tv_jpeg_index_free(tv_jpeg_index *index);
 /* The index as bytes to keep (a disk cache): the file's header up to its scan, its length, and the entries, in
  * this build's layout. `*out` is released with tv_free. */
