@@ -52,10 +52,12 @@ public enum Report {
         }
     }
 
-    /// Runs `body`; a `TileViewError` is printed and becomes exit status 1.
-    public static func failures(_ body: () throws -> Void) throws {
+    /// Runs `body` and returns what it returns; a `TileViewError` is printed and becomes exit status 1 (an
+    /// interrupted run's, 128 + the signal).
+    @discardableResult
+    public static func failures<Result>(_ body: () throws -> Result) throws -> Result {
         do {
-            try body()
+            return try body()
         } catch let error as TileViewError {
             Report.error(error.description)
             if error.kind == .interrupted, let signal = Interrupts.stopSignal {

@@ -26,6 +26,9 @@ public struct FrameRunPlan: Sendable {
     public var pngOptions: PNGEncodeOptions
     /// Frames encoded and written at once (0: on the rendering thread).
     public var writers: Int
+    /// What the stop message names (the folder when nil) and how it says to carry on.
+    public var place: String?
+    public var carryOn = "rerun with --resume"
 
     public init(
         folder: String?, outputs: [String], frameCount: Int? = nil, job: String, shard: GalleryShard = .whole,
@@ -79,7 +82,8 @@ public enum FrameRunStop: Sendable, Equatable {
 ///
 /// A job declares its frames (`FrameRunPlan`) and, inside `perform`, asks for each in order with `write`, giving
 /// the frame's drawing; `write` skips a frame an earlier run finished, checks for a stop before drawing, and
-/// submits. Zoom frames, zoom batches, galleries and feeds all run this way.
+/// submits. Zoom frames, zoom batches, galleries and feeds all run this way; `tileview index` (`IndexJob`) too, each
+/// image a `step` that writes no frame.
 public final class FrameRun {
     public let plan: FrameRunPlan
     /// The folder as the run found it (frames kept, stale frames); nil without a folder.
@@ -144,23 +148,33 @@ public final class FrameRun {
     }
 
     /// The file `name` (the `order`-th of the job), drawn by `draw` unless an earlier run finished it; returns
-    /// whether it was drawn. Throws `.interrupted` when asked to stop before drawing it: "stopped by SIGINT after
-    /// N of M frames; rerun with --resume". An error of `draw` goes to the caller (a batch may go on after it).
+    /// whether it was drawn (`step`). An error of `draw` goes to the caller (a batch may go on after it).
     @discardableResult
     public func write(
         named name: String, order: Int, _ draw: () throws(TileViewError) -> ImageBuffer
     ) throws(TileViewError) -> Bool {
+        try step(named: name) { () throws(TileViewError) in
+            let image = try draw()
+            try writer?.submit(image, named: name, order: order)
+            written += 1
+        }
+    }
+
+    /// The step `name` of the job (a frame, or what a job that writes no frame does for one of its `outputs`:
+    /// `tileview index`'s image), done by `body` unless an earlier run finished it; returns whether it was done.
+    /// Throws `.interrupted` when asked to stop before it: "stopped by SIGINT after N of M frames; rerun with
+    /// --resume". An error of `body` goes to the caller.
+    @discardableResult
+    public func step(named name: String, _ body: () throws(TileViewError) -> Void) throws(TileViewError) -> Bool {
         guard !isReused(name) else { return false }
         if let signal = stop.signal(started: started) {
             throw TileViewError(
-                .interrupted, path: plan.folder ?? "",
+                .interrupted, path: plan.place ?? plan.folder ?? "",
                 reason: "stopped by \(Interrupts.name(of: signal)) after \(reusedCount + started) of \(total) "
-                    + "\(plan.unit); rerun with --resume")
+                    + "\(plan.unit); \(plan.carryOn)")
         }
         started += 1
-        let image = try draw()
-        try writer?.submit(image, named: name, order: order)
-        written += 1
+        try body()
         return true
     }
 

@@ -80,84 +80,32 @@ struct IndexCommand: ParsableCommand {
         }
         let files = all.enumerated().filter { shard.contains(frame: $0.offset) }.map(\.element)
         Interrupts.install()
-        let options = decoding.decodeOptions
-        var (indexed, present, failed, pixels) = (0, 0, 0, 0)
-        let start = ContinuousClock.now
-        for path in files {
-            if let signal = Interrupts.stopSignal {
-                Report.standardError(
-                    "tileview: index: stopped by \(Interrupts.name(of: signal)) after \(indexed + present + failed) "
-                        + "of \(files.count) images; run it again to carry on\n")
-                throw ExitCode(Interrupts.exitStatus(for: signal))
-            }
-            do throws(TileViewError) {
-                let descriptor = try Self.open(path)
-                let image = try TiledImage(
-                    source: .descriptor(descriptor), name: path, cacheBudgetBytes: 0, options: options)
-                // The one pass on every processor this process may use (a JPEG's 1/8 scale in parts, a PNG's rows
-                // inflated ahead), as vips uses them; a shard given one processor keeps one thread.
-                image.decodesInParts = true
-                guard let key = image.coarseLevelKey else { continue }
-                // A large JPEG's entropy index too (docs/design.md section 16): no pass for its first deep tile. The
-                // levels' pass makes it on the way; without that pass (levels there already), a pass of its own.
-                let indexKey = store.missingIndexKey(descriptor, header: image.header)
-                if store.contains(key: key) {
-                    let wroteIndex = indexKey.map { key in
-                        store.storeIndex(key: key, made: nil, descriptor: descriptor) { Report.warning($0) }
+        let job = IndexJob(files: files, store: store, options: decoding.decodeOptions)
+        let summary = try Report.failures {
+            try job.run(
+                report: { event in
+                    switch event {
+                    case .indexed(let path, let levels?) where Report.verbose:
+                        Report.standardError("\(path): \(levels) levels\n")
+                    case .failed(let error): Report.error(error.description)
+                    default: break
                     }
-                    if wroteIndex == true { indexed += 1 } else { present += 1 }
-                    continue
-                }
-                image.keepsEntropyIndex = indexKey != nil
-                try Self.planMemory(of: image, limit: options.maxMemoryBytes)
-                let levels = try image.decodeCoarseLevels()
-                store.store(key: key, levels: levels) { Report.warning($0) }
-                if let indexKey {
-                    store.storeIndex(key: indexKey, made: image.keptEntropyIndex, descriptor: descriptor) {
-                        Report.warning($0)
-                    }
-                }
-                indexed += 1
-                pixels += image.imageSize.pixelCount
-                if Report.verbose { Report.standardError("\(path): \(levels.count) levels\n") }
-            } catch {
-                failed += 1
-                Report.error(error.description)
-            }
+                },
+                warn: { Report.warning($0) })
         }
-        let elapsed = (ContinuousClock.now - start).components
+        let elapsed = summary.duration.components
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        let images = indexed == 1 ? "image" : "images"
-        var summary = "\(folder): \(indexed) \(images) indexed, \(present) already there, \(failed) failed"
-        if shard.count > 1 { summary += " (shard \(shard))" }
-        if pixels > 0 {
-            let perMegapixel = Int((milliseconds / (Double(pixels) / 1e6) * 10).rounded())
-            summary += "; \(perMegapixel / 10).\(perMegapixel % 10) ms per megapixel indexed"
+        let images = summary.indexed == 1 ? "image" : "images"
+        var line =
+            "\(folder): \(summary.indexed) \(images) indexed, \(summary.present) already there, "
+            + "\(summary.failed) failed"
+        if shard.count > 1 { line += " (shard \(shard))" }
+        if summary.pixels > 0 {
+            let perMegapixel = Int((milliseconds / (Double(summary.pixels) / 1e6) * 10).rounded())
+            line += "; \(perMegapixel / 10).\(perMegapixel % 10) ms per megapixel indexed"
         }
-        print(summary)
-        if failed > 0 { throw ExitCode.failure }
-    }
-
-    /// Plans the memory of `image`'s coarse levels before any pixel is decoded: in parts on every processor when
-    /// that fits `limit`, else in one pass (which holds less: no file read whole, no records of its parts), else
-    /// refused naming the file, what it needs and the limit.
-    static func planMemory(of image: TiledImage, limit: Int) throws(TileViewError) {
-        if image.coarseLevelsMemory.bytes > limit { image.decodesInParts = false }
-        let plan = image.coarseLevelsMemory
-        guard plan.bytes <= limit else {
-            throw TileViewError(
-                .decode, path: image.path,
-                reason: "its coarse levels need \(plan), over the memory limit of \(MemoryEstimate.mebibytes(limit)) "
-                    + "(--max-memory MiB raises it)")
-        }
-    }
-
-    static func open(_ path: String) throws(TileViewError) -> OpenDescriptor {
-        do throws(CodecError) {
-            return try OpenDescriptor.open(regularFile: path)
-        } catch {
-            throw TileViewError(error, path: path)
-        }
+        print(line)
+        if summary.failed > 0 { throw ExitCode.failure }
     }
 
     /// The image files under `root` in natural order, folder by folder (dot names left out, links not followed).

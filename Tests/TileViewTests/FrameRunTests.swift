@@ -118,4 +118,29 @@ struct FrameRunTests {
             return (result.report.summary.frames, result.report.summary.reused ?? 0)
         }
     }
+    @Test("an index run: stopped after image k it keeps k images' entries; run again, it indexes the rest")
+    func index() throws {
+        try TemporaryFolder.with("index-run") { folder in
+            let files = ["rocket.jpg", "coffee.png", "chelsea.png"].map {
+                Fixtures.sampleImages.appendingPathComponent($0).path
+            }
+            let store = try CoarseLevelStore(folder: folder.appendingPathComponent("cache").path, budgetBytes: 64 << 20)
+            var job = IndexJob(files: files, store: store, options: DecodeOptions())
+            job.stop = .after(frames: 1, signal: SIGTERM)
+            do throws(TileViewError) {
+                _ = try job.run(report: { _ in }, warn: { _ in })
+                Issue.record("the run was not stopped")
+            } catch {
+                #expect(error.kind == .interrupted && error.path == store.folder)
+                #expect(error.reason == "stopped by SIGTERM after 1 of 3 images; run it again to carry on")
+            }
+            let entries = { CacheFiles.entries(under: store.folder + "/levels", suffix: ".levels").count }
+            #expect(entries() == 1, "one image's levels, written whole")
+            job.stop = .onSignals
+            var events: [String] = []
+            let summary = try job.run(report: { events.append("\($0)") }, warn: { _ in })
+            #expect(summary.indexed == 2 && summary.present == 1 && summary.failed == 0, "\(summary)")
+            #expect(events.count == 3 && entries() == 3, "\(events)")
+        }
+    }
 }
