@@ -35,8 +35,14 @@ struct HostileFileRouteTests {
             at: Fixtures.packageRoot.appendingPathComponent("SampleImages/rocket.jpg"),
             to: root.appendingPathComponent("rocket.jpg"))
         try! Data(headerWarningJPEG()).write(to: root.appendingPathComponent(headerWarning))
+        try! Data(ScanHeavyJPEG.progressive(PixelSize(width: 1024, height: 1024), refinements: 13))
+            .write(to: root.appendingPathComponent(scanHeavy))
         return root
     }()
+
+    /// A valid progressive JPEG of 2,647 scans that hold nothing but end-of-band runs (38 KB; each scan a pass over
+    /// the image): the decoder stops it after 64 passes, strict or lenient.
+    static let scanHeavy = "scans-2647.jpg"
 
     /// A JPEG large enough that the server reads its full-size tiles through the entropy index (over half the
     /// tile cache), with a header libjpeg warns about: an unknown JFIF revision, 2.208.
@@ -134,6 +140,11 @@ struct HostileFileRouteTests {
                     #expect(response.code == 422, "\(uri): \(response.code)")
                     #expect(String(buffer: response.body).contains("unknown JFIF revision number 2.208"), "\(uri)")
                 }
+            }
+            for uri in Self.imageURIs(Self.scanHeavy, size: PixelSize(width: 1024, height: 1024)) {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect((400..<500).contains(response.code), "\(uri): \(response.code)")
+                #expect(String(buffer: response.body).contains("go over its blocks more than 64 times"), "\(uri)")
             }
             let after = try await client.execute(uri: "/iiif/3/rocket.jpg/full/200,/0/default.jpg", method: .get)
             #expect(after.status == .ok)
