@@ -32,6 +32,14 @@ struct tv_jpeg_progress {
     uint64_t visits;   /* blocks the scans so far go over */
 };
 
+/* An APP1 or APP2 segment kept while the header is read (`tv_jpeg_app_marker`). */
+struct tv_jpeg_piece {
+    struct tv_jpeg_piece *next;
+    int marker;
+    size_t length;
+    uint8_t data[];
+};
+
 struct tv_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     struct tv_jpeg_error_manager jerr;
@@ -55,6 +63,9 @@ struct tv_jpeg_decoder {
     uint8_t *icc;                       /* the APP2 profile, joined */
     size_t icc_length;
     const char *icc_problem;            /* why the APP2 markers were not taken */
+    struct tv_jpeg_piece *pieces;       /* the APP1 and APP2 segments kept while the header is read, in order */
+    size_t icc_piece_bytes;             /* of the ICC_PROFILE pieces kept */
+    int icc_too_large;                  /* an ICC_PROFILE piece was left out: the profile is over TV_ICC_MAX_BYTES */
     const tv_color_transform *color;    /* applied to rows read; NULL: none */
     const uint8_t *data;                /* memory input (the caller's), or NULL */
     size_t length;
@@ -194,11 +205,76 @@ static tv_jpeg_color tv_jpeg_color_of(J_COLOR_SPACE space) {
 }
 
 /* Keeps a copy of the TIFF payload of the first APP1 segment that starts with "Exif\0\0". */
+static const uint8_t tv_exif_signature[6] = {'E', 'x', 'i', 'f', 0, 0};
+static const uint8_t tv_icc_signature[12] = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
+
+/* The next byte of the segment being read: the sources here never suspend (at the end of the data they give a fake
+ * EOI, with a warning, which a strict decode stops at). */
+static uint8_t tv_jpeg_next_byte(j_decompress_ptr cinfo) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (src->bytes_in_buffer == 0) (*src->fill_input_buffer)(cinfo);
+    src->bytes_in_buffer--;
+    return *src->next_input_byte++;
+}
+
+/* Reads an APP1 or APP2 segment and keeps it only when it is used: the first APP1 "Exif", and APP2 "ICC_PROFILE"
+ * pieces while they hold at most TV_ICC_MAX_BYTES together; every other one is skipped. (libjpeg's
+ * jpeg_save_markers keeps every segment of a kind: a 64 MB file of APP1 segments held 64 MB per decode.) */
+static boolean tv_jpeg_app_marker(j_decompress_ptr cinfo) {
+    struct tv_jpeg_decoder *d = ((struct tv_jpeg_error_manager *)cinfo->err)->decoder;
+    const int marker = cinfo->unread_marker;
+    size_t length = (size_t)tv_jpeg_next_byte(cinfo) << 8;
+    length |= tv_jpeg_next_byte(cinfo);
+    length = length >= 2 ? length - 2 : 0;
+    uint8_t head[14];
+    const size_t have = length < sizeof head ? length : sizeof head;
+    for (size_t i = 0; i < have; i++) head[i] = tv_jpeg_next_byte(cinfo);
+    int keep = 0;
+    if (marker == JPEG_APP0 + 1) {
+        keep = have >= 6 && memcmp(head, tv_exif_signature, 6) == 0;
+        for (struct tv_jpeg_piece *p = d->pieces; p != NULL && keep; p = p->next) keep = p->marker != marker;
+    } else if (have == 14 && memcmp(head, tv_icc_signature, 12) == 0) {
+        keep = d->icc_piece_bytes + (length - 14) <= TV_ICC_MAX_BYTES;
+        d->icc_too_large |= !keep;
+    }
+    struct tv_jpeg_piece *piece = keep ? malloc(sizeof *piece + length) : NULL;
+    if (piece == NULL) {
+        if (length > have) (*cinfo->src->skip_input_data)(cinfo, (long)(length - have));
+        return TRUE;
+    }
+    piece->next = NULL;
+    piece->marker = marker;
+    piece->length = length;
+    memcpy(piece->data, head, have);
+    /* Listed first: the end of the data may jump out of the reads below, and tv_jpeg_close frees the list. */
+    struct tv_jpeg_piece **end = &d->pieces;
+    while (*end != NULL) end = &(*end)->next;
+    *end = piece;
+    if (marker == JPEG_APP0 + 2) d->icc_piece_bytes += length - 14;
+    for (size_t at = have; at < length;) {
+        struct jpeg_source_mgr *src = cinfo->src;
+        if (src->bytes_in_buffer == 0) (*src->fill_input_buffer)(cinfo);
+        size_t n = src->bytes_in_buffer < length - at ? src->bytes_in_buffer : length - at;
+        memcpy(piece->data + at, src->next_input_byte, n);
+        src->next_input_byte += n;
+        src->bytes_in_buffer -= n;
+        at += n;
+    }
+    return TRUE;
+}
+
+static void tv_jpeg_free_pieces(struct tv_jpeg_decoder *d) {
+    while (d->pieces != NULL) {
+        struct tv_jpeg_piece *next = d->pieces->next;
+        free(d->pieces);
+        d->pieces = next;
+    }
+}
+
 static void tv_jpeg_keep_exif(struct tv_jpeg_decoder *d) {
-    static const uint8_t signature[6] = {'E', 'x', 'i', 'f', 0, 0};
-    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m != NULL; m = m->next) {
-        if (m->marker != JPEG_APP0 + 1 || m->data_length < 6 || memcmp(m->data, signature, 6) != 0) continue;
-        size_t length = m->data_length - 6;
+    for (struct tv_jpeg_piece *m = d->pieces; m != NULL; m = m->next) {
+        if (m->marker != JPEG_APP0 + 1) continue;
+        size_t length = m->length - 6;
         d->exif = malloc(length > 0 ? length : 1);
         if (d->exif != NULL) {
             memcpy(d->exif, m->data + 6, length);
@@ -209,15 +285,17 @@ static void tv_jpeg_keep_exif(struct tv_jpeg_decoder *d) {
 }
 
 /* Joins the APP2 "ICC_PROFILE\0" markers (sequence number, count, then a piece of the profile each) in their
- * sequence. The markers' bytes are file bytes, so their total is bounded by the file; a profile over
- * TV_ICC_MAX_BYTES is refused here, before it is copied. */
+ * sequence. A profile over TV_ICC_MAX_BYTES is refused (its pieces past the limit were not kept). */
 static void tv_jpeg_keep_icc(struct tv_jpeg_decoder *d) {
-    static const uint8_t signature[12] = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
-    jpeg_saved_marker_ptr pieces[256] = {0};
+    if (d->icc_too_large) {
+        d->icc_problem = "its ICC profile is larger than the 4 MiB accepted";
+        return;
+    }
+    struct tv_jpeg_piece *pieces[256] = {0};
     int count = 0, seen = 0;
     size_t total = 0;
-    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m != NULL; m = m->next) {
-        if (m->marker != JPEG_APP0 + 2 || m->data_length < 14 || memcmp(m->data, signature, 12) != 0) continue;
+    for (struct tv_jpeg_piece *m = d->pieces; m != NULL; m = m->next) {
+        if (m->marker != JPEG_APP0 + 2) continue;
         int sequence = m->data[12], of = m->data[13];
         if (of == 0 || sequence == 0 || sequence > of || (count != 0 && of != count)) {
             d->icc_problem = "its APP2 ICC_PROFILE markers are numbered inconsistently";
@@ -230,7 +308,7 @@ static void tv_jpeg_keep_icc(struct tv_jpeg_decoder *d) {
         count = of;
         pieces[sequence] = m;
         seen++;
-        total += m->data_length - 14;
+        total += m->length - 14;
     }
     if (seen == 0) return;
     if (seen != count) {
@@ -248,8 +326,8 @@ static void tv_jpeg_keep_icc(struct tv_jpeg_decoder *d) {
     }
     size_t at = 0;
     for (int i = 1; i <= count; i++) {
-        memcpy(d->icc + at, pieces[i]->data + 14, pieces[i]->data_length - 14);
-        at += pieces[i]->data_length - 14;
+        memcpy(d->icc + at, pieces[i]->data + 14, pieces[i]->length - 14);
+        at += pieces[i]->length - 14;
     }
     d->icc_length = total;
 }
@@ -297,8 +375,8 @@ static tv_status tv_jpeg_open(const uint8_t *data, size_t length, FILE *file, in
     } else {
         jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
     }
-    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
-    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_set_marker_processor(&d->cinfo, JPEG_APP0 + 1, tv_jpeg_app_marker);
+    jpeg_set_marker_processor(&d->cinfo, JPEG_APP0 + 2, tv_jpeg_app_marker);
     jpeg_read_header(&d->cinfo, TRUE);
 
     memset(header, 0, sizeof *header);
@@ -316,6 +394,7 @@ static tv_status tv_jpeg_open(const uint8_t *data, size_t length, FILE *file, in
     header->adobe = d->cinfo.saw_Adobe_marker ? 1 : 0;
     tv_jpeg_keep_exif(d);
     tv_jpeg_keep_icc(d);
+    tv_jpeg_free_pieces(d);
 
     if (header->color == TV_JPEG_COLOR_UNKNOWN) {
         char text[TV_MESSAGE_LEN];
@@ -627,6 +706,7 @@ void tv_jpeg_close(tv_jpeg_decoder *d) {
     if (d == NULL) return;
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
     if (d->file != NULL) fclose(d->file);
+    tv_jpeg_free_pieces(d);
     free(d->exif);
     free(d->icc);
     free(d->scratch_row);
