@@ -575,6 +575,12 @@ static tv_status tv_png_open(const uint8_t *data, size_t length, FILE *file, int
     png_set_user_limits(d->png, TV_PNG_MAX_DIMENSION, TV_PNG_MAX_DIMENSION);
     png_set_chunk_malloc_max(d->png, TV_PNG_CHUNK_MALLOC_MAX);
     png_set_chunk_cache_max(d->png, TV_PNG_CHUNK_CACHE_MAX);
+    /* Text and suggested palettes are never used: skipped unread (their CRCs checked) instead of inflated. Each
+     * zTXt or iTXt chunk may inflate to the chunk limit: 100 chunks of 7.7 KB made a 771 KB file whose header took
+     * 3.5 s to read. */
+    static const png_byte unused[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0,
+                                      'i', 'T', 'X', 't', 0, 's', 'P', 'L', 'T', 0};
+    png_set_keep_unknown_chunks(d->png, PNG_HANDLE_CHUNK_NEVER, unused, (int)(sizeof unused / 5));
     png_read_info(d->png, d->info);
     d->idat_offset = d->position;
 
