@@ -10,44 +10,20 @@
 
 #include "shim_internal.h"
 
-/* GIF data comes in sub-blocks of at most 255 bytes, each read on its own (a length byte, then the bytes): read
- * through a window of this many bytes. A 20 MB file of 1-byte sub-blocks took a read call for each: 5.7 s to count
- * its frames, 17 s to decode. */
-#define TV_GIF_WINDOW (64u << 10)
-
 struct tv_gif_state {
     GifFileType *gif;
     uint64_t offset;        /* where giflib reads next */
     int transparent;        /* the first frame's transparent index, or -1 */
     GifImageDesc frame;     /* the first frame's descriptor */
     int read_failed;
-    uint64_t window_offset; /* the file offset of window[0] */
-    size_t window_length;   /* bytes of the file in `window` */
-    uint8_t window[TV_GIF_WINDOW];
+    struct tv_input_window window; /* giflib reads a sub-block at a time */
 };
-
-/* Reads `count` bytes at `offset` through the window; returns the bytes read (fewer at the end), or -1 on an I/O
- * error. */
-static long long tv_gif_read_at(struct tv_image_decoder *d, struct tv_gif_state *s, uint64_t offset, void *buffer,
-                                size_t count) {
-    if (d->data != NULL || count > TV_GIF_WINDOW) return tv_input_read(d, offset, buffer, count);
-    if (offset < s->window_offset || offset + count > s->window_offset + s->window_length) {
-        long long got = tv_input_read(d, offset, s->window, TV_GIF_WINDOW);
-        if (got < 0) return -1;
-        s->window_offset = offset;
-        s->window_length = (size_t)got;
-    }
-    size_t have = (size_t)(s->window_offset + s->window_length - offset);
-    if (count > have) count = have;
-    memcpy(buffer, s->window + (offset - s->window_offset), count);
-    return (long long)count;
-}
 
 static int tv_gif_read(GifFileType *gif, GifByteType *buffer, int count) {
     struct tv_image_decoder *d = gif->UserData;
     struct tv_gif_state *s = d->state;
     if (count <= 0) return 0;
-    long long got = tv_gif_read_at(d, s, s->offset, buffer, (size_t)count);
+    long long got = tv_input_read_through(d, &s->window, s->offset, buffer, (size_t)count);
     if (got < 0) {
         s->read_failed = 1;
         return 0;
@@ -81,14 +57,14 @@ static uint32_t tv_gif_count_frames(struct tv_image_decoder *d, struct tv_gif_st
     /* Skips sub-blocks (a length byte, then that many bytes, until a zero length). */
 #define TV_SKIP_SUBBLOCKS()                                                                                          \
     for (;;) {                                                                                                       \
-        if (tv_gif_read_at(d, s, offset, &byte, 1) != 1) return frames;                                             \
+        if (tv_input_read_through(d, &s->window, offset, &byte, 1) != 1) return frames;                              \
         offset += 1;                                                                                                 \
         if (byte == 0) break;                                                                                        \
         offset += byte;                                                                                              \
     }
     TV_SKIP_SUBBLOCKS();
     while (frames < 100000) {
-        if (tv_gif_read_at(d, s, offset, &byte, 1) != 1) return frames;
+        if (tv_input_read_through(d, &s->window, offset, &byte, 1) != 1) return frames;
         offset += 1;
         if (byte == 0x3B) return frames; /* trailer */
         if (byte == 0x21) {              /* extension: label, then sub-blocks */
@@ -96,7 +72,7 @@ static uint32_t tv_gif_count_frames(struct tv_image_decoder *d, struct tv_gif_st
             TV_SKIP_SUBBLOCKS();
         } else if (byte == 0x2C) { /* image descriptor: 9 bytes, a local colour table, LZW data */
             uint8_t desc[9];
-            if (tv_gif_read_at(d, s, offset, desc, 9) != 9) return frames;
+            if (tv_input_read_through(d, &s->window, offset, desc, 9) != 9) return frames;
             offset += 9;
             frames++;
             if (desc[8] & 0x80) offset += 3u * (1u << ((desc[8] & 7) + 1));

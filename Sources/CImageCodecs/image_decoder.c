@@ -30,6 +30,21 @@ long long tv_input_read(const struct tv_image_decoder *d, uint64_t offset, void 
     return tv_descriptor_read_at(d->fd, offset, buffer, count);
 }
 
+long long tv_input_read_through(const struct tv_image_decoder *d, struct tv_input_window *window, uint64_t offset,
+                                void *buffer, size_t count) {
+    if (d->data != NULL || count > TV_INPUT_WINDOW) return tv_input_read(d, offset, buffer, count);
+    if (offset < window->offset || offset + count > window->offset + window->length) {
+        long long got = tv_input_read(d, offset, window->bytes, TV_INPUT_WINDOW);
+        if (got < 0) return -1;
+        window->offset = offset;
+        window->length = (size_t)got;
+    }
+    size_t have = (size_t)(window->offset + window->length - offset);
+    if (count > have) count = have;
+    memcpy(buffer, window->bytes + (offset - window->offset), count);
+    return (long long)count;
+}
+
 tv_status tv_input_all(struct tv_image_decoder *d, size_t limit, const uint8_t **bytes, uint8_t **owned,
                        tv_error *err) {
     *owned = NULL;
