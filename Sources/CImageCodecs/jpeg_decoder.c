@@ -315,10 +315,6 @@ static void tv_jpeg_keep_icc(struct tv_jpeg_decoder *d) {
         d->icc_problem = "some of its APP2 ICC_PROFILE markers are missing";
         return;
     }
-    if (total > TV_ICC_MAX_BYTES) {
-        d->icc_problem = "its ICC profile is larger than the 4 MiB accepted";
-        return;
-    }
     d->icc = malloc(total > 0 ? total : 1);
     if (d->icc == NULL) {
         d->icc_problem = "out of memory for its ICC profile";
