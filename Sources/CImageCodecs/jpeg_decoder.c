@@ -19,17 +19,13 @@ struct tv_jpeg_error_manager {
     struct tv_jpeg_decoder *decoder;
 };
 
-/* A progressive JPEG's scans may go over its blocks at most this many times together: an encoder's scripts go over
- * them about 6 times (jpegtran's ten scans), but a 192 KB file of 2,647 valid scans that hold nothing but end-of-band
- * runs made a 16 MP decode take 10 s, and the spec lets scans repeat without end in a lenient decode. */
-#define TV_JPEG_MAX_PASSES 64
-
-/* Counts the blocks each scan goes over, as libjpeg absorbs a multi-scan file (called before each iMCU row). */
+/* The decoder's scan count (TV_JPEG_MAX_PASSES: an encoder's scripts go over the blocks about 6 times, jpegtran's
+ * ten scans, but a 192 KB file of 2,647 valid scans that hold nothing but end-of-band runs made a 16 MP decode take
+ * 10 s, and the spec lets scans repeat without end in a lenient decode). */
 struct tv_jpeg_progress {
-    struct jpeg_progress_mgr pub; /* must be first: libjpeg calls it through cinfo->progress */
+    struct jpeg_progress_mgr pub; /* first: libjpeg calls the monitor through cinfo->progress */
+    struct tv_jpeg_scan_count count;
     struct tv_jpeg_decoder *decoder;
-    int scan;          /* the last scan counted */
-    uint64_t visits;   /* blocks the scans so far go over */
 };
 
 /* An APP1 or APP2 segment kept while the header is read (`tv_jpeg_app_marker`). */
@@ -155,27 +151,35 @@ static void tv_jpeg_emit_message(j_common_ptr cinfo, int level) {
 
 static void tv_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
-/* Stops a decode whose scans go over the image's blocks more than TV_JPEG_MAX_PASSES times together. */
-static void tv_jpeg_progress_monitor(j_common_ptr common) {
-    struct tv_jpeg_progress *progress = (struct tv_jpeg_progress *)common->progress;
-    j_decompress_ptr cinfo = (j_decompress_ptr)common;
-    if (cinfo->input_scan_number == progress->scan) return;
-    progress->scan = cinfo->input_scan_number;
+int tv_jpeg_scans_past_limit(struct jpeg_decompress_struct *cinfo, struct tv_jpeg_scan_count *count, char *message,
+                             size_t size) {
+    if (cinfo->input_scan_number == count->scan) return 0;
+    count->scan = cinfo->input_scan_number;
     uint64_t blocks = 0;
     for (int c = 0; c < cinfo->num_components; c++) {
         blocks += (uint64_t)cinfo->comp_info[c].width_in_blocks * cinfo->comp_info[c].height_in_blocks;
     }
     for (int c = 0; c < cinfo->comps_in_scan; c++) {
-        progress->visits += (uint64_t)cinfo->cur_comp_info[c]->width_in_blocks * cinfo->cur_comp_info[c]->height_in_blocks;
+        count->visits += (uint64_t)cinfo->cur_comp_info[c]->width_in_blocks * cinfo->cur_comp_info[c]->height_in_blocks;
     }
-    if (progress->visits <= TV_JPEG_MAX_PASSES * blocks) return;
-    struct tv_jpeg_decoder *d = progress->decoder;
-    d->failure = TV_ERR_UNSUPPORTED;
-    d->failure_from_warning = 0;
-    snprintf(d->failure_message, sizeof d->failure_message,
+    if (count->visits <= TV_JPEG_MAX_PASSES * blocks) return 0;
+    snprintf(message, size,
              "a progressive JPEG whose scans go over its blocks more than %d times (at scan %d): far more work than "
              "an encoder asks for",
              TV_JPEG_MAX_PASSES, cinfo->input_scan_number);
+    return 1;
+}
+
+/* Stops a decode whose scans go over the image's blocks more than TV_JPEG_MAX_PASSES times together. */
+static void tv_jpeg_progress_monitor(j_common_ptr common) {
+    struct tv_jpeg_progress *progress = (struct tv_jpeg_progress *)common->progress;
+    struct tv_jpeg_decoder *d = progress->decoder;
+    if (!tv_jpeg_scans_past_limit((j_decompress_ptr)common, &progress->count, d->failure_message,
+                                  sizeof d->failure_message)) {
+        return;
+    }
+    d->failure = TV_ERR_UNSUPPORTED;
+    d->failure_from_warning = 0;
     longjmp(d->jerr.jump, 1);
 }
 

@@ -781,7 +781,21 @@ struct tv_transcoder {
     struct jpeg_compress_struct target;
     struct tv_index_error jerr;
     volatile int created;
+    /* A TIFF's stored tile may be progressive: its scans are counted. */
+    struct {
+        struct jpeg_progress_mgr pub; /* first: libjpeg calls the monitor through source.progress */
+        struct tv_jpeg_scan_count count;
+    } scans;
 };
+
+/* Stops a transcode whose source's scans go over its blocks more than TV_JPEG_MAX_PASSES times (a stored tile of
+ * 2,647 valid scans, or of scans repeated without end: jpeg_read_coefficients reads them all). */
+static void tv_transcoder_monitor(j_common_ptr common) {
+    struct tv_transcoder *t = (struct tv_transcoder *)((char *)common->progress - offsetof(struct tv_transcoder, scans));
+    if (!tv_jpeg_scans_past_limit(&t->source, &t->scans.count, t->jerr.message, sizeof t->jerr.message)) return;
+    t->jerr.status = TV_ERR_UNSUPPORTED;
+    longjmp(t->jerr.jump, 1);
+}
 
 /* Everything cleared, the error manager in place, no output yet: then the caller's setjmp. */
 static void tv_transcoder_prepare(struct tv_transcoder *t) {
@@ -798,6 +812,8 @@ static void tv_transcoder_open(struct tv_transcoder *t, const uint8_t *stream, s
     jpeg_create_decompress(&t->source);
     jpeg_create_compress(&t->target);
     t->created = 1;
+    t->scans.pub.progress_monitor = tv_transcoder_monitor;
+    t->source.progress = &t->scans.pub;
     jpeg_mem_src(&t->source, stream, (unsigned long)length);
     jpeg_read_header(&t->source, whole_image);
 }

@@ -25,6 +25,19 @@ tv_status tv_decoder_usable(int broken, int finished, tv_error *err);
  * limit, data cut short, a read error; `otherwise` for any other code. The decoder and the encoder both use it. */
 tv_status tv_jpeg_status_of(int msg_code, tv_status otherwise);
 
+/* A progressive JPEG's scans may go over its blocks at most TV_JPEG_MAX_PASSES times together (see jpeg_decoder.c):
+ * each scan costs a pass over the image however little it holds. A decompressor counts them from a libjpeg progress
+ * monitor, which calls tv_jpeg_scans_past_limit. */
+#define TV_JPEG_MAX_PASSES 64
+struct tv_jpeg_scan_count {
+    int scan;        /* the last scan counted */
+    uint64_t visits; /* blocks the scans so far go over */
+};
+struct jpeg_decompress_struct;
+/* Counts the scan `cinfo` is in, once; past the limit, writes why into `message` (of `size` bytes) and returns 1. */
+int tv_jpeg_scans_past_limit(struct jpeg_decompress_struct *cinfo, struct tv_jpeg_scan_count *count, char *message,
+                             size_t size);
+
 /* Copies at most TV_MESSAGE_LEN - 1 bytes and terminates. */
 void tv_copy_message(char *dst, const char *src);
 

@@ -28,4 +28,41 @@ struct JPEGScanLimitTests {
             return error.kind == .unsupported && error.message.contains("go over its blocks more than 64 times")
         }
     }
+    /// A tiled TIFF 300 x 256 of two JPEG-compressed YCbCr tiles of 256, both `stream`: the second is cut by the
+    /// image's right edge.
+    static func tiledTIFF(_ stream: [UInt8]) -> [UInt8] {
+        func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(value >> (8 * $0) & 0xFF) } }
+        let entries: [(tag: Int, type: Int, count: Int, value: [UInt8])] = [
+            (256, 4, 1, le(300, 4)), (257, 4, 1, le(256, 4)), (258, 3, 3, []), (259, 3, 1, le(7, 4)),
+            (262, 3, 1, le(6, 4)), (277, 3, 1, le(3, 4)), (284, 3, 1, le(1, 4)), (322, 3, 1, le(256, 4)),
+            (323, 3, 1, le(256, 4)), (324, 4, 2, []), (325, 4, 2, []), (530, 3, 2, le(1, 2) + le(1, 2)),
+        ]
+        let ifdEnd = 8 + 2 + entries.count * 12 + 4
+        let (bits, offsets, counts, data) = (ifdEnd, ifdEnd + 6, ifdEnd + 14, ifdEnd + 22)
+        var file: [UInt8] = [0x49, 0x49, 42, 0] + le(8, 4) + le(entries.count, 2)
+        for entry in entries {
+            let value: [UInt8]
+            switch entry.tag {
+            case 258: value = le(bits, 4)
+            case 324: value = le(offsets, 4)
+            case 325: value = le(counts, 4)
+            default: value = entry.value
+            }
+            file += le(entry.tag, 2) + le(entry.type, 2) + le(entry.count, 4) + value
+        }
+        file += le(0, 4) + le(8, 2) + le(8, 2) + le(8, 2)
+        file += le(data, 4) + le(data, 4) + le(stream.count, 4) + le(stream.count, 4)
+        return file + stream
+    }
+
+    @Test("a TIFF's stored tile of 2,647 scans is not cut (the decoder takes it, and stops at the limit)")
+    func storedTile() throws {
+        let size = PixelSize(width: 256, height: 256)
+        let sound = Self.tiledTIFF(ScanHeavyJPEG.progressive(size, refinements: 0))
+        let heavy = Self.tiledTIFF(ScanHeavyJPEG.progressive(size, refinements: 13))
+        let cut = try ImageRowReader.storedJPEGTile(in: .bytes(sound), directory: 8, column: 1, row: 0, tileSize: 256)
+        #expect(try ImageHeader.read(from: .bytes(try #require(cut))).storedSize == PixelSize(width: 44, height: 256))
+        #expect(
+            try ImageRowReader.storedJPEGTile(in: .bytes(heavy), directory: 8, column: 1, row: 0, tileSize: 256) == nil)
+    }
 }
