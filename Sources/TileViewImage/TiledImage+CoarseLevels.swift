@@ -24,6 +24,22 @@ extension TiledImage {
         return CoarseLevelStore.key(identity: identity, options: options, turns: turns)
     }
 
+    /// What an entropy index pass over this image's file holds at its peak, saving the index included
+    /// (`JPEGEntropyIndex.passBytes`), for a memory plan: a request's that makes the pass, and the indexers'.
+    package var entropyIndexPassMemory: MemoryEstimate {
+        let fileBytes: Int
+        switch source {
+        case .descriptor(let descriptor): fileBytes = descriptor.identity?.size ?? .max
+        case .file: fileBytes = .max
+        case .bytes(let bytes): fileBytes = bytes.count
+        }
+        var memory = MemoryEstimate()
+        memory.add(
+            "entropy index pass", bytes: JPEGEntropyIndex.passBytes(storedSize: header.storedSize, fileBytes: fileBytes)
+        )
+        return memory
+    }
+
     /// What `decodeCoarseLevels` holds at its peak, for a memory plan (`tileview index`): every coarse level, a row of
     /// block totals each where they come from one pass over the rows of a finer level (`BoxLevels`), a turned
     /// image's block of its largest level stored and turned, and the decoder: its rows, its working memory and its

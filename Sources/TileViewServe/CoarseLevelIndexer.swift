@@ -200,12 +200,8 @@ final class CoarseLevelIndexer: Sendable {
             }
             // A large JPEG's entropy index too: its first deep-zoom tile after a restart needs no pass.
             if let indexKey = store.missingIndexKey(descriptor, header: image.header) {
-                var plan = MemoryEstimate()
-                plan.add(
-                    "entropy index pass",
-                    bytes: JPEGEntropyIndex.passBytes(
-                        storedSize: image.header.storedSize, fileBytes: descriptor.identity?.size ?? Int.max))
-                guard let held = try hold(plan, of: identifier, for: "its entropy index") else { return }
+                guard let held = try hold(image.entropyIndexPassMemory, of: identifier, for: "its entropy index")
+                else { return }
                 defer { held.release() }
                 store.storeIndex(key: indexKey, made: nil, descriptor: descriptor, warn: warn)
             }

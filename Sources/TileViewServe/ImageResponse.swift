@@ -132,7 +132,7 @@ struct ImageRequestPlan: @unchecked Sendable {
     /// What rendering and writing the answer holds at its peak; the work budget reserves `plan.bytes` first.
     let plan: RegionPlan
 
-    init(image: TiledImage, wanted: Wanted, fileBytes: Int) {
+    init(image: TiledImage, wanted: Wanted) {
         self.image = image
         self.wanted = wanted
         var plan = image.plan(region: wanted.region, size: wanted.size)
@@ -155,9 +155,7 @@ struct ImageRequestPlan: @unchecked Sendable {
         {
             // As `TiledImage.sharedRegion` decides: a level of an upright JPEG larger than half the cache is read
             // through the index.
-            plan.add(
-                "entropy index pass",
-                bytes: JPEGEntropyIndex.passBytes(storedSize: image.header.storedSize, fileBytes: fileBytes))
+            for part in image.entropyIndexPassMemory.parts { plan.add(part.what, bytes: part.bytes) }
         }
         self.plan = plan
     }

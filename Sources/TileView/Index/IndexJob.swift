@@ -10,8 +10,9 @@ import TileViewSystem
 /// so an interrupted run leaves whole entries only, and a second run carries on by skipping what is there.
 ///
 /// Each image's pass runs on every processor this process may use (a JPEG's 1/8 scale in parts, a PNG's rows
-/// inflated ahead), as vips uses them, when its plan fits `memoryLimit`; else in one pass, which holds less; else
-/// the image fails, named with its plan and the limit. A file that cannot be decoded fails alone: the others are
+/// inflated ahead), as vips uses them, when its plan fits `options.maxMemoryBytes` (`--max-memory`); else in one
+/// pass, which holds less; else the image fails, named with its plan and the limit; an entropy index's own pass is
+/// planned against the same limit. A file that cannot be decoded fails alone: the others are
 /// indexed.
 public struct IndexJob {
     /// The image files, in the order they are indexed.
@@ -95,14 +96,8 @@ public struct IndexJob {
         let indexKey = store.missingIndexKey(descriptor, header: image.header)
         if store.contains(key: key) {
             guard let indexKey else { return (.present(path: path), 0) }
-            let pass = JPEGEntropyIndex.passBytes(
-                storedSize: image.header.storedSize, fileBytes: descriptor.identity?.size ?? .max)
-            guard pass <= options.maxMemoryBytes else {
-                throw TileViewError(
-                    .decode, path: path,
-                    reason: "its entropy index's pass needs about \(MemoryEstimate.mebibytes(pass)), over the memory "
-                        + "limit of \(MemoryEstimate.mebibytes(options.maxMemoryBytes)) (--max-memory MiB raises it)")
-            }
+            try Self.check(
+                image.entropyIndexPassMemory, of: "its entropy index", path: path, limit: options.maxMemoryBytes)
             let wrote = store.storeIndex(key: indexKey, made: nil, descriptor: descriptor, warn: warn)
             return (wrote ? .indexed(path: path, levels: nil) : .present(path: path), 0)
         }
@@ -121,13 +116,16 @@ public struct IndexJob {
     /// refused naming the file, what it needs and the limit.
     static func planMemory(of image: TiledImage, limit: Int) throws(TileViewError) {
         if image.coarseLevelsMemory.bytes > limit { image.decodesInParts = false }
-        let plan = image.coarseLevelsMemory
-        guard plan.bytes <= limit else {
-            throw TileViewError(
-                .decode, path: image.path,
-                reason: "its coarse levels need \(plan), over the memory limit of \(MemoryEstimate.mebibytes(limit)) "
-                    + "(--max-memory MiB raises it)")
-        }
+        try check(image.coarseLevelsMemory, of: "its coarse levels", path: image.path, limit: limit)
+    }
+
+    /// Refuses `plan`, of `what` (as the refusal says it) for the image at `path`, when it is over `limit`.
+    static func check(_ plan: MemoryEstimate, of what: String, path: String, limit: Int) throws(TileViewError) {
+        guard plan.bytes > limit else { return }
+        throw TileViewError(
+            .decode, path: path,
+            reason: "\(what) need \(plan), over the memory limit of \(MemoryEstimate.mebibytes(limit)) "
+                + "(--max-memory MiB raises it)")
     }
 
     static func open(_ path: String) throws(TileViewError) -> OpenDescriptor {

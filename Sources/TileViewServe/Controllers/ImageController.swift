@@ -276,7 +276,7 @@ struct ImageController: Sendable {
                     let image = try open(file)
                     let request = try wanted(image.imageSize)
                     try ImageRequestPlan.checkEncodable(request)
-                    return ImageRequestPlan(image: image, wanted: request, fileBytes: file.size)
+                    return ImageRequestPlan(image: image, wanted: request)
                 }
                 let encoded: EncodedImage
                 do throws(WorkError<ServeError>) {
