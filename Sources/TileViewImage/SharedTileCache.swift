@@ -51,6 +51,10 @@ public final class SharedTileCache: Sendable {
     /// The bands being decoded and what was decoded: the claims' lock, taken on a miss, never on a hit.
     package struct Claims {
         var decoding: [Band: BandDecode] = [:]
+        /// Bands whose decode failed on the file's data, and why: not decoded again until the file changes.
+        var failed = Remembered<Band, TileViewError>(capacity: SharedTileCache.bandFailuresKept)
+        /// Band decodes that failed (one a pass, however many bands it had claimed).
+        var failedPasses = 0
         var coalescedWaits = 0
         var bandsDecoded = 0
         var indexedDecodes = 0
@@ -136,10 +140,9 @@ public final class SharedTileCache: Sendable {
     public let budgetBytes: Int
     /// The disk cache of coarse levels read before a coarse level is decoded (docs/design.md section 16), if any.
     public let levelStore: CoarseLevelStore?
-    /// Versions whose coarse levels were not on disk when last looked for (the oldest first, `absentKept` at
-    /// most): their misses are decoded without reading the disk again, until `noteOnDisk`.
-    private let absent = Locked((names: Set<String>(), order: [String]()))
-    static let absentKept = 4096
+    /// Versions whose coarse levels were not on disk when last looked for (4,096 at most): their misses are decoded
+    /// without reading the disk again, until `noteOnDisk`.
+    private let absent = Locked(Remembered<String, Void>(capacity: 4096))
 
     /// A cache holding at most `budgetBytes` of tiles of at most `tileSize` pixels square, reading coarse levels
     /// from `levelStore` when it is given, in `parts` parts (by default `defaultParts`).
@@ -223,6 +226,9 @@ public final class SharedTileCache: Sendable {
 
     /// Bands decoded so far.
     public var bandsDecoded: Int { claims.withLock { $0.bandsDecoded } }
+
+    /// Band decodes that failed so far (a pass each, however many bands it had claimed).
+    public var failedBandPasses: Int { claims.withLock { $0.failedPasses } }
 
     /// Rects decoded through an entropy index so far.
     public var indexedDecodes: Int { claims.withLock { $0.indexedDecodes } }
@@ -333,8 +339,7 @@ public final class SharedTileCache: Sendable {
         var bytes = 0
         /// Versions whose decode failed, and why, the oldest first: a damaged file is not decoded again until it
         /// changes (some libraries lose memory on each failed decode: libheif 1.15 and libdav1d on damaged AV1).
-        var failures: [String: CodecError] = [:]
-        var failureOrder: [String] = []
+        var failures = Remembered<String, CodecError>(capacity: SharedTileCache.wholeFailuresKept)
         /// Whole decodes begun.
         var decodes = 0
     }
@@ -344,6 +349,8 @@ public final class SharedTileCache: Sendable {
 
     /// Failed whole decodes remembered at once.
     package static let wholeFailuresKept = 256
+    /// Bands whose decode failed remembered at once (a few hundred bytes each).
+    package static let bandFailuresKept = 4096
 
     /// The most the whole decodes kept may hold together: a quarter of the tile budget. The one a request is
     /// reading stays alive with it even when the shelf drops it.
@@ -376,11 +383,7 @@ public final class SharedTileCache: Sendable {
         } catch {
             wholes.withLock { shelf in
                 shelf.slots[image] = nil
-                shelf.failures[image] = error
-                shelf.failureOrder.append(image)
-                if shelf.failureOrder.count > Self.wholeFailuresKept {
-                    shelf.failures[shelf.failureOrder.removeFirst()] = nil
-                }
+                shelf.failures.remember(error, for: image)
             }
             wholes.wakeWaiters()
             throw error
@@ -420,18 +423,24 @@ public final class SharedTileCache: Sendable {
 
     /// Claims the bands among `rows` of `level` that this thread should decode: the `needed` ones nobody is
     /// decoding, and the others nobody is decoding that miss a tile of `columns`. Returns them and the decodes
-    /// of other threads this one must wait for (the needed bands they hold).
+    /// of other threads this one must wait for (the needed bands they hold). Throws, claiming nothing, when the
+    /// decode of a needed band failed before on the file's data (`fail`); the other bands that failed are not
+    /// claimed.
     package func claim(
         image: String, level: Int, rows: Range<Int>, needed: Set<Int>, columns: Int
-    ) -> (mine: [Int], waits: [Int: BandDecode]) {
+    ) throws(TileViewError) -> (mine: [Int], waits: [Int: BandDecode]) {
         // The parts are looked at with the claims' lock held (claims, then a part: never the other way round). A
         // band leaves the claims only after its tiles are stored (`publish`), so a band found unclaimed here is
         // either complete or worth decoding.
-        claims.withLock { claims in
+        let claimed = claims.withLock { claims -> Result<(mine: [Int], waits: [Int: BandDecode]), TileViewError> in
+            for row in needed {
+                if let failure = claims.failed[Band(image: image, level: level, row: row)] { return .failure(failure) }
+            }
             var mine: [Int] = []
             var waits: [Int: BandDecode] = [:]
             for row in rows {
                 let band = Band(image: image, level: level, row: row)
+                guard claims.failed[band] == nil else { continue }
                 if let decode = claims.decoding[band] {
                     if needed.contains(row) {
                         decode.waiters += 1
@@ -450,8 +459,9 @@ public final class SharedTileCache: Sendable {
                 claims.decoding[band] = BandDecode()
                 mine.append(row)
             }
-            return (mine, waits)
+            return .success((mine, waits))
         }
+        return try claimed.get()
     }
 
     /// Stores the tiles of a claimed band, counts them as decoded and hands them to the threads waiting for it.
@@ -467,12 +477,17 @@ public final class SharedTileCache: Sendable {
         if let (decode, waiters) = ended { decode.wake(waiters) }
     }
 
-    /// Ends claimed bands that will not be decoded: their waiters get `error`.
+    /// Ends claimed bands that will not be decoded: their waiters get `error`. An error of the file's data
+    /// (`.decode`: damaged, over a decoder's limit) is remembered for those bands, the next claim of one gets it
+    /// without decoding again (a file under a server's root that fails after seconds of work costs them once);
+    /// an error reading the file is not.
     package func fail(image: String, level: Int, rows: some Sequence<Int>, error: TileViewError) {
         let ended = claims.withLock { claims in
-            rows.compactMap { row -> (BandDecode, Int)? in
-                guard let decode = claims.decoding.removeValue(forKey: Band(image: image, level: level, row: row))
-                else { return nil }
+            claims.failedPasses += 1
+            return rows.compactMap { row -> (BandDecode, Int)? in
+                let band = Band(image: image, level: level, row: row)
+                if error.kind == .decode { claims.failed.remember(error, for: band) }
+                guard let decode = claims.decoding.removeValue(forKey: band) else { return nil }
                 decode.error = error
                 return (decode, decode.waiters)
             }
@@ -498,24 +513,17 @@ public final class SharedTileCache: Sendable {
     /// Whether the coarse levels of `image` may be on disk: there is a store, and they were not found missing
     /// since they were last written (`noteOnDisk`).
     package func mayHaveOnDisk(_ image: String) -> Bool {
-        levelStore != nil && !absent.withLock { $0.names.contains(image) }
+        levelStore != nil && absent.withLock { $0[image] == nil }
     }
 
     /// Remembers that the coarse levels of `image` are not on disk.
     package func noteNotOnDisk(_ image: String) {
-        absent.withLock { absent in
-            guard absent.names.insert(image).inserted else { return }
-            absent.order.append(image)
-            if absent.order.count > Self.absentKept { absent.names.remove(absent.order.removeFirst()) }
-        }
+        absent.withLock { $0.remember((), for: image) }
     }
 
     /// The coarse levels of `image` were just written to disk.
     public func noteOnDisk(_ image: String) {
-        absent.withLock { absent in
-            guard absent.names.remove(image) != nil else { return }
-            absent.order.removeAll { $0 == image }
-        }
+        absent.withLock { $0.forget(image) }
     }
 
     /// Stores tiles read from the disk cache (not counted as decoded).
@@ -526,4 +534,30 @@ public final class SharedTileCache: Sendable {
 
     /// Times an image's coarse levels were read from disk into the cache.
     public var diskLoads: Int { claims.withLock { $0.diskLoads } }
+}
+
+/// At most `capacity` values by key, the oldest forgotten first: what a cache remembers of file versions (decodes
+/// that failed, coarse levels not on disk), bounded however many versions clients ask for.
+struct Remembered<Key: Hashable, Value> {
+    private var values: [Key: Value] = [:]
+    /// The keys, the oldest first.
+    private var order: [Key] = []
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    subscript(key: Key) -> Value? { values[key] }
+
+    /// Remembers `value` for `key` (replacing one remembered, which keeps its age); past `capacity`, the oldest
+    /// key is forgotten.
+    mutating func remember(_ value: Value, for key: Key) {
+        guard values.updateValue(value, forKey: key) == nil else { return }
+        order.append(key)
+        if order.count > capacity { values[order.removeFirst()] = nil }
+    }
+
+    mutating func forget(_ key: Key) {
+        guard values.removeValue(forKey: key) != nil else { return }
+        order.removeAll { $0 == key }
+    }
 }

@@ -47,7 +47,7 @@ extension TiledImage {
                 let more = max(0, shared.cache.budgetBytes / 4 / bandBytes - (last - first + 1))
                 rows = first..<min(grid.rows, last + 1 + more)
             }
-            let (mine, waits) = shared.cache.claim(
+            let (mine, waits) = try shared.cache.claim(
                 image: shared.image, level: grid.level, rows: rows, needed: needed, columns: grid.columns)
             if !mine.isEmpty {
                 let decoded = try decodeBands(mine, grid: grid, shared: shared, keeping: Set(missing))

@@ -232,6 +232,49 @@ struct SharedTileCacheTests {
         #expect(failures.withLock { $0 } == 4)
         #expect(cache.statistics.entryCount == 0 || cache.statistics.currentBytes <= cache.budgetBytes)
     }
+    @Test("a band that failed on the file's data is not claimed again: its error comes back at once; a read error is")
+    func failedBandsRemembered() throws {
+        let cache = SharedTileCache(budgetBytes: 64 << 20)
+        let damaged = TileViewError(.decode, path: "a.jpg", reason: "Corrupt JPEG data")
+        let claimed = try cache.claim(image: "a@1", level: 0, rows: 0..<3, needed: [0], columns: 4)
+        #expect(claimed.mine == [0, 1, 2])
+        cache.fail(image: "a@1", level: 0, rows: claimed.mine, error: damaged)
+        #expect(cache.failedBandPasses == 1)
+        #expect(throws: damaged) { try cache.claim(image: "a@1", level: 0, rows: 0..<3, needed: [2], columns: 4) }
+        // Nothing was claimed by the refused call: the bands that did not fail are still free, the failed ones
+        // are not decoded for a neighbour either.
+        #expect(try cache.claim(image: "a@1", level: 0, rows: 0..<5, needed: [3], columns: 4).mine == [3, 4])
+        // Another version of the file, or another level, is decoded.
+        #expect(try cache.claim(image: "a@2", level: 0, rows: 0..<1, needed: [0], columns: 4).mine == [0])
+        #expect(try cache.claim(image: "a@1", level: 1, rows: 0..<1, needed: [0], columns: 4).mine == [0])
+        // A file that could not be read may be readable next time.
+        let unread = TileViewError(.read, path: "b.jpg", reason: "Too many open files")
+        cache.fail(
+            image: "b@1", level: 0,
+            rows: try cache.claim(image: "b@1", level: 0, rows: 0..<1, needed: [0], columns: 4).mine, error: unread)
+        #expect(try cache.claim(image: "b@1", level: 0, rows: 0..<1, needed: [0], columns: 4).mine == [0])
+        #expect(cache.failedBandPasses == 2)
+    }
+
+    @Test("a damaged file's band pass fails once: opened again, the same error without a second pass")
+    func damagedFileDecodedOnce() throws {
+        let cache = SharedTileCache(budgetBytes: 64 << 20)
+        let path = Fixtures.corpusRoot.appendingPathComponent("bad/gen_corrupt_huffman_data.jpg").path
+        var errors: [TileViewError] = []
+        for _ in 0..<3 {
+            let image = try TiledImage(
+                path: path, cacheBudgetBytes: 0, sharedTiles: TiledImage.SharedTiles(cache: cache, image: path))
+            #expect {
+                _ = try image.region(PixelRect(size: image.imageSize), level: 0)
+            } throws: { error in
+                errors.append(error as! TileViewError)
+                return true
+            }
+        }
+        #expect(cache.failedBandPasses == 1)
+        #expect(errors.count == 3 && errors.allSatisfy { $0.kind == .decode && $0.reason == errors[0].reason })
+    }
+
     @Test("the entropy indexes kept hold at most their bytes together, the least recently used going first")
     func indexShelfBytes() throws {
         let indexes = try ["jpeg/gen_chelsea_420_q90.jpg", "jpeg/gen_chelsea_444_q90.jpg", "jpeg/gen_chelsea_gray.jpg"]

@@ -42,6 +42,10 @@ struct OpsController: Sendable {
                     "tileview_tile_bands_decoded_total", "Bands of tiles decoded (one row of tiles across a level).",
                     tiles.bandsDecoded),
                 .counter(
+                    "tileview_tile_band_failures_total",
+                    "Band decodes that failed (a band that failed on the file's data is not decoded again until the file changes).",
+                    tiles.failedBandPasses),
+                .counter(
                     "tileview_tile_index_decodes_total",
                     "Rects of tiles decoded alone through a JPEG's entropy index (levels larger than half the tile cache).",
                     tiles.indexedDecodes),
