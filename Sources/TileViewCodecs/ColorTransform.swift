@@ -107,25 +107,17 @@ extension ColorTransform {
     }
 
     /// Transforms by profile digest and layout. lcms2 builds a transform in 1 to 50 ms (a CMYK table more), and a
-    /// tile decode opens the file again for each band: the cache makes that a hash. Bounded: past `capacity`
-    /// entries the oldest goes.
-    private static let cache = Mutex(TransformCache())
-    private static let capacity = 64
-
-    struct TransformCache {
-        var entries: [String: Lookup] = [:]
-        var order: [String] = []
-    }
+    /// tile decode opens the file again for each band: the cache makes that a hash. Bounded: past 64 entries the
+    /// oldest goes.
+    private static let cache = Mutex(Remembered<String, Lookup>(capacity: 64))
 
     static func cached(key: String, make: () throws(CodecError) -> ColorTransform) -> Lookup {
-        if let found = cache.withLock({ $0.entries[key] }) { return found }
+        if let found = cache.withLock({ $0[key] }) { return found }
         let made: Lookup
         do throws(CodecError) { made = .transform(try make()) } catch { made = .failure(error) }
         return cache.withLock { cache in
-            if let raced = cache.entries[key] { return raced }
-            if cache.order.count >= capacity { cache.entries[cache.order.removeFirst()] = nil }
-            cache.entries[key] = made
-            cache.order.append(key)
+            if let raced = cache[key] { return raced }
+            cache.remember(made, for: key)
             return made
         }
     }

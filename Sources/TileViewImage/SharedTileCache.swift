@@ -535,29 +535,3 @@ public final class SharedTileCache: Sendable {
     /// Times an image's coarse levels were read from disk into the cache.
     public var diskLoads: Int { claims.withLock { $0.diskLoads } }
 }
-
-/// At most `capacity` values by key, the oldest forgotten first: what a cache remembers of file versions (decodes
-/// that failed, coarse levels not on disk), bounded however many versions clients ask for.
-struct Remembered<Key: Hashable, Value> {
-    private var values: [Key: Value] = [:]
-    /// The keys, the oldest first.
-    private var order: [Key] = []
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = max(1, capacity) }
-
-    subscript(key: Key) -> Value? { values[key] }
-
-    /// Remembers `value` for `key` (replacing one remembered, which keeps its age); past `capacity`, the oldest
-    /// key is forgotten.
-    mutating func remember(_ value: Value, for key: Key) {
-        guard values.updateValue(value, forKey: key) == nil else { return }
-        order.append(key)
-        if order.count > capacity { values[order.removeFirst()] = nil }
-    }
-
-    mutating func forget(_ key: Key) {
-        guard values.removeValue(forKey: key) != nil else { return }
-        order.removeAll { $0 == key }
-    }
-}
