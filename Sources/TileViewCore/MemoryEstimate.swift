@@ -3,7 +3,7 @@
 ///
 /// The parts are the large buffers of a run (viewport-sized frames, whole images a decoder must hold, caches
 /// with a budget); everything else a run allocates is small beside them. The multipliers are counted from the
-/// code (see `frames(viewport:copies:)`) and checked against measured peaks by the tests.
+/// code (see `frames(_:copies:)`) and checked against measured peaks by the tests.
 public struct MemoryEstimate: Hashable, Sendable, CustomStringConvertible {
     public struct Part: Hashable, Sendable {
         public let what: String
@@ -21,6 +21,14 @@ public struct MemoryEstimate: Hashable, Sendable, CustomStringConvertible {
 
     /// Adds a part (negative sizes count as 0).
     public mutating func add(_ what: String, bytes: Int) { parts.append(Part(what: what, bytes: max(0, bytes))) }
+
+    /// An estimate of one part, "frames": `copies` RGBA frames of `viewport` (a frame run's plan, before what does
+    /// not scale with the viewport is added).
+    public static func frames(_ viewport: PixelSize, copies: Int) -> MemoryEstimate {
+        var estimate = MemoryEstimate()
+        estimate.add("frames", bytes: frameBytes(viewport, copies: copies))
+        return estimate
+    }
 
     /// `copies` RGBA frames of `viewport` (4 bytes a pixel).
     public static func frameBytes(_ viewport: PixelSize, copies: Int = 1) -> Int {

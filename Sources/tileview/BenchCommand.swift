@@ -63,9 +63,7 @@ struct MemoryBenchCommand: ParsableCommand {
         Allocator.returnLargeBlocksToTheSystem()
         var report: MemoryBenchReport?
         try Report.failures {
-            var memory = MemoryEstimate()
-            memory.add(
-                "frames", bytes: MemoryEstimate.frameBytes(viewport.pixelSize, copies: GalleryCommand.frameCopies))
+            let memory = GalleryJob.memory(viewport: viewport.pixelSize)
             try decoding.requireRoom(
                 for: memory, frameBytes: memory.bytes, viewport: viewport.pixelSize, job: "the gallery walk")
             let pages = try GalleryPages.reading(folder: dir, circular: true)

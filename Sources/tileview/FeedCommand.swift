@@ -109,10 +109,7 @@ struct FeedCommand: ParsableCommand {
         Report.verbose = decoding.verbose
         var png = PNGEncodeOptions()
         if let compression { png.compression = .level(compression) }
-        // The frame, the cells drawn into it, and a frame per writer thread (measured 3.9 V at 4096x4096 with
-        // two writer threads; V a frame's bytes).
-        var memory = MemoryEstimate()
-        memory.add("frames", bytes: MemoryEstimate.frameBytes(viewport.pixelSize, copies: 4 + writeThreads))
+        let memory = FeedJob.memory(viewport: viewport.pixelSize, writeThreads: writeThreads)
         var job = FeedJob(
             sections: try sectionSpecs(), viewportSize: viewport.pixelSize, offsets: try offsetRange(),
             outputDirectory: output, background: background, options: decoding.decodeOptions(leaving: memory),

@@ -107,19 +107,13 @@ struct GalleryCommand: ParsableCommand {
         }
     }
 
-    /// Viewport-sized buffers a gallery run holds at its peak: the frame being rendered and its parts, the next
-    /// frame's decoded regions, and the frames the writer encodes meanwhile with their encodings (measured 3.1 V
-    /// at 4096x4096 with peeking transitions; V a frame's bytes).
-    static let frameCopies = 5
-
     func run() throws {
         // From here SIGINT and SIGTERM stop the run between frames (exit 130 or 143), never mid-file.
         Interrupts.install()
         Report.verbose = decoding.verbose
         Allocator.returnLargeBlocksToTheSystem()
         try Report.failures {
-            var memory = MemoryEstimate()
-            memory.add("frames", bytes: MemoryEstimate.frameBytes(viewport.pixelSize, copies: Self.frameCopies))
+            let memory = GalleryJob.memory(viewport: viewport.pixelSize)
             try decoding.requireRoom(
                 for: memory, frameBytes: memory.bytes, viewport: viewport.pixelSize, job: "a gallery")
             let pages: GalleryPages

@@ -139,7 +139,7 @@ struct ZoomCommand: ParsableCommand {
         if frames != nil { Interrupts.install() }
         let file = files[0]
         try Report.failures {
-            let memory = Self.memory(viewport: viewport.pixelSize, frames: frames != nil)
+            let memory = ZoomJob.memory(viewport: viewport.pixelSize, frames: frames != nil)
             try decoding.requireRoom(
                 for: memory, frameBytes: memory.bytes - (frames != nil ? TiledImage.defaultCacheBudgetBytes : 0),
                 viewport: viewport.pixelSize, job: "zoom")
@@ -181,7 +181,7 @@ struct ZoomCommand: ParsableCommand {
                 // A usage error (exit 64) that needed the folder to be listed; nothing is written yet.
                 if let clash = Self.clash(in: inputs) { Self.exit(withError: clash) }
             }
-            let memory = Self.memory(viewport: viewport.pixelSize, frames: true, cache: false)
+            let memory = ZoomBatch.memory(viewport: viewport.pixelSize)
             try decoding.requireRoom(
                 for: memory, frameBytes: memory.bytes, viewport: viewport.pixelSize, job: "a zoom batch")
             let batch = ZoomBatch(
@@ -215,17 +215,6 @@ struct ZoomCommand: ParsableCommand {
             Report.error("\(finished.failed) of \(finished.files) files could not be zoomed")
             throw ExitCode.failure
         }
-    }
-
-    /// The memory of a zoom run's frames: the frame being drawn, a copy while it is composed (a scene's clipped
-    /// layer) and its PNG encoding; with several frames, the one the writer encodes meanwhile (`FrameWriter`) and
-    /// the tile cache that later frames reuse (`cache`). Measured peaks at 4096x4096 (V = 64 MiB, debug build):
-    /// one frame 1.7 V, a scene 1.6 V, frames 2.1 V + cache, a batch 2.1 V; the estimate is 3 V and 4 V.
-    static func memory(viewport: PixelSize, frames: Bool, cache: Bool = true) -> MemoryEstimate {
-        var estimate = MemoryEstimate()
-        estimate.add("frames", bytes: MemoryEstimate.frameBytes(viewport, copies: frames ? 4 : 3))
-        if frames && cache { estimate.add("tile cache", bytes: TiledImage.defaultCacheBudgetBytes) }
-        return estimate
     }
 
     /// The usage error for two files of a batch whose frames would have one name, if any.

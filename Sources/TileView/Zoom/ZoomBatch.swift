@@ -35,6 +35,13 @@ public struct ZoomBatch: Sendable {
         self.resume = resume
     }
 
+    /// What a batch holds at its peak: a file's frame being drawn, a copy while it is composed and its encoding, and
+    /// the frame the writer encodes meanwhile; no tile cache. Measured 2.1 V at 4096x4096 (V = 64 MiB, debug
+    /// build); the estimate is 4 V.
+    public static func memory(viewport: PixelSize) -> MemoryEstimate {
+        .frames(viewport, copies: 4)
+    }
+
     /// `NAME.png` for a file: its name without the folder and the last extension.
     public static func outputName(of file: String) -> String {
         let name = AtomicFile.split(file).name
