@@ -15,10 +15,12 @@ With --screenshots, the zoom page, a gallery with peeking neighbours and the lis
 (JPEG files, as docs/screenshots holds them).
 """
 
+import atexit
 import glob
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -231,7 +233,11 @@ def chromium():
         options.add_argument(flag)
     if os.path.exists("/usr/bin/chromium"):
         options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(options=options)
+    # Chromium leaves its singleton folder (org.chromium.Chromium.*) in TMPDIR when it quits: it gets a folder of
+    # its own, removed when the test ends.
+    tmp = tempfile.mkdtemp(prefix="tileview-chromium-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(env={**os.environ, "TMPDIR": tmp}))
 
 
 def main():
