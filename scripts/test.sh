@@ -14,11 +14,14 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh all
 logs=.build/test-logs
 mkdir -p "$logs"
-# Servers the tests start keep their disk cache (docs/design.md section 16) in a folder of this run, not in the
-# user's ~/.cache: runs do not meet each other's entries.
-XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/tileview-test-cache.XXXXXX")
-export XDG_CACHE_HOME
-trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
+# What the run and the tools it starts write to TMPDIR (the tests' folders, Chromium's, SwiftPM's locks, the
+# compiler's scratch) goes to a folder of this run, removed when it ends, and the servers the tests start keep
+# their disk cache (docs/design.md section 16) there too, not in the user's ~/.cache: a run leaves nothing behind
+# and does not meet another run's files.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tileview-test.XXXXXX")
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR=$run_tmp XDG_CACHE_HOME=$run_tmp/cache
+mkdir "$XDG_CACHE_HOME"
 # The build's own lines go to its log; its warnings and errors to the terminal.
 if ! swift build --build-tests >"$logs/build.log" 2>&1; then
   grep -a -E "error|warning" "$logs/build.log" | sort -u

@@ -732,6 +732,7 @@ def main():
             save(driver, None, os.path.join(shots, "viewer-listing.jpg"))
     finally:
         driver.quit()
+        shutil.rmtree(work, ignore_errors=True)
     print(f"browser: {len(failures)} failed")
     return len(failures)
 

@@ -16,7 +16,7 @@
             the outside file, and the view's frame never changes.
 TILEVIEW names the binary (default .build/debug/tileview).
 """
-import os, resource, signal, socket, ssl, struct, subprocess, sys, tempfile, threading, time, zlib
+import os, resource, shutil, signal, socket, ssl, struct, subprocess, sys, tempfile, threading, time, zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe_common import free_port, noise_png  # noqa: E402
@@ -337,6 +337,7 @@ def swap(root):
         stop.set()
         proc.terminate()
         proc.wait(timeout=30)
+        shutil.rmtree(outside, ignore_errors=True)
 
 
 def main():
