@@ -24,6 +24,16 @@ extension ImageHeader {
         return bytes >= Double(Int.max) ? .max : Int(bytes)
     }
 
+    /// Why the decoder holds `decodeWorkingBytes` at once, in a few words ("a progressive JPEG keeps every
+    /// coefficient").
+    public var decodeWorkingReason: String {
+        switch format {
+        case .png: "an interlaced PNG is decoded whole"
+        case .jpeg: "a progressive JPEG keeps every coefficient"
+        default: decodesWhole ? "a \(format) image is decoded whole" : "a strip or a row of tiles"
+        }
+    }
+
     /// What decoding the whole image into one RGBA buffer holds at its peak: the buffer and the decoder's working
     /// memory (`tileview decode`, before its PNG encoding, which needs about as much again).
     public var wholeDecodeBytes: Int {

@@ -25,6 +25,9 @@ public struct RegionPlan: Sendable {
     public let streamed: Bool
     /// The named parts of the peak; `bytes` is their sum.
     public private(set) var memory: MemoryEstimate
+    /// The decoder's working memory among them (`ImageHeader.decodeWorkingBytes`; 0 when nothing is decoded): the
+    /// part that no smaller region or size reduces.
+    public let decoderWorkingBytes: Int
 
     public var bytes: Int { memory.bytes }
 
@@ -60,6 +63,7 @@ extension TiledImage {
         memory.add("filter taps", bytes: frame.tapBytes)
         memory.add("filter rows", bytes: frame.passBytes)
         var streamed = false
+        var decoderWorking = 0
         if let source = frame.sourceRect {
             let grid = pyramid.grid(ofLevel: level)
             let sourceBytes = FramePlan.product(source.pixelCount, 4)
@@ -75,6 +79,7 @@ extension TiledImage {
             func addDecoder() {
                 memory.add("decoder rows", bytes: decoderRows)
                 memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
+                decoderWorking = header.decodeWorkingBytes
                 if case let parts = partsBytes(level: level), parts > 0 {
                     memory.add(header.format == .png ? "rows inflated ahead" : "1/8 decode in parts", bytes: parts)
                 }
@@ -119,7 +124,7 @@ extension TiledImage {
         }
         return RegionPlan(
             region: region, size: size, level: level, geometry: geometry, frame: frame, streamed: streamed,
-            memory: memory)
+            memory: memory, decoderWorkingBytes: decoderWorking)
     }
 
     /// Renders what `plan` (made by this image's `plan(region:size:)`) describes, the way `render(region:size:)`

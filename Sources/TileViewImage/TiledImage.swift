@@ -134,13 +134,8 @@ public final class TiledImage {
 
     /// Why an image whose decoding needs `working` bytes at once is refused under `options`' memory limit.
     package static func memoryRefusal(_ header: ImageHeader, _ working: Int, _ options: DecodeOptions) -> String {
-        let kind =
-            switch header.format {
-            case .png: "an interlaced PNG is decoded whole"
-            case .jpeg: "a progressive JPEG keeps every coefficient"
-            default: header.decodesWhole ? "a \(header.format) image is decoded whole" : "a strip or a row of tiles"
-            }
-        var text = "decoding it needs \(MemoryEstimate.mebibytes(working)) at once (\(kind)), over the "
+        var text =
+            "decoding it needs \(MemoryEstimate.mebibytes(working)) at once (\(header.decodeWorkingReason)), over the "
         if options.memoryLimitBytes == .max || options.memoryLimitBytes == options.maxMemoryBytes {
             text += "memory limit of \(MemoryEstimate.mebibytes(options.maxMemoryBytes))"
         } else {

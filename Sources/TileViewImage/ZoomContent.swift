@@ -37,6 +37,11 @@ public protocol ZoomContent: AnyObject {
     var decodePasses: Int { get }
     /// Bytes of decoded pixels held now.
     var residentBytes: Int { get }
+    /// What decoding for a frame holds at its peak beside the frame and the tiles it reads, whatever the frame
+    /// shows: a band of the widest level, the decoder's rows, and the decoder's working memory (a progressive JPEG's
+    /// coefficients, an image decoded whole: `ImageHeader.decodeWorkingBytes`); a scene's largest over its images,
+    /// which are drawn one at a time.
+    var decodePeakBytes: Int { get }
     /// Warnings of lenient decoding, each naming its file when that is not `path`.
     var warnings: [String] { get }
     /// The colour description of the stored values its frames show with `--color keep`, when every image shown
@@ -67,6 +72,14 @@ extension TiledImage: ZoomContent {
     }
     public func level(forZoomScale zoomScale: Double) -> Int { pyramid.level(forZoomScale: zoomScale) }
     public func levelSize(ofLevel level: Int) -> PixelSize { pyramid.levelSize(ofLevel: level) }
+    public var decodePeakBytes: Int {
+        let width = max(1, header.storedSize.width, header.storedSize.height)
+        // A band of tiles across level 0 (either side, turned), and the decoder's rows as `plan(region:size:)`
+        // counts them at their widest (a JPEG's 1/8 scale boxed down by up to 8 rows a component).
+        return FramePlan.sum([
+            FramePlan.product(width, pyramid.tileSize, 4), FramePlan.product(width, 8, 12), header.decodeWorkingBytes,
+        ])
+    }
 
     /// The image reopened with its orientation turned (the header is not read again). Over a shared tile cache
     /// the turned image's tiles have their own name.

@@ -184,8 +184,14 @@ struct ImageRequestPlan: @unchecked Sendable {
         }
     }
 
-    var memory: MemoryEstimate { plan.memory }
     var bytes: Int { plan.bytes }
+
+    /// The plan as a refusal tells it.
+    var refused: RefusedPlan {
+        RefusedPlan(
+            memory: plan.memory, decoderWorkingBytes: plan.decoderWorkingBytes,
+            decoderReason: image.header.decodeWorkingReason, smaller: "a smaller size or region")
+    }
 
     /// Renders and encodes the answer (errors name the image by `identifier`).
     func render(identifier: String) throws(ServeError) -> EncodedImage {

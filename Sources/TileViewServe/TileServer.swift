@@ -184,23 +184,48 @@ extension TileServer {
     }
 }
 
+/// A render the work budget can never admit, as its refusal describes it.
+struct RefusedPlan: Sendable {
+    /// The parts of what it would hold.
+    var memory: MemoryEstimate
+    /// The decoder's working memory among them, which no smaller answer reduces, and why the decoder holds it
+    /// (`ImageHeader.decodeWorkingReason`).
+    var decoderWorkingBytes = 0
+    var decoderReason = ""
+    /// What a client may ask for instead ("a smaller size or region"); nil when nothing smaller helps.
+    var smaller: String?
+
+    /// The refusal's line (400): what the answer needs, what one render may hold, and what would change that: a
+    /// smaller answer, where one can fit, and the least `--work-mb` that would render this one.
+    static func reason(_ plan: RefusedPlan?, needed: Int, lane: Int) -> String {
+        let mebibytes = MemoryEstimate.mebibytes
+        let over = "over the \(mebibytes(lane)) one render may hold (--work-mb)"
+        let raise = WorkBudget.budgetMiB(admitting: needed).map { "--work-mb \($0) or more would render it" }
+        guard let plan else {
+            return "rendering this answer needs about \(mebibytes(needed)), \(over)" + (raise.map { "; \($0)" } ?? "")
+        }
+        if plan.decoderWorkingBytes >= lane {
+            return "decoding this image needs \(mebibytes(plan.decoderWorkingBytes)) at once whatever the size or "
+                + "region (\(plan.decoderReason)), \(over); " + (raise ?? "no budget would render it")
+        }
+        let advice = [plan.smaller.map { "ask for \($0)" }, raise].compactMap { $0 }.joined(separator: ", or ")
+        return "rendering this answer needs \(plan.memory), \(over)" + (advice.isEmpty ? "" : "; \(advice)")
+    }
+}
+
 /// Why an image request failed inside the worker: the request (400/404/501) or the image (422).
 enum ServeError: Error, Sendable {
     case request(ImageRequestError)
     case image(TileViewError)
-    /// Not admitted by the work budget (with the plan's parts, when there was one).
-    case refused(WorkBudget.Refusal, MemoryEstimate?)
+    /// Not admitted by the work budget (with the plan, when there was one).
+    case refused(WorkBudget.Refusal, RefusedPlan?)
 
     var response: Response {
         switch self {
         case .request(let error): TileServer.text(HTTPResponse.Status(code: error.status.rawValue), error.reason)
         case .image(let error): TileServer.unprocessable(error)
         case .refused(.neverFits(let needed, let lane), let plan):
-            TileServer.text(
-                .badRequest,
-                "rendering this answer needs \(plan?.description ?? MemoryEstimate.mebibytes(needed)), over the "
-                    + "\(MemoryEstimate.mebibytes(lane)) one render may hold (--work-mb); ask for a smaller size or region"
-            )
+            TileServer.text(.badRequest, RefusedPlan.reason(plan, needed: needed, lane: lane))
         case .refused(.busy(let seconds), _):
             {
                 var response = TileServer.text(.serviceUnavailable, "the server is busy rendering; try again shortly")

@@ -75,7 +75,20 @@ public final class WorkBudget: Sendable {
     public func lane(for bytes: Int) -> Lane { bytes <= tileLaneBytes ? .tile : .large }
 
     /// The most a plan of `lane` may hold.
-    public func capacity(of lane: Lane) -> Int { lane == .tile ? tileLaneBytes : budgetBytes - tileReserveBytes }
+    public func capacity(of lane: Lane) -> Int { lane == .tile ? tileLaneBytes : Self.largeLaneBytes(budgetBytes) }
+
+    /// The most a plan of the large lane may hold under a budget of `budget` bytes: all but the quarter kept for
+    /// tiles.
+    static func largeLaneBytes(_ budget: Int) -> Int { budget - budget / 4 }
+
+    /// The least budget, in whole MiB (`--work-mb`), under which a plan of `bytes` can run; nil past 2^30 MiB.
+    public static func budgetMiB(admitting bytes: Int) -> Int? {
+        let guess = (Double(bytes) / 0.75 / Double(1 << 20)).rounded(.up)
+        guard guess < Double(1 << 30) else { return nil }
+        var mib = max(1, Int(guess))
+        while largeLaneBytes(mib << 20) < bytes { mib += 1 }
+        return mib
+    }
 
     /// Checks a plan before waiting: `neverFits` for one larger than its lane can ever give.
     public func check(_ bytes: Int) throws(Refusal) {

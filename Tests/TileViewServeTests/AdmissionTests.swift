@@ -78,6 +78,72 @@ struct AdmissionTests {
         }
     }
 
+    /// A folder holding `progressive.jpg`: a valid 2048x2048 progressive JPEG, 4:4:4, whose decoder keeps 24 MiB of
+    /// coefficients at once whatever part of it is decoded.
+    static let progressiveRoot: URL = {
+        let root = try! TemporaryFolder.untilExit("serve-progressive")
+        try! Data(ScanHeavyJPEG.progressive(PixelSize(width: 2048, height: 2048), refinements: 0))
+            .write(to: root.appendingPathComponent("progressive.jpg"))
+        return root
+    }()
+
+    /// The `--work-mb` a refusal names, if any.
+    static func namedBudget(_ text: String) -> Int? {
+        guard let range = text.range(of: #"--work-mb (\d+) or more"#, options: .regularExpression) else { return nil }
+        return Int(text[range].split(separator: " ")[1])
+    }
+
+    /// A server of `progressiveRoot` with `workMiB` of work budget.
+    static func serveProgressive(
+        workMiB: Int, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let server = TileServer(
+            settings: ServeSettings(root: try ServeRoot(path: progressiveRoot.path), workBytes: workMiB << 20))
+        try await buildApplication(server).test(.router) { client in try await body(client) }
+    }
+
+    /// A 64x48 view of `progressive.jpg` made, and its frame asked for.
+    static func progressiveFrame(_ client: any TestClientProtocol) async throws -> TestResponse {
+        let created = try await client.execute(
+            uri: "/api/views", method: .post, headers: [.contentType: "application/json"],
+            body: ByteBuffer(string: #"{"image":"progressive.jpg","viewport":{"width":64,"height":48}}"#))
+        #expect(created.status == .created, "\(String(buffer: created.body))")
+        let object = try JSONSerialization.jsonObject(with: Data(buffer: created.body)) as? [String: Any]
+        let id = try #require(object?["view"] as? String)
+        return try await client.execute(uri: "/api/views/\(id)/frame.png", method: .get)
+    }
+
+    @Test(
+        "an image whose decoder alone holds more than a render may: its tile and its view's frame are 400 saying so and naming the --work-mb that renders them, which does"
+    )
+    func decoderOverTheLane() async throws {
+        let tile = "/iiif/3/progressive.jpg/0,0,256,256/256,/0/default.jpg"
+        let budgets = Locked((tile: 0, frame: 0))
+        // 24 MiB of work: 18 MiB a render, under the decoder's 24 MiB.
+        try await Self.serveProgressive(workMiB: 24) { client in
+            let answer = try await client.execute(uri: tile, method: .get)
+            let text = String(buffer: answer.body)
+            #expect(answer.status == .badRequest)
+            #expect(
+                text.contains("decoding this image needs 24 MiB at once whatever the size or region")
+                    && text.contains("a progressive JPEG keeps every coefficient"), "\(text)")
+            let shown = try await Self.progressiveFrame(client)
+            let said = String(buffer: shown.body)
+            #expect(shown.status == .badRequest && said.contains("decoding"), "the frame counts the decoder: \(said)")
+            budgets.withLock { $0 = (Self.namedBudget(text) ?? 0, Self.namedBudget(said) ?? 0) }
+        }
+        let named = budgets.withLock { $0 }
+        #expect(named.tile > 24 && named.frame > 24, "\(named)")
+        try await Self.serveProgressive(workMiB: named.tile) { client in
+            let answer = try await client.execute(uri: tile, method: .get)
+            #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+        }
+        try await Self.serveProgressive(workMiB: named.frame) { client in
+            let shown = try await Self.progressiveFrame(client)
+            #expect(shown.status == .ok, "\(String(buffer: shown.body))")
+        }
+    }
+
     @Test("a plan larger than its lane is 400 naming its parts; one that fits is answered with the library's pixels")
     func largeAnswerWithinBudget() async throws {
         try await Self.withClient { client, server in
@@ -119,6 +185,24 @@ struct WorkBudgetTests {
             }
         }
         return (render, { gate.withLock { $0 = true } })
+    }
+
+    @Test("the least --work-mb a refusal names admits the plan, and one MiB less does not (seeded sweep)")
+    func budgetNamed() throws {
+        var generator = SplitMix64(seed: 18)
+        for _ in 0..<500 {
+            let bytes = Int.random(in: 1...(4 << 30), using: &generator)
+            let mib = try #require(WorkBudget.budgetMiB(admitting: bytes))
+            #expect(throws: Never.self, "\(bytes) under \(mib) MiB") {
+                try WorkBudget(budgetBytes: mib << 20, processors: 2).check(bytes)
+            }
+            if mib > 1 {
+                #expect(throws: WorkBudget.Refusal.self, "\(bytes) under \(mib - 1) MiB") {
+                    try WorkBudget(budgetBytes: (mib - 1) << 20, processors: 2).check(bytes)
+                }
+            }
+        }
+        #expect(WorkBudget.budgetMiB(admitting: .max) == nil)
     }
 
     @Test("a plan larger than its lane can ever give is refused at once; one that fits runs")

@@ -186,6 +186,7 @@ public final class SceneImage: ZoomContent {
     public var streamedBytes: Int { images.reduce(0) { $0 + $1.streamedBytes } }
     public var decodePasses: Int { images.reduce(0) { $0 + $1.decodePasses } }
     public var residentBytes: Int { images.reduce(0) { $0 + $1.residentBytes } }
+    public var decodePeakBytes: Int { images.map(\.decodePeakBytes).max() ?? 0 }
     public var warnings: [String] { images.flatMap { image in image.warnings.map { "\(image.path): \($0)" } } }
     public var keptColor: ColorDescription? { ColorDescription.shared(images.map(\.keptColor)) }
 }

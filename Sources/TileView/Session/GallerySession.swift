@@ -73,6 +73,12 @@ public final class GallerySession {
         try ImageFiles.encodePNG(try render(), naming: job.pages.path(at: current.position))
     }
 
+    /// What decoding for the current frame holds at its peak beside the frame and its tiles: the largest of the
+    /// resident pages' (`ZoomContent.decodePeakBytes`; the pages are decoded one at a time).
+    public var decodePeakBytes: Int {
+        loader.residentPositions.compactMap { loader.content(at: $0)?.decodePeakBytes }.max() ?? 0
+    }
+
     /// Decoder warnings of the pages so far (lenient mode), by file.
     public var warnings: [(path: String, message: String)] { loader.warnings }
 }

@@ -287,7 +287,7 @@ struct ImageController: Sendable {
                     }
                 } catch {
                     switch error {
-                    case .refused(let refusal): throw .refused(refusal, planned.memory)
+                    case .refused(let refusal): throw .refused(refusal, planned.refused)
                     case .failed(let failure): throw failure
                     }
                 }

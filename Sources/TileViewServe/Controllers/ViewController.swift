@@ -106,19 +106,25 @@ struct ViewController: Sendable {
     @Sendable func frame(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
         do throws(ViewError) {
             let token = try readToken(context)
+            let grant = context.shareGrant
+            // The frame's plan first, from the view's images as they are open (headers only), then its render
+            // within the budget.
+            let plan = try await work.run { () throws(ViewError) -> MemoryEstimate in
+                try onView(token, grant: grant) { (_, _, content) throws(ViewError) in
+                    LiveView.framePlan(
+                        token.source.viewport, scene: token.source.isScene, decoding: content.decodePeakBytes)
+                }
+            }
             let bytes: [UInt8]
             do throws(WorkError<ViewError>) {
-                bytes = try await budget.run(
-                    bytes: LiveView.frameBytes(token.source.viewport, scene: token.source.isScene)
-                ) {
-                    () throws(ViewError) in
-                    try onView(token, grant: context.shareGrant) { (_, _, content) throws(ViewError) in
+                bytes = try await budget.run(bytes: plan.bytes) { () throws(ViewError) in
+                    try onView(token, grant: grant) { (_, _, content) throws(ViewError) in
                         try Self.renderPNG(content)
                     }
                 }
             } catch {
                 switch error {
-                case .refused(let refusal): return ServeError.refused(refusal, nil).response
+                case .refused(let refusal): return ServeError.refused(refusal, RefusedPlan(memory: plan)).response
                 case .failed(let failure): throw failure
                 }
             }
@@ -307,7 +313,7 @@ struct ViewController: Sendable {
             throw .badRequest("the viewport \(viewport) has more pixels than the limit of \(settings.maxArea)")
         }
         let scene = body.image.flatMap(ServeRoot.percentDecoded).map(ServeRoot.isSceneName) ?? false
-        let frameBytes = LiveView.frameBytes(viewport, scene: scene)
+        let frameBytes = LiveView.framePlan(viewport, scene: scene).bytes
         guard frameBytes <= budget.capacity(of: budget.lane(for: frameBytes)) else {
             throw .badRequest(
                 "a frame of the viewport \(viewport) needs about \(MemoryEstimate.mebibytes(frameBytes)), over the "

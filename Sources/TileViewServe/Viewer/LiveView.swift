@@ -10,6 +10,14 @@ final class LiveView: Sendable {
         case image(ZoomSession, identifier: String)
         /// The session, the folder, and each page's identifier in page order.
         case gallery(GallerySession, folder: ServedFolder, identifiers: [String])
+
+        /// What decoding for the frame holds at its peak (`ZoomContent.decodePeakBytes`).
+        var decodePeakBytes: Int {
+            switch self {
+            case .image(let session, _): session.image.decodePeakBytes
+            case .gallery(let session, _, _): session.decodePeakBytes
+            }
+        }
     }
 
     private let content: Locked<Content>
@@ -44,14 +52,17 @@ final class LiveView: Sendable {
         }
     }
 
-    /// What drawing one frame of a view of `viewport` holds at its peak, from the viewport alone (docs/design.md
-    /// section 18): the frame (4 bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's
-    /// pixels on each axis: 16 bytes a viewport pixel), the PNG encoder's rows and output (8), and a band of a level
-    /// and the decoder's rows when tiles are missing (`bandSlackBytes`: a view's images decode in one pass,
-    /// `ServedImages.inOnePass`, so no decode in parts). A scene draws its layers one at a time onto
-    /// one frame, and keeps one more copy of it while a layer is cut to its clip (`SceneImage.drawImage`).
-    static func frameBytes(_ viewport: PixelSize, scene: Bool = false) -> Int {
-        MemoryEstimate.frameBytes(viewport, copies: scene ? 8 : 7) &+ bandSlackBytes
+    /// What drawing one frame of a view of `viewport` holds at its peak (docs/design.md section 18): the frame (4
+    /// bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's pixels on each axis: 16
+    /// bytes a viewport pixel), the PNG encoder's rows and output (8), and what decoding missing tiles holds:
+    /// `decoding` (the content's `decodePeakBytes`: a band of the widest level, the decoder's rows and its working
+    /// memory, every coefficient of a progressive JPEG), at least `bandSlackBytes` (a view's images decode in one
+    /// pass, `ServedImages.inOnePass`, so no decode in parts). A scene draws its layers one at a time onto one frame,
+    /// and keeps one more copy of it while a layer is cut to its clip (`SceneImage.drawImage`).
+    static func framePlan(_ viewport: PixelSize, scene: Bool, decoding: Int = 0) -> MemoryEstimate {
+        var plan = MemoryEstimate.frames(viewport, copies: scene ? 8 : 7)
+        plan.add("decoding", bytes: max(bandSlackBytes, decoding))
+        return plan
     }
 
     static let bandSlackBytes = 16 << 20
