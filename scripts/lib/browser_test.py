@@ -718,6 +718,19 @@ def main():
         value = psnr(Image.open(shot), Image.open(reference))
         check(value >= 30, "the scene's screenshot matches the command's frame", f"PSNR {value:.2f} dB")
 
+        # An image the server cannot render within its --work-mb (a 36 MP progressive JPEG, 4:4:4, keeps 206 MiB
+        # of coefficients): the page says why, in the server's words.
+        Image.new("RGB", (6000, 6000), (90, 120, 150)).save(
+            os.path.join(root, "too-big.jpg"), "JPEG", progressive=True, subsampling=0, quality=90)
+        driver.get(f"{base}/view/too-big.jpg")
+        said, end = None, time.time() + 20
+        while time.time() < end and not said:
+            said = driver.execute_script("return window.tileview && window.tileview.tileError")
+            time.sleep(0.1)
+        status = driver.find_element(By.ID, "tileview-status").text
+        check(bool(said) and "whatever the size or region" in said and "--work-mb" in said and status == said,
+              "a refused image's tiles: the status line gives the server's reason", f"{said!r}, status {status!r}")
+
         if shots:
             # A gallery with neighbours peeking in, on its second page.
             driver.get(f"{base}/gallery?peek=90&gap=16")

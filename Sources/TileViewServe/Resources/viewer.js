@@ -9,7 +9,7 @@
   const kind = el.dataset.kind;
   const TILE = 256;
   const tv = (window.tileview = {
-    state: null, page: null, answer: null, view: null, sent: [], busy: true, pending: 0, error: null,
+    state: null, page: null, answer: null, view: null, sent: [], busy: true, pending: 0, error: null, tileError: null,
     idle() { return !this.busy && this.pending === 0 && ops.length === 0 && !animation; }
   });
   let width = 0, height = 0, dpr = 1;
@@ -140,15 +140,29 @@
   // ---- drawing from IIIF tiles -----------------------------------------------------------
   const images = new Map();  // url -> {img, loaded, used}
   let clock = 0;
+  // Tiles the server refused, and when: not asked for again for 5 s (a 503 passes, a 400 stays). The first
+  // refusal's reason is shown (an image too large for the server's --work-mb says so, and what would do).
+  const refused = new Map();
+  function tileFailed(url) {
+    refused.set(url, Date.now());
+    if (refused.size > 1000) refused.delete(refused.keys().next().value);
+    if (tv.tileError !== null) return;  // shown, or being asked for ("")
+    tv.tileError = "";
+    fetch(url).then((r) => (r.ok ? "" : r.text())).then((text) => {
+      if (!text) { tv.tileError = null; return; }
+      tv.tileError = text.trim();
+      show(tv.tileError);
+    }).catch(() => { tv.tileError = null; });
+  }
 
   function image(url, request) {
     let entry = images.get(url);
     if (!entry) {
-      if (!request) return null;
+      if (!request || Date.now() - (refused.get(url) || 0) < 5000) return null;
       const img = new Image();
       entry = { img, loaded: false, used: 0 };
       img.onload = () => { entry.loaded = true; tv.pending = Math.max(0, tv.pending - 1); scheduleDraw(); };
-      img.onerror = () => { images.delete(url); tv.pending = Math.max(0, tv.pending - 1); };
+      img.onerror = () => { images.delete(url); tv.pending = Math.max(0, tv.pending - 1); tileFailed(url); };
       img.src = url;
       tv.pending++;
       images.set(url, entry);
