@@ -231,7 +231,9 @@ extension CoarseLevelIndexer {
         } catch {
             let refusal = TileViewError(
                 .decode, path: identifier,
-                reason: "not indexed: \(what) need \(plan), more than --work-mb gives one render")
+                reason: "not indexed: \(what) need \(plan), more than --work-mb gives one render"
+                    + (WorkBudget.budgetMiB(admitting: plan.bytes).map { " (--work-mb \($0) or more would index it)" }
+                        ?? ""))
             warn(refusal.description)
             throw refusal
         }
