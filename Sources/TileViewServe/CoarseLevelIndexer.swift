@@ -13,7 +13,8 @@ import TileView
 ///
 /// Each decode's memory is planned before any pixel (`coarseLevelsMemory`, `JPEGEntropyIndex.passBytes`) and held
 /// from the renders' work budget while no request waits for it (`WorkBudget.holdInBackground`), so indexing stays within `--work-mb` as the
-/// answers do; an image whose plan can never fit is counted as failed, with a warning naming it and its plan.
+/// answers do; an image whose plan can never fit is counted as failed, with a warning naming it and its plan (the
+/// first `overBudgetNamed`; then one line says the rest go unnamed: a folder of large HEICs is not a screenful).
 final class CoarseLevelIndexer: Sendable {
     /// Opens the root's images (and holds the root and the decoding options).
     let images: ServedImages
@@ -33,6 +34,8 @@ final class CoarseLevelIndexer: Sendable {
         var failedVersions: Set<String> = []
         var indexed = 0
         var failed = 0
+        /// Images not indexed because their plan is over the work budget.
+        var overBudget = 0
         var running = 0
         var scanDue = true
         var stopped = false
@@ -220,6 +223,9 @@ final class CoarseLevelIndexer: Sendable {
 }
 
 extension CoarseLevelIndexer {
+    /// Images over the work budget named one by one in warnings.
+    static let overBudgetNamed = 5
+
     /// `plan`'s bytes held from the work budget for a decode of the image `identifier` (for `what`, as a refusal
     /// says it) once no request waits; nil when the indexer stopped while waiting. Throws, with a warning, for a
     /// plan that can never fit.
@@ -234,7 +240,17 @@ extension CoarseLevelIndexer {
                 reason: "not indexed: \(what) need \(plan), more than --work-mb gives one render"
                     + (WorkBudget.budgetMiB(admitting: plan.bytes).map { " (--work-mb \($0) or more would index it)" }
                         ?? ""))
-            warn(refusal.description)
+            let count = state.withLock { state in
+                state.overBudget += 1
+                return state.overBudget
+            }
+            if count <= Self.overBudgetNamed {
+                warn(refusal.description)
+            } else if count == Self.overBudgetNamed + 1 {
+                warn(
+                    "more images are over --work-mb and not indexed; they are not named one by one "
+                        + "(tileview_index_failed_total in /metrics counts every image not indexed)")
+            }
             throw refusal
         }
     }

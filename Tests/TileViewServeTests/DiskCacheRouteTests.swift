@@ -188,6 +188,29 @@ struct DiskCacheRouteTests {
         }
     }
 
+    @Test("past five images over the work budget, the indexer's warnings stop naming them and say so once")
+    func indexerWarningsBounded() async throws {
+        try await TemporaryFolder.with("serve-disk-many") { folder in
+            let root = folder.appendingPathComponent("root")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            for k in 0..<8 {
+                try FileManager.default.copyItem(
+                    at: Fixtures.packageRoot.appendingPathComponent("Fuzz/reproducers/tiff-26881-samples-a-pixel.tif"),
+                    to: root.appendingPathComponent("samples-\(k).tif"))
+            }
+            let warnings = Locked([String]())
+            let server = TileServer(
+                settings: try Self.settings(root: root, cache: folder.appendingPathComponent("cache"), workers: 1)
+            ) { line in warnings.withLock { $0.append(line) } }
+            let figures = try await Self.runIndexer(server, images: 8)
+            #expect(figures.failed == 8, "\(figures)")
+            let lines = warnings.withLock { $0 }
+            #expect(lines.filter { $0.contains(": not indexed: its coarse levels need about") }.count == 5, "\(lines)")
+            #expect(lines.filter { $0.contains("more images are over --work-mb and not indexed") }.count == 1)
+            #expect(lines.count == 6, "\(lines)")
+        }
+    }
+
     static func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
     static func u32(_ v: Int) -> [UInt8] { u16(v >> 16 & 0xFFFF) + u16(v & 0xFFFF) }
 
