@@ -23,13 +23,25 @@ extension CodecError {
         case TV_ERR_LIMIT:
             self.init(.tooLarge, "\(name) image too large: \(text)")
         case TV_ERR_NOMEM:
-            self.init(.tooLarge, "not enough memory to decode the \(name) image (\(text))")
+            self = .outOfMemory(name, text)
         case TV_ERR_IO:
             self.init(.io, "cannot read the file: \(text)")
         default:
             self.init(.corrupt, "\(name) decoder: \(text)")
         }
     }
+
+    /// The start of an out-of-memory error's message.
+    public static let outOfMemoryLead = "not enough memory to decode"
+
+    /// A decode the allocator, or a library's own memory limit, refused (`name`: the format): unlike the file's own
+    /// faults, it may succeed when less memory is in use.
+    public static func outOfMemory(_ name: String, _ detail: String) -> CodecError {
+        CodecError(.tooLarge, "\(outOfMemoryLead) the \(name) image (\(detail))")
+    }
+
+    /// Whether this is an `outOfMemory` error.
+    public var isOutOfMemory: Bool { kind == .tooLarge && message.hasPrefix(Self.outOfMemoryLead) }
 
     /// The error for an image whose stored size is over the pixel limit.
     static func overPixelLimit(_ size: PixelSize, limit: Int) -> CodecError {

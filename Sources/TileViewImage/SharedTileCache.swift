@@ -358,7 +358,8 @@ public final class SharedTileCache: Sendable {
 
     /// `image` decoded whole: made on first use by the calling thread (`make`) while the others that need it wait,
     /// then kept within `wholeImageBudgetBytes`. A failed decode is remembered (`wholeFailuresKept` of them): the
-    /// next request for the same version gets the same error without decoding again.
+    /// next request for the same version gets the same error without decoding again (not one that ran out of
+    /// memory, which may succeed when less is in use).
     package func wholeImage(image: String, make: () throws(CodecError) -> WholeImage) throws(CodecError)
         -> WholeImage
     {
@@ -383,7 +384,7 @@ public final class SharedTileCache: Sendable {
         } catch {
             wholes.withLock { shelf in
                 shelf.slots[image] = nil
-                shelf.failures.remember(error, for: image)
+                if !error.isOutOfMemory { shelf.failures.remember(error, for: image) }
             }
             wholes.wakeWaiters()
             throw error
@@ -480,13 +481,13 @@ public final class SharedTileCache: Sendable {
     /// Ends claimed bands that will not be decoded: their waiters get `error`. An error of the file's data
     /// (`.decode`: damaged, over a decoder's limit) is remembered for those bands, the next claim of one gets it
     /// without decoding again (a file under a server's root that fails after seconds of work costs them once);
-    /// an error reading the file is not.
+    /// an error reading the file, or a decode that ran out of memory, is not.
     package func fail(image: String, level: Int, rows: some Sequence<Int>, error: TileViewError) {
         let ended = claims.withLock { claims in
             claims.failedPasses += 1
             return rows.compactMap { row -> (BandDecode, Int)? in
                 let band = Band(image: image, level: level, row: row)
-                if error.kind == .decode { claims.failed.remember(error, for: band) }
+                if error.kind == .decode && !error.isOutOfMemory { claims.failed.remember(error, for: band) }
                 guard let decode = claims.decoding.removeValue(forKey: band) else { return nil }
                 decode.error = error
                 return (decode, decode.waiters)

@@ -53,4 +53,7 @@ extension TileViewError {
     public init(_ error: CodecError, path: String) {
         self.init(error.kind == .io ? .read : .decode, path: path, reason: error.message)
     }
+
+    /// Whether a decode ran out of memory (`CodecError.isOutOfMemory`): it may succeed later, when less is in use.
+    public var isOutOfMemory: Bool { kind == .decode && reason.hasPrefix(CodecError.outOfMemoryLead) }
 }

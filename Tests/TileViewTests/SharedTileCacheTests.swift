@@ -232,7 +232,9 @@ struct SharedTileCacheTests {
         #expect(failures.withLock { $0 } == 4)
         #expect(cache.statistics.entryCount == 0 || cache.statistics.currentBytes <= cache.budgetBytes)
     }
-    @Test("a band that failed on the file's data is not claimed again: its error comes back at once; a read error is")
+    @Test(
+        "a band that failed on the file's data is not claimed again: its error comes back at once; a read error or one of memory is"
+    )
     func failedBandsRemembered() throws {
         let cache = SharedTileCache(budgetBytes: 64 << 20)
         let damaged = TileViewError(.decode, path: "a.jpg", reason: "Corrupt JPEG data")
@@ -253,7 +255,34 @@ struct SharedTileCacheTests {
             image: "b@1", level: 0,
             rows: try cache.claim(image: "b@1", level: 0, rows: 0..<1, needed: [0], columns: 4).mine, error: unread)
         #expect(try cache.claim(image: "b@1", level: 0, rows: 0..<1, needed: [0], columns: 4).mine == [0])
-        #expect(cache.failedBandPasses == 2)
+        // Nor is a decode that ran out of memory: with less in use it may succeed.
+        let memory = TileViewError(CodecError.outOfMemory("JPEG", "Insufficient memory (case 4)"), path: "c.jpg")
+        #expect(memory.kind == .decode && memory.isOutOfMemory && !damaged.isOutOfMemory)
+        cache.fail(
+            image: "c@1", level: 0,
+            rows: try cache.claim(image: "c@1", level: 0, rows: 0..<1, needed: [0], columns: 4).mine, error: memory)
+        #expect(try cache.claim(image: "c@1", level: 0, rows: 0..<1, needed: [0], columns: 4).mine == [0])
+        #expect(cache.failedBandPasses == 3)
+    }
+
+    @Test("a whole decode the file's data failed is not made again; one that ran out of memory is")
+    func wholeFailuresRemembered() {
+        let cache = SharedTileCache(budgetBytes: 64 << 20)
+        for (name, error) in [
+            ("damaged@1", CodecError(.corrupt, "corrupt HEIF data: bitstream")),
+            ("memory@1", CodecError.outOfMemory("HEIF", "Memory allocation error")),
+        ] {
+            let made = Locked(0)
+            for _ in 0..<3 {
+                #expect(throws: error) {
+                    try cache.wholeImage(image: name) { () throws(CodecError) -> WholeImage in
+                        made.withLock { $0 += 1 }
+                        throw error
+                    }
+                }
+            }
+            #expect(made.withLock { $0 } == (error.isOutOfMemory ? 3 : 1), "\(name)")
+        }
     }
 
     @Test("a damaged file's band pass fails once: opened again, the same error without a second pass")
