@@ -190,7 +190,7 @@ struct ImageRequestPlan: @unchecked Sendable {
     var refused: RefusedPlan {
         RefusedPlan(
             memory: plan.memory, decoderWorkingBytes: plan.decoderWorkingBytes,
-            decoderReason: image.header.decodeWorkingReason, smaller: "a smaller size or region")
+            decoderReason: image.header.decodeWorkingReason, smallerHelps: true)
     }
 
     /// Renders and encodes the answer (errors name the image by `identifier`).

@@ -192,8 +192,8 @@ struct RefusedPlan: Sendable {
     /// (`ImageHeader.decodeWorkingReason`).
     var decoderWorkingBytes = 0
     var decoderReason = ""
-    /// What a client may ask for instead ("a smaller size or region"); nil when nothing smaller helps.
-    var smaller: String?
+    /// Whether a client may ask for a smaller size or region instead (an image request's plan).
+    var smallerHelps = false
 
     /// The refusal's line (400): what the answer needs, what one render may hold, and what would change that: a
     /// smaller answer, where one can fit, and the least `--work-mb` that would render this one.
@@ -208,7 +208,8 @@ struct RefusedPlan: Sendable {
             return "decoding this image needs \(mebibytes(plan.decoderWorkingBytes)) at once whatever the size or "
                 + "region (\(plan.decoderReason)), \(over); " + (raise ?? "no budget would render it")
         }
-        let advice = [plan.smaller.map { "ask for \($0)" }, raise].compactMap { $0 }.joined(separator: ", or ")
+        let advice = [plan.smallerHelps ? "ask for a smaller size or region" : nil, raise].compactMap { $0 }
+            .joined(separator: ", or ")
         return "rendering this answer needs \(plan.memory), \(over)" + (advice.isEmpty ? "" : "; \(advice)")
     }
 }

@@ -25,8 +25,6 @@ public final class WorkBudget: Sendable {
     }
 
     public let budgetBytes: Int
-    /// Bytes only tile-sized plans may use.
-    public let tileReserveBytes: Int
     /// The largest plan of the tile lane.
     public let tileLaneBytes: Int
     /// Renders at once, per lane.
@@ -64,7 +62,6 @@ public final class WorkBudget: Sendable {
     public init(budgetBytes: Int, processors: Int = SystemInfo.availableProcessors, maxWait wait: Double? = nil) {
         let budget = max(1 << 20, budgetBytes)
         self.budgetBytes = budget
-        tileReserveBytes = budget / 4
         tileLaneBytes = budget / 8
         concurrency = [.tile: max(2, processors), .large: max(1, processors / 2)]
         maxQueued = [.tile: 256, .large: 8]
@@ -83,6 +80,7 @@ public final class WorkBudget: Sendable {
 
     /// The least budget, in whole MiB (`--work-mb`), under which a plan of `bytes` can run; nil past 2^30 MiB.
     public static func budgetMiB(admitting bytes: Int) -> Int? {
+        // A first guess at three quarters, then up to the first budget that takes it.
         let guess = (Double(bytes) / 0.75 / Double(1 << 20)).rounded(.up)
         guard guess < Double(1 << 30) else { return nil }
         var mib = max(1, Int(guess))
@@ -152,7 +150,7 @@ public final class WorkBudget: Sendable {
     private func fits(_ s: State, _ bytes: Int, _ lane: Lane, thread: Bool) -> Bool {
         if thread && s.running[lane]! >= concurrency[lane]! { return false }
         if s.used + bytes > budgetBytes { return false }
-        return lane == .tile || s.usedLarge + bytes <= budgetBytes - tileReserveBytes
+        return lane == .tile || s.usedLarge + bytes <= capacity(of: .large)
     }
 
     private func take(_ s: inout State, _ bytes: Int, _ lane: Lane, thread: Bool) {
