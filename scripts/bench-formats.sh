@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The new formats against libvips on the same jobs, side by side in one run (docs/design.md section 15):
-#   fit     an 11 MP HEIC (4000x2667), a 24 MP lossy WebP and a 24 MP AVIF shown at fit in a 1024x768 viewport:
+#   fit     an 11 MP HEIC (4000x2667, one coded image), a 24 MP HEIC as phones store it (a grid of 512 px tiles,
+#           scripts/make-heif-grid.py), a 24 MP lossy WebP and a 24 MP AVIF shown at fit in a 1024x768 viewport:
 #           `tileview zoom FILE --viewport 1024x768 -o out.png` against `vipsthumbnail FILE --size 1024x768`
 #           (the same libheif and libwebp underneath; vipsthumbnail shrinks on load where the format lets it)
 #   crop    a 1:1 view of 1024x768 pixels in the middle of a 30000x32000 pyramid TIFF (256 px JPEG tiles):
@@ -8,7 +9,8 @@
 #           `vips crop FILE out.png X Y 1024 768`
 # Each pair runs ROUNDS (default 5) hyperfine rounds of RUNS (default 3) runs after one warm-up, the order
 # flipping each round; the table gives the median wall time of all runs, the ratio tileview / libvips, and each
-# side's peak RSS (the median of three runs under /usr/bin/time). Both write PNG.
+# side's peak RSS (the median of three runs under /usr/bin/time). Both write PNG. ONLY=NAME runs one case (heic,
+# heicgrid, webp, avif, crop).
 # The inputs are made once into bench-images/formats/ from bench-images/photo-6000x4000.jpg
 # (scripts/make-bench-images.sh): heif-enc (x265, quality 80; aom, quality 60, speed 9), cwebp -q 80, and vips
 # replicate into a tiled pyramid TIFF (about 200 MB, a minute or two). TILEVIEW=path uses that binary; otherwise
@@ -39,6 +41,10 @@ if [ ! -s "$out/photo-12mp.heic" ]; then
   heif-enc -q 80 "$out/photo-4000x3000.png" -o "$out/photo-12mp.heic" >/dev/null
   rm "$out/photo-4000x3000.png"
 fi
+if [ ! -s "$out/photo-24mp-grid.heic" ]; then
+  echo "making $out/photo-24mp-grid.heic (96 tiles, a minute)" >&2
+  python3 scripts/make-heif-grid.py "$photo" "$out/photo-24mp-grid.heic" --tile 512 >/dev/null
+fi
 if [ ! -s "$out/photo-24mp.webp" ]; then
   echo "making $out/photo-24mp.webp" >&2
   cwebp -quiet -q 80 "$photo" -o "$out/photo-24mp.webp"
@@ -65,10 +71,16 @@ trap 'rm -rf "$tmp"' EXIT
 # name|label|tileview command|libvips command
 cases=(
   "heic|11 MP HEIC (4000x2667) at fit|$tv zoom $out/photo-12mp.heic --viewport 1024x768 -o $tmp/tv.png|vipsthumbnail $out/photo-12mp.heic --size 1024x768 -o $tmp/vips.png"
+  "heicgrid|24 MP HEIC grid (6000x4000, 512 px tiles) at fit|$tv zoom $out/photo-24mp-grid.heic --viewport 1024x768 -o $tmp/tv.png|vipsthumbnail $out/photo-24mp-grid.heic --size 1024x768 -o $tmp/vips.png"
   "webp|24 MP lossy WebP at fit|$tv zoom $out/photo-24mp.webp --viewport 1024x768 -o $tmp/tv.png|vipsthumbnail $out/photo-24mp.webp --size 1024x768 -o $tmp/vips.png"
   "avif|24 MP AVIF at fit|$tv zoom $out/photo-24mp.avif --viewport 1024x768 -o $tmp/tv.png|vipsthumbnail $out/photo-24mp.avif --size 1024x768 -o $tmp/vips.png"
   "crop|1:1 1024x768 of a 30000x32000 pyramid TIFF|$tv zoom $out/pyramid-30000x32000.tif --viewport 1024x768 --gesture 'zoom-to 15000,16000,1024,768' -o $tmp/tv.png|vips crop $out/pyramid-30000x32000.tif $tmp/vips.png 15000 16000 1024 768"
 )
+if [ -n "${ONLY:-}" ]; then
+  for case in "${cases[@]}"; do [[ $case == "$ONLY|"* ]] && picked=("$case"); done
+  [ -n "${picked:-}" ] || { echo "ONLY=$ONLY names no case" >&2; exit 64; }
+  cases=("${picked[@]}")
+fi
 for case in "${cases[@]}"; do
   IFS='|' read -r name label ours theirs <<<"$case"
   for ((round = 1; round <= rounds; round++)); do

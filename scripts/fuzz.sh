@@ -26,12 +26,13 @@ binary=.build-fuzz/debug/FuzzDecode
 seeded=0
 # color/: the tagged corpus (ICC profiles in APP2 markers and iCCP, cHRM and gAMA, EXIF R03), so that the profile
 # path (lcms2 reading untrusted bytes, docs/design.md section 14) is fuzzed from real profiles.
-# formats/: WebP, HEIF, AVIF, TIFF and GIF files, damaged ones included (docs/design.md section 15).
-for folder in png jpeg bad color formats/webp formats/heif formats/avif formats/tiff formats/gif formats/bad; do
+# formats/: WebP, HEIF, AVIF, TIFF and GIF files, damaged ones included (docs/design.md section 15); grids/: HEIF
+# and AVIF grids of tiles, whose meta box the shim reads itself (not their reference PNGs).
+for folder in png jpeg bad color formats/webp formats/heif formats/avif formats/tiff formats/gif formats/bad grids; do
   [ -d "$corpus_source/$folder" ] || { echo "no $corpus_source/$folder: set CORPUS=DIR" >&2; exit 1; }
   for f in "$corpus_source/$folder"/*; do
     [ -f "$f" ] || continue
-    case $f in *.md) continue ;; esac
+    case $f in *.md | */grids/*.png) continue ;; esac
     dest="$work/seed-${folder//\//-}-$(basename "$f")"
     [ -e "$dest" ] || { cp "$f" "$dest"; seeded=$((seeded + 1)); }
   done

@@ -1,8 +1,12 @@
 /* HEIF (HEIC) and AVIF through libheif: the primary image, its transformations (irot, imir, clap) applied by
  * libheif, alpha, the ICC profile (prof/rICC) or the nclx colour box, the Exif item. The file is read through a
- * reader over the input (pread), not into memory. libheif 1.15 decodes a grid image (phones store 512 px tiles)
- * whole: it has no call that decodes one tile of a grid, so the image is decoded whole at the first row, into
- * libheif's own RGBA image, whose rows are then the decoder's. */
+ * reader over the input (pread), not into memory.
+ *
+ * A grid (phones store 512 px tiles) is decoded a row of tiles at a time, each tile handed to libheif as a file of
+ * its own (heif_grid.c), its irot and imir left to the caller as an orientation: a 48 MP photo then holds one row of
+ * tiles, 17 MB, where libheif 1.15's whole decode held about 400 MB. Any other image, and a grid of another layout
+ * (alpha, a clean aperture), is decoded whole at the first row into libheif's own RGBA image, whose rows are then
+ * the decoder's. */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -45,6 +49,7 @@
     X(heif_decoding_options_free)                                                                                      \
     X(heif_decode_image)                                                                                               \
     X(heif_image_get_plane)                                                                                            \
+    X(heif_image_get_plane_readonly)                                                                                   \
     X(heif_image_get_width)                                                                                            \
     X(heif_image_get_height)                                                                                           \
     X(heif_image_get_bits_per_pixel_range)                                                                             \
@@ -101,6 +106,7 @@ static void tv_heif_load(void) {
 #define heif_decoding_options_free tv_heif_heif_decoding_options_free
 #define heif_decode_image tv_heif_heif_decode_image
 #define heif_image_get_plane tv_heif_heif_image_get_plane
+#define heif_image_get_plane_readonly tv_heif_heif_image_get_plane_readonly
 #define heif_image_get_width tv_heif_heif_image_get_width
 #define heif_image_get_height tv_heif_heif_image_get_height
 #define heif_image_get_bits_per_pixel_range tv_heif_heif_image_get_bits_per_pixel_range
@@ -112,6 +118,10 @@ struct tv_heif_state {
     struct heif_image *image; /* the decoded image, kept (tv_heif_decode_held) */
     uint64_t position;
     struct tv_image_decoder *decoder;
+    struct tv_heif_grid *grid;         /* a grid read a row of tiles at a time, or NULL */
+    uint8_t *strip;                    /* a row of tiles: window_width x tile_height RGBA8 */
+    uint32_t strip_first, strip_rows;  /* rows the strip holds */
+    uint32_t first_tile, tiles;        /* the tile columns read (tv_image_crop_columns), or all */
 };
 
 static int64_t tv_heif_get_position(void *userdata) {
@@ -181,7 +191,9 @@ static uint64_t tv_heif_be(const uint8_t *p, int bytes) {
 
 /* Walks the boxes at the top level (their headers only); a box cut short or running past the end is left for
  * libheif to name. */
-static tv_status tv_heif_check_boxes(struct tv_image_decoder *d, tv_error *err) {
+static tv_status tv_heif_check_boxes(struct tv_image_decoder *d, uint64_t *meta_at, uint64_t *meta_length,
+                                     tv_error *err) {
+    *meta_at = *meta_length = 0;
     struct tv_input_window *window = d->data != NULL ? NULL : malloc(sizeof *window);
     if (d->data == NULL && window == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     if (window != NULL) window->length = 0;
@@ -213,10 +225,44 @@ static tv_status tv_heif_check_boxes(struct tv_image_decoder *d, tv_error *err) 
             break;
         }
         if (size < header || size > d->length - at) break;
+        if (memcmp(head + 4, "meta", 4) == 0 && *meta_length == 0) {
+            *meta_at = at + header;
+            *meta_length = size - header;
+        }
         at += size;
     }
     free(window);
     return status;
+}
+
+/* Reads the primary image a row of tiles at a time when it is a grid of a layout heif_grid.c reads and its
+ * oriented size is the one libheif gives; otherwise leaves it to be decoded whole. */
+static void tv_heif_use_grid(struct tv_image_decoder *d, uint64_t meta_at, uint64_t meta_length) {
+    struct tv_heif_state *s = d->state;
+    struct tv_heif_grid *grid = tv_heif_grid_read(d, meta_at, meta_length);
+    if (grid == NULL) return;
+    const struct tv_heif_grid_layout *l = tv_heif_grid_layout(grid);
+    tv_image_header *h = &d->header;
+    int turned = l->orientation >= 5;
+    if ((turned ? l->height : l->width) != h->width || (turned ? l->width : l->height) != h->height) {
+        tv_heif_grid_free(grid);
+        return;
+    }
+    s->grid = grid;
+    s->first_tile = 0;
+    s->tiles = l->columns;
+    h->width = l->width;
+    h->height = l->height;
+    h->orientation = l->orientation;
+    h->streams_rows = 1;
+    h->tiled = 1;
+    h->tile_width = l->tile_width;
+    h->tile_height = l->tile_height;
+    /* The row of tiles, and one tile's decode: its file, the decoder's planes and pictures (libde265 keeps a few),
+     * libheif's RGB planes and its RGBA image (up to 16-bit samples): 24 bytes a pixel covers them. */
+    size_t tile_pixels = (size_t)l->tile_width * l->tile_height;
+    h->working_bytes = (size_t)l->columns * tile_pixels * 4 + l->largest_tile_file + tile_pixels * 24 +
+                       (size_t)meta_length * 2;
 }
 
 static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
@@ -228,7 +274,8 @@ static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
     s->decoder = d;
     s->context = heif_context_alloc();
     if (s->context == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
-    tv_status checked = tv_heif_check_boxes(d, err);
+    uint64_t meta_at, meta_length;
+    tv_status checked = tv_heif_check_boxes(d, &meta_at, &meta_length, err);
     if (checked != TV_OK) return checked;
     struct heif_error error;
     if (d->data != NULL) {
@@ -314,6 +361,7 @@ static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
      * alpha). */
     size_t pixels = (size_t)h->width * h->height;
     h->working_bytes = pixels * 4 + pixels * (h->bit_depth > 8 ? 2 : 1) * 4;
+    if (!h->has_alpha && meta_length > 0) tv_heif_use_grid(d, meta_at, meta_length);
     return TV_OK;
 }
 
@@ -362,10 +410,113 @@ static tv_status tv_heif_decode_whole(struct tv_image_decoder *d, uint8_t *pixel
     return TV_OK;
 }
 
+/* Decodes tile `index` (row order) into `dst` (rows of `stride` bytes): its first `columns` x `rows` pixels. */
+static tv_status tv_heif_decode_tile(struct tv_image_decoder *d, uint32_t index, uint8_t *dst, size_t stride,
+                                     uint32_t columns, uint32_t rows, tv_error *err) {
+    struct tv_heif_state *s = d->state;
+    const struct tv_heif_grid_layout *l = tv_heif_grid_layout(s->grid);
+    uint8_t *file = NULL;
+    size_t length = 0;
+    tv_status status = tv_heif_grid_tile_file(s->grid, d, index, &file, &length, err);
+    if (status != TV_OK) return tv_image_fail(d, err, status, err != NULL ? err->message : "a tile cannot be read");
+    struct heif_context *context = heif_context_alloc();
+    struct heif_image_handle *handle = NULL;
+    struct heif_image *image = NULL;
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (context == NULL || options == NULL) {
+        status = tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    /* As libheif decodes a grid's tiles: not strictly, to 8 bits at the end. */
+    options->convert_hdr_to_8bit = 1;
+    struct heif_error error = heif_context_read_from_memory_without_copy(context, file, length, NULL);
+    if (error.code == heif_error_Ok) error = heif_context_get_primary_image_handle(context, &handle);
+    if (error.code == heif_error_Ok) {
+        error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
+    }
+    if (error.code != heif_error_Ok) {
+        status = tv_heif_error(d, err, error);
+        goto done;
+    }
+    int tile_stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &tile_stride);
+    if (plane == NULL || heif_image_get_width(image, heif_channel_interleaved) != (int)l->tile_width ||
+        heif_image_get_height(image, heif_channel_interleaved) != (int)l->tile_height ||
+        heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) != 8 ||
+        tile_stride < (int)l->tile_width * 4) {
+        char message[TV_MESSAGE_LEN];
+        snprintf(message, sizeof message, "tile %u of the grid does not decode to the %ux%u its ispe gives", index + 1,
+                 l->tile_width, l->tile_height);
+        status = tv_image_fail(d, err, TV_ERR_CORRUPT, message);
+        goto done;
+    }
+    for (uint32_t y = 0; y < rows; y++) {
+        memcpy(dst + (size_t)y * stride, plane + (size_t)y * (size_t)tile_stride, (size_t)columns * 4);
+    }
+done:
+    if (image != NULL) heif_image_release(image);
+    if (handle != NULL) heif_image_handle_release(handle);
+    if (options != NULL) heif_decoding_options_free(options);
+    if (context != NULL) heif_context_free(context);
+    free(file);
+    return status;
+}
+
+/* Makes the strip hold the row of tiles that has `row` (the window's tile columns). */
+static tv_status tv_heif_fill(struct tv_image_decoder *d, uint32_t row, tv_error *err) {
+    struct tv_heif_state *s = d->state;
+    if (s->strip != NULL && row >= s->strip_first && row < s->strip_first + s->strip_rows) return TV_OK;
+    const struct tv_heif_grid_layout *l = tv_heif_grid_layout(s->grid);
+    size_t stride = (size_t)d->window_width * 4;
+    if (s->strip == NULL) {
+        s->strip = malloc(stride * l->tile_height);
+        if (s->strip == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory for a row of tiles");
+    }
+    s->strip_rows = 0;
+    uint32_t tile_row = row / l->tile_height, first = tile_row * l->tile_height;
+    uint32_t rows = l->height - first < l->tile_height ? l->height - first : l->tile_height;
+    for (uint32_t t = 0; t < s->tiles; t++) {
+        uint32_t column = s->first_tile + t, left = column * l->tile_width;
+        uint32_t columns = l->width - left < l->tile_width ? l->width - left : l->tile_width;
+        tv_status status = tv_heif_decode_tile(d, tile_row * l->columns + column,
+                                               s->strip + (size_t)(left - d->window_x) * 4, stride, columns, rows, err);
+        if (status != TV_OK) return status;
+    }
+    s->strip_first = first;
+    s->strip_rows = rows;
+    return TV_OK;
+}
+
+static tv_status tv_heif_read_rows(struct tv_image_decoder *d, uint8_t *dst, size_t stride, uint32_t rows,
+                                   uint32_t *done, tv_error *err) {
+    struct tv_heif_state *s = d->state;
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t row = d->next_row + r;
+        /* Skipped rows need no decoding: the row of tiles holding a wanted row is decoded then. */
+        if (dst != NULL) {
+            tv_status status = tv_heif_fill(d, row, err);
+            if (status != TV_OK) return status;
+            memcpy(dst + (size_t)r * stride, s->strip + (size_t)(row - s->strip_first) * d->window_width * 4,
+                   (size_t)d->window_width * 4);
+        }
+        (*done)++;
+    }
+    return TV_OK;
+}
+
+/* A grid reads only the tile columns that hold [x, x + width). */
+static void tv_heif_crop_columns(struct tv_image_decoder *d, uint32_t x, uint32_t width) {
+    struct tv_heif_state *s = d->state;
+    if (s->grid == NULL || width == 0) return;
+    tv_image_tile_window(d, x, width, &s->first_tile, &s->tiles);
+}
+
 static void tv_heif_close(struct tv_image_decoder *d) {
     struct tv_heif_state *s = d->state;
     if (s == NULL) return;
     if (s->image != NULL) heif_image_release(s->image);
+    tv_heif_grid_free(s->grid);
+    free(s->strip);
     if (s->handle != NULL) heif_image_handle_release(s->handle);
     if (s->context != NULL) heif_context_free(s->context);
     free(s);
@@ -373,5 +524,5 @@ static void tv_heif_close(struct tv_image_decoder *d) {
 }
 
 const struct tv_image_ops tv_heif_ops = {
-    .open = tv_heif_open, .read_rows = NULL, .decode_whole = tv_heif_decode_whole,
-    .decode_held = tv_heif_decode_held, .close = tv_heif_close};
+    .open = tv_heif_open, .read_rows = tv_heif_read_rows, .decode_whole = tv_heif_decode_whole,
+    .decode_held = tv_heif_decode_held, .crop_columns = tv_heif_crop_columns, .close = tv_heif_close};

@@ -190,6 +190,17 @@ const uint8_t *tv_image_exif(const tv_image_decoder *d, size_t *length) {
 
 void tv_image_set_color(tv_image_decoder *d, const tv_color_transform *transform) { d->color = transform; }
 
+void tv_image_tile_window(struct tv_image_decoder *d, uint32_t x, uint32_t width, uint32_t *first_tile,
+                          uint32_t *tiles) {
+    uint32_t tile_width = d->header.tile_width;
+    uint32_t first = x / tile_width, last = (x + width - 1) / tile_width;
+    *first_tile = first;
+    *tiles = last - first + 1;
+    d->window_x = first * tile_width;
+    uint32_t right = (last + 1) * tile_width;
+    d->window_width = (right < d->header.width ? right : d->header.width) - d->window_x;
+}
+
 void tv_image_crop_columns(tv_image_decoder *d, uint32_t x, uint32_t width, uint32_t *window_x,
                            uint32_t *window_width) {
     if (d->next_row == 0 && d->whole == NULL && d->header.streams_rows && d->ops->crop_columns != NULL &&

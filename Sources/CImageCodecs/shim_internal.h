@@ -153,6 +153,11 @@ struct tv_image_decoder {
     uint64_t open_directory;        /* TIFF: open this IFD only (tv_image_stored_jpeg_tile_at); 0: the file */
 };
 
+/* For a crop_columns of a tiled layout (header.tile_width): the tile columns that hold [x, x + width) (width > 0,
+ * x + width within the image), and the window of the rows delivered, widened to those tiles. */
+void tv_image_tile_window(struct tv_image_decoder *d, uint32_t x, uint32_t width, uint32_t *first_tile,
+                          uint32_t *tiles);
+
 /* Reads `count` bytes at `offset` of the input; returns the bytes read (fewer at the end), or -1 on an I/O
  * error (errno set). */
 long long tv_input_read(const struct tv_image_decoder *d, uint64_t offset, void *buffer, size_t count);
@@ -195,6 +200,27 @@ static inline void tv_unpremultiply(uint8_t *pixel) {
 
 /* 16-bit sample to 8 bits, rounded. */
 static inline uint8_t tv_sample16_to8(uint16_t v) { return (uint8_t)(((uint32_t)v * 255u + 32767u) / 65535u); }
+
+/* ---------- a HEIF grid read from its meta box, for decoding a row of tiles at a time (heif_grid.c) ---------- */
+
+struct tv_heif_grid_layout {
+    uint32_t rows, columns;            /* tiles */
+    uint32_t tile_width, tile_height;  /* every tile's (ispe) */
+    uint32_t width, height;            /* the grid's output size: the stored rows */
+    int orientation;                   /* 1...8: the grid's irot and imir as an Exif orientation */
+    uint32_t item_type;                /* the tiles' item type: 'hvc1' or 'av01' */
+    size_t largest_tile_file;          /* bytes of the largest file tv_heif_grid_tile_file makes */
+};
+struct tv_heif_grid;
+/* The grid of the primary image, from the meta box whose body (after its 8-byte header) lies at `meta_at` in the
+ * input with `meta_length` bytes; NULL when the primary image is not a grid of a layout read tile by tile (then the
+ * image is decoded whole), or out of memory. */
+struct tv_heif_grid *tv_heif_grid_read(const struct tv_image_decoder *d, uint64_t meta_at, uint64_t meta_length);
+const struct tv_heif_grid_layout *tv_heif_grid_layout(const struct tv_heif_grid *g);
+/* A HEIF file (malloc'd) holding tile `index` (in row order) alone as its primary item, for libheif to decode. */
+tv_status tv_heif_grid_tile_file(const struct tv_heif_grid *g, const struct tv_image_decoder *d, uint32_t index,
+                                 uint8_t **out, size_t *out_length, tv_error *err);
+void tv_heif_grid_free(struct tv_heif_grid *g);
 
 extern const struct tv_image_ops tv_webp_ops, tv_heif_ops, tv_tiff_ops, tv_gif_ops;
 

@@ -529,12 +529,7 @@ static void tv_tiff_crop_columns(struct tv_image_decoder *d, uint32_t x, uint32_
     struct tv_tiff_state *s = d->state;
     tv_image_header *h = &d->header;
     if (!h->tiled || width == 0) return;
-    uint32_t first = x / h->tile_width, last = (x + width - 1) / h->tile_width;
-    s->first_tile = first;
-    s->tiles = last - first + 1;
-    d->window_x = first * h->tile_width;
-    uint32_t right = (last + 1) * h->tile_width;
-    d->window_width = (right < h->width ? right : h->width) - d->window_x;
+    tv_image_tile_window(d, x, width, &s->first_tile, &s->tiles);
 }
 
 static tv_status tv_tiff_decode_whole(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err) {

@@ -63,8 +63,9 @@ public final class ImageRowReader {
         switch format {
         case .tiff: orientation = ImageOrientation(exifValue: Int(info.orientation))
         case .webp: orientation = exif.flatMap { ExifOrientationParser.orientation(inTIFF: $0) } ?? .up
-        // libheif applies irot and imir (the HEIF rule: an Exif orientation there is not applied again).
-        default: orientation = .up
+        // libheif applies irot and imir (the HEIF rule: an Exif orientation there is not applied again), except to a
+        // grid read a row of tiles at a time, whose irot and imir the shim gives as an orientation.
+        default: orientation = info.orientation != 0 ? ImageOrientation(exifValue: Int(info.orientation)) : .up
         }
         self.decoder = handle
         self.owner = owner

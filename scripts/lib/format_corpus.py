@@ -403,8 +403,11 @@ def boxes(data, start, end):
 
 
 def heif_info(data):
-    """ftyp brand, items (id -> type), primary id, properties, associations, for the manifest."""
-    info = {"brand": None, "items": {}, "props": [], "assoc": {}, "primary": None, "mdat": None}
+    """ftyp brand, items (id -> type), primary id, properties, associations (and which are essential), and each
+    item's extents in the file (iloc construction method 0: (offset, length) pairs), for the manifest and for
+    scripts/make-heif-grid.py."""
+    info = {"brand": None, "items": {}, "props": [], "assoc": {}, "essential": {}, "extents": {}, "primary": None,
+            "mdat": None}
     top = {t: (s, b, e) for t, s, b, e in boxes(data, 0, len(data))}
     if "ftyp" in top:
         _, b, _ = top["ftyp"]
@@ -443,17 +446,51 @@ def heif_info(data):
                             pos += 4
                         cnt = data[pos]
                         pos += 1
-                        lst = []
+                        lst, essential = [], []
                         for _ in range(cnt):
                             if flags & 1:
                                 v = struct.unpack(">H", data[pos : pos + 2])[0]
                                 pos += 2
                                 lst.append(v & 0x7FFF)
+                                essential.append(v >> 15)
                             else:
                                 lst.append(data[pos] & 0x7F)
+                                essential.append(data[pos] >> 7)
                                 pos += 1
                         info["assoc"][iid] = lst
+                        info["essential"][iid] = essential
+        elif t == "iloc":
+            info["extents"] = iloc_extents(data, b, e)
     return info
+
+
+def iloc_extents(data, b, e):
+    """item id -> [(offset, length)] in the file, for items of construction method 0 (the others are left out)."""
+    ver = data[b]
+    offset_size, length_size = data[b + 4] >> 4, data[b + 4] & 15
+    base_size, index_size = data[b + 5] >> 4, (data[b + 5] & 15 if ver >= 1 else 0)
+    pos = b + 6
+
+    def number(size):
+        nonlocal pos
+        value = int.from_bytes(data[pos : pos + size], "big") if size else 0
+        pos += size
+        return value
+
+    extents = {}
+    for _ in range(number(2 if ver < 2 else 4)):
+        iid = number(2 if ver < 2 else 4)
+        method = number(2) & 15 if ver >= 1 else 0
+        number(2)
+        base = number(base_size)
+        parts = []
+        for _ in range(number(2)):
+            number(index_size)
+            offset = number(offset_size)
+            parts.append((base + offset, number(length_size)))
+        if method == 0:
+            extents[iid] = parts
+    return extents
 
 
 def heif_props_of(data, info, iid):

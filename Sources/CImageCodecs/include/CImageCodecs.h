@@ -464,24 +464,26 @@ typedef enum {
 } tv_image_color;
 
 typedef struct {
-    uint32_t width, height;   /* as the rows come (before `orientation`; HEIF: with irot/imir applied) */
+    uint32_t width, height;   /* as the rows come (before `orientation`; HEIF: with irot/imir applied, but for
+                                 a grid read a row of tiles at a time, whose irot/imir are `orientation`) */
     int bit_depth;            /* bits per sample as stored */
     int samples;              /* samples per stored pixel */
     int has_alpha;
     tv_image_color color;
-    int orientation;          /* TIFF's Orientation tag 1...8; 0 when the format records none here (EXIF: see
-                                 tv_image_exif) */
+    int orientation;          /* TIFF's Orientation tag, or a HEIF grid's irot/imir, as 1...8; 0 when the
+                                 format records none here (EXIF: see tv_image_exif) */
     uint32_t frames;          /* pages (TIFF), frames (GIF, animated WebP), top-level images (HEIF); the first
                                  is shown */
     int animated;             /* WebP's animation flag; GIF with more than one frame */
     int lossless;             /* WebP VP8L */
-    int tiled;                /* TIFF tiles (tile_width x tile_height); else strips of rows_per_strip */
+    int tiled;                /* TIFF tiles or a HEIF grid's (tile_width x tile_height); else strips of
+                                 rows_per_strip */
     uint32_t tile_width, tile_height, rows_per_strip;
     size_t working_bytes;     /* memory a decode holds beyond the caller's rows: the whole image where the format
                                  is decoded whole (WebP, HEIF, GIF, TIFF's generic path), one strip or one row
                                  of tiles (TIFF), plus the file where it is read into memory (WebP) */
-    int streams_rows;         /* 1: rows are decoded as they are read (TIFF strips and tiles); 0: the whole
-                                 image is decoded at the first read */
+    int streams_rows;         /* 1: rows are decoded as they are read (TIFF strips and tiles, HEIF grids); 0:
+                                 the whole image is decoded at the first read */
     uint32_t levels;          /* levels the decoder delivers besides the image (tv_image_select_level): a TIFF's
                                  reduced copies of its first page (a pyramid, as later pages or SubIFDs), each
                                  smaller than the one before; WebP's scaled decodes to ceil(W / 2^k) x ceil(H / 2^k),
