@@ -122,6 +122,9 @@ struct tv_heif_state {
     uint8_t *strip;                    /* a row of tiles: window_width x tile_height RGBA8 */
     uint32_t strip_first, strip_rows;  /* rows the strip holds */
     uint32_t first_tile, tiles;        /* the tile columns read (tv_image_crop_columns), or all */
+    uint32_t parts_first, parts_rows;  /* the row of tiles tv_image_parts_prepare made ready */
+    tv_status *part_status;            /* each tile's, by part (tiles entries) */
+    tv_error *part_error;
 };
 
 static int64_t tv_heif_get_position(void *userdata) {
@@ -261,8 +264,8 @@ static void tv_heif_use_grid(struct tv_image_decoder *d, uint64_t meta_at, uint6
     /* The row of tiles, and one tile's decode: its file, the decoder's planes and pictures (libde265 keeps a few),
      * libheif's RGB planes and its RGBA image (up to 16-bit samples): 24 bytes a pixel covers them. */
     size_t tile_pixels = (size_t)l->tile_width * l->tile_height;
-    h->working_bytes = (size_t)l->columns * tile_pixels * 4 + l->largest_tile_file + tile_pixels * 24 +
-                       (size_t)meta_length * 2;
+    h->part_bytes = l->largest_tile_file + tile_pixels * 24;
+    h->working_bytes = (size_t)l->columns * tile_pixels * 4 + h->part_bytes + (size_t)meta_length * 2;
 }
 
 static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
@@ -418,7 +421,7 @@ static tv_status tv_heif_decode_tile(struct tv_image_decoder *d, uint32_t index,
     uint8_t *file = NULL;
     size_t length = 0;
     tv_status status = tv_heif_grid_tile_file(s->grid, d, index, &file, &length, err);
-    if (status != TV_OK) return tv_image_fail(d, err, status, err != NULL ? err->message : "a tile cannot be read");
+    if (status != TV_OK) return status;
     struct heif_context *context = heif_context_alloc();
     struct heif_image_handle *handle = NULL;
     struct heif_image *image = NULL;
@@ -462,6 +465,19 @@ done:
     return status;
 }
 
+/* Decodes the `t`-th tile column of the window, in the row of tiles whose first row is `first`, into its place in
+ * the strip (any tiles at once, each on one thread). */
+static tv_status tv_heif_strip_tile(struct tv_image_decoder *d, uint32_t first, uint32_t t, tv_error *err) {
+    struct tv_heif_state *s = d->state;
+    const struct tv_heif_grid_layout *l = tv_heif_grid_layout(s->grid);
+    uint32_t column = s->first_tile + t, left = column * l->tile_width;
+    uint32_t columns = l->width - left < l->tile_width ? l->width - left : l->tile_width;
+    uint32_t rows = l->height - first < l->tile_height ? l->height - first : l->tile_height;
+    return tv_heif_decode_tile(d, first / l->tile_height * l->columns + column,
+                               s->strip + (size_t)(left - d->window_x) * 4, (size_t)d->window_width * 4, columns,
+                               rows, err);
+}
+
 /* Makes the strip hold the row of tiles that has `row` (the window's tile columns). */
 static tv_status tv_heif_fill(struct tv_image_decoder *d, uint32_t row, tv_error *err) {
     struct tv_heif_state *s = d->state;
@@ -473,17 +489,47 @@ static tv_status tv_heif_fill(struct tv_image_decoder *d, uint32_t row, tv_error
         if (s->strip == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory for a row of tiles");
     }
     s->strip_rows = 0;
-    uint32_t tile_row = row / l->tile_height, first = tile_row * l->tile_height;
-    uint32_t rows = l->height - first < l->tile_height ? l->height - first : l->tile_height;
+    uint32_t first = row / l->tile_height * l->tile_height;
     for (uint32_t t = 0; t < s->tiles; t++) {
-        uint32_t column = s->first_tile + t, left = column * l->tile_width;
-        uint32_t columns = l->width - left < l->tile_width ? l->width - left : l->tile_width;
-        tv_status status = tv_heif_decode_tile(d, tile_row * l->columns + column,
-                                               s->strip + (size_t)(left - d->window_x) * 4, stride, columns, rows, err);
+        tv_status status = tv_heif_strip_tile(d, first, t, err);
         if (status != TV_OK) return status;
     }
     s->strip_first = first;
-    s->strip_rows = rows;
+    s->strip_rows = l->height - first < l->tile_height ? l->height - first : l->tile_height;
+    return TV_OK;
+}
+
+/* Parts: one a tile of the row of tiles that holds `row` (worth it from two tiles on). */
+static uint32_t tv_heif_parts_prepare(struct tv_image_decoder *d, uint32_t row) {
+    struct tv_heif_state *s = d->state;
+    if (s->grid == NULL || s->tiles < 2) return 0;
+    if (s->strip != NULL && row >= s->strip_first && row < s->strip_first + s->strip_rows) return 0;
+    const struct tv_heif_grid_layout *l = tv_heif_grid_layout(s->grid);
+    if (s->strip == NULL) s->strip = malloc((size_t)d->window_width * 4 * l->tile_height);
+    if (s->part_status == NULL) s->part_status = calloc(s->tiles, sizeof *s->part_status);
+    if (s->part_error == NULL) s->part_error = calloc(s->tiles, sizeof *s->part_error);
+    if (s->strip == NULL || s->part_status == NULL || s->part_error == NULL) return 0;
+    s->strip_rows = 0;
+    s->parts_first = row / l->tile_height * l->tile_height;
+    s->parts_rows = l->height - s->parts_first < l->tile_height ? l->height - s->parts_first : l->tile_height;
+    return s->tiles;
+}
+
+static void tv_heif_parts_decode(struct tv_image_decoder *d, uint32_t part) {
+    struct tv_heif_state *s = d->state;
+    s->part_status[part] = tv_heif_strip_tile(d, s->parts_first, part, &s->part_error[part]);
+}
+
+static tv_status tv_heif_parts_join(struct tv_image_decoder *d, tv_error *err) {
+    struct tv_heif_state *s = d->state;
+    for (uint32_t t = 0; t < s->tiles; t++) {
+        if (s->part_status[t] != TV_OK) {
+            if (err != NULL) *err = s->part_error[t];
+            return s->part_status[t];
+        }
+    }
+    s->strip_first = s->parts_first;
+    s->strip_rows = s->parts_rows;
     return TV_OK;
 }
 
@@ -517,6 +563,8 @@ static void tv_heif_close(struct tv_image_decoder *d) {
     if (s->image != NULL) heif_image_release(s->image);
     tv_heif_grid_free(s->grid);
     free(s->strip);
+    free(s->part_status);
+    free(s->part_error);
     if (s->handle != NULL) heif_image_handle_release(s->handle);
     if (s->context != NULL) heif_context_free(s->context);
     free(s);
@@ -525,4 +573,6 @@ static void tv_heif_close(struct tv_image_decoder *d) {
 
 const struct tv_image_ops tv_heif_ops = {
     .open = tv_heif_open, .read_rows = tv_heif_read_rows, .decode_whole = tv_heif_decode_whole,
-    .decode_held = tv_heif_decode_held, .crop_columns = tv_heif_crop_columns, .close = tv_heif_close};
+    .decode_held = tv_heif_decode_held, .crop_columns = tv_heif_crop_columns,
+    .parts_prepare = tv_heif_parts_prepare, .parts_decode = tv_heif_parts_decode, .parts_join = tv_heif_parts_join,
+    .close = tv_heif_close};

@@ -258,6 +258,24 @@ tv_status tv_image_read_rows(tv_image_decoder *d, uint8_t *dst, size_t stride, u
     return TV_OK;
 }
 
+uint32_t tv_image_parts_prepare(tv_image_decoder *d, uint32_t row) {
+    if (d->broken || !d->header.streams_rows || d->ops->parts_prepare == NULL || row >= d->header.height) return 0;
+    return d->ops->parts_prepare(d, row);
+}
+
+void tv_image_parts_decode(tv_image_decoder *d, uint32_t part) { d->ops->parts_decode(d, part); }
+
+tv_status tv_image_parts_join(tv_image_decoder *d, tv_error *err) {
+    tv_status status = d->ops->parts_join(d, err);
+    if (status != TV_OK) d->broken = 1;
+    return status;
+}
+
+uint32_t tv_image_unit_rows(const tv_image_decoder *d) {
+    if (!d->header.streams_rows) return 0;
+    return d->header.tiled ? d->header.tile_height : d->header.rows_per_strip;
+}
+
 tv_status tv_image_decode_whole(tv_image_decoder *d, tv_error *err) {
     if (d->whole_ready) return TV_OK;
     if (d->broken) return tv_fail(err, TV_ERR_STATE, "the decoder failed earlier");

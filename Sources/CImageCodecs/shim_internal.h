@@ -127,6 +127,11 @@ struct tv_image_ops {
     tv_status (*select_level)(struct tv_image_decoder *d, int level, tv_error *err);
     /* Optional, with select_level: the size of stored level `level` (1 ... header.levels). */
     void (*level_size)(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height);
+    /* Optional, for rows that come from units decoded independently (a HEIF grid's row of tiles): see
+     * tv_image_parts_prepare, tv_image_parts_decode and tv_image_parts_join. */
+    uint32_t (*parts_prepare)(struct tv_image_decoder *d, uint32_t row);
+    void (*parts_decode)(struct tv_image_decoder *d, uint32_t part);
+    tv_status (*parts_join)(struct tv_image_decoder *d, tv_error *err);
     void (*close)(struct tv_image_decoder *d);
 };
 

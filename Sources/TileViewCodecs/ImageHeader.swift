@@ -28,9 +28,12 @@ public struct ImageHeader: Sendable, Equatable {
     /// JPEG.
     public var compression: String?
     /// WebP, HEIF, TIFF, GIF: the memory the decoder holds beyond the rows it delivers (the whole image where the
-    /// format is decoded whole, a strip or a row of tiles for TIFF), as the decoder reports it; 0 for PNG and JPEG,
-    /// whose `decodeWorkingBytes` is computed from the header.
+    /// format is decoded whole, a strip or a row of tiles for TIFF and HEIF grids), as the decoder reports it; 0 for
+    /// PNG and JPEG, whose `decodeWorkingBytes` is computed from the header.
     public var decoderWorkingBytes: Int
+    /// What each further unit decoded at once holds (a HEIF grid's tile decode, `ImageRowReader.parts`) beyond
+    /// `decoderWorkingBytes`, which counts one; 0 where rows come from no such units.
+    public var decoderPartBytes = 0
     /// The decoder delivers rows only after decoding the whole image (WebP, HEIF, AVIF, GIF, TIFF outside the
     /// common layouts): a tiled image keeps that decode (`WholeImage`) instead of decoding again per region.
     public var decodesWhole: Bool
@@ -38,7 +41,7 @@ public struct ImageHeader: Sendable, Equatable {
     /// SubIFDs, or a WebP's scaled decodes (each level's size); a level of detail whose size one of them has exactly
     /// is read from it (`LevelScale.pyramidLevel(_:header:)`).
     public var storedLevels: [PixelSize]
-    /// A TIFF stored in tiles (read a tile at a time: a region needs only the tiles under it).
+    /// A TIFF stored in tiles, or a HEIF grid read by tiles (a region needs only the tiles under it).
     public var isTiled: Bool
     /// A TIFF's: where the file keeps its first page and each of `storedLevels` (the file offsets of their IFDs), so
     /// that a stored tile is read without reading the other directories (`ImageRowReader.storedJPEGTile`); empty for

@@ -88,11 +88,16 @@ public final class ImageRowReader {
             header.storedDirectories = (0...Int(info.levels)).map { tv_image_level_directory(handle, UInt32($0)) }
         }
         header.exif = exif.flatMap(ExifFields.read(inTIFF:))
+        header.decoderPartBytes = info.part_bytes > UInt(Int.max) ? .max : Int(info.part_bytes)
         self.header = header
         size = storedSize
     }
 
     deinit { tv_image_close(decoder) }
+
+    /// How a row of units decoded independently (a HEIF grid's row of tiles) may be decoded at once, on threads the
+    /// caller runs (`tv_image_parts_prepare`); nil: one after another. The same rows either way.
+    public var parts: DecodeParts?
 
     /// The size of what the rows come from: the image, or the stored level `selectLevel` chose.
     public private(set) var size: PixelSize
@@ -215,6 +220,38 @@ public final class ImageRowReader {
     private func read(_ rows: Int, into destination: UnsafeMutablePointer<UInt8>?, stride: Int) throws(CodecError)
         -> Int
     {
+        guard let destination, let parts, parts.count > 1, header.decoderPartBytes > 0 else {
+            return try readUnits(rows, into: destination, stride)
+        }
+        // A row of units at a time: its units decoded at once (by at most `parts.count` threads), then its rows read
+        // (decoding nothing).
+        let unitRows = max(1, Int(tv_image_unit_rows(decoder)))
+        var done = 0
+        while done < rows {
+            let units = Int(tv_image_parts_prepare(decoder, UInt32(nextRow)))
+            if units > 1 {
+                let handle = DecoderHandle(decoder)
+                let threads = min(units, parts.count)
+                parts.run(threads) { thread in
+                    for unit in Swift.stride(from: thread, to: units, by: threads) {
+                        tv_image_parts_decode(handle.decoder, UInt32(unit))
+                    }
+                }
+                var error = tv_error()
+                let status = tv_image_parts_join(decoder, &error)
+                guard status == TV_OK else { throw CodecError(status: status, error: error, format: header.format) }
+            }
+            let inUnit = min(rows - done, unitRows - nextRow % unitRows)
+            let got = try readUnits(inUnit, into: destination + done * stride, stride)
+            done += got
+            if got < inUnit { break }
+        }
+        return done
+    }
+
+    private func readUnits(_ rows: Int, into destination: UnsafeMutablePointer<UInt8>?, _ stride: Int)
+        throws(CodecError) -> Int
+    {
         var done: UInt32 = 0
         var error = tv_error()
         let status = tv_image_read_rows(decoder, destination, stride, UInt32(rows), &done, &error)
@@ -279,3 +316,9 @@ public final class ImageRowReader {
 }
 
 extension ImageRowReader: RowStreamingReader {}
+
+/// The decoder, handed to the threads that decode its parts (each touches only its own part's memory).
+private struct DecoderHandle: @unchecked Sendable {
+    let decoder: OpaquePointer
+    init(_ decoder: OpaquePointer) { self.decoder = decoder }
+}

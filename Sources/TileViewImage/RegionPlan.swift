@@ -81,7 +81,7 @@ extension TiledImage {
                 memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
                 decoderWorking = header.decodeWorkingBytes
                 if case let parts = partsBytes(level: level), parts > 0 {
-                    memory.add(header.format == .png ? "rows inflated ahead" : "1/8 decode in parts", bytes: parts)
+                    memory.add(partsName, bytes: parts)
                 }
             }
             // A coarse level the disk cache may hold is read through the tiles, which the disk fills.

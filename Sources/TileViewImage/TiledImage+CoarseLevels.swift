@@ -68,7 +68,7 @@ extension TiledImage {
         memory.add("decoder rows", bytes: FramePlan.product(max(width, 1), 8, scale.boxFactor + 4))
         memory.add("decoder working memory", bytes: header.decodeWorkingBytes)
         let parts = max(partsBytes(level: source), partsBytes(level: Self.coarseBase))
-        if parts > 0 { memory.add(header.format == .png ? "rows inflated ahead" : "1/8 decode in parts", bytes: parts) }
+        if parts > 0 { memory.add(partsName, bytes: parts) }
         return memory
     }
 

@@ -45,7 +45,8 @@ public final class TiledImage {
     /// this image lives.
     private var wholeImages: [Int: WholeImage] = [:]
     /// Whether a decode that reads all of a level's rows may run beside other threads (`decodeParts`); nil: when the
-    /// image is over a shared cache (the server's answers, whose memory plans count the parts). `tileview index`,
+    /// image is over a shared cache (the server's answers, whose memory plans count the parts) or is a HEIF grid.
+    /// `tileview index`,
     /// which reads nothing else and has the processors to itself, says true; a server's views, whose frames reserve
     /// a plan made from the viewport alone, say false.
     package var decodesInParts: Bool?
@@ -284,16 +285,26 @@ extension TiledImage {
     }
 
     /// How a decode that reads all of a level's rows runs beside other threads: a JPEG's 1/8 scale in parts at once,
-    /// a PNG's rows inflated ahead while they are unfiltered. For an image the server's shared cache holds (a viewer's
+    /// a PNG's rows inflated ahead while they are unfiltered, a HEIF grid's row of tiles decoded at once (for any
+    /// region: it reads the tiles under it). For an image the server's shared cache holds (a viewer's
     /// first view waits on that pass) or that asks for it (`decodesInParts`); in one pass otherwise (the command's
-    /// runs keep their own memory plans, and their cores busy with frames).
+    /// runs keep their own memory plans, and their cores busy with frames), except a HEIF grid's tiles, which
+    /// libheif decoded on several threads before the grid was read by tiles.
     var decodeParts: DecodeParts? {
-        guard decodesInParts ?? (sharedTiles != nil), header.format == .jpeg || header.format == .png else {
+        guard decodesInParts ?? (sharedTiles != nil || header.decoderPartBytes > 0),
+            header.format == .jpeg || header.format == .png || header.decoderPartBytes > 0
+        else {
             return nil
         }
         var parts = DecodeParts.threads
         parts.keepsEntropyIndex = keepsEntropyIndex
         return parts
+    }
+
+    /// What `partsBytes` holds, in a memory plan's words.
+    var partsName: String {
+        if header.format == .png { return "rows inflated ahead" }
+        return header.decoderPartBytes > 0 ? "tiles decoded at once" : "1/8 decode in parts"
     }
 
     /// Whether a first view's 1/8 pass in parts should also make the entropy index (`SharedTileCache.offerEntropyIndex`):
@@ -307,9 +318,11 @@ extension TiledImage {
     }
 
     /// What those parts hold at most, for a memory plan of a read of `level` (0 when it is not one): a JPEG's 1/8
-    /// pass in parts, or a PNG's ring of rows inflated ahead (`DecodeParts.pngPipelineBytes`).
+    /// pass in parts, a PNG's ring of rows inflated ahead (`DecodeParts.pngPipelineBytes`), or a HEIF grid's further
+    /// tile decodes (the decoder's working memory counts one).
     func partsBytes(level: Int) -> Int {
         guard let parts = decodeParts else { return 0 }
+        if header.decoderPartBytes > 0 { return FramePlan.product(max(parts.count - 1, 0), header.decoderPartBytes) }
         if header.format == .png {
             let file: Bool
             if case .bytes = source { file = false } else { file = true }

@@ -482,6 +482,8 @@ typedef struct {
     size_t working_bytes;     /* memory a decode holds beyond the caller's rows: the whole image where the format
                                  is decoded whole (WebP, HEIF, GIF, TIFF's generic path), one strip or one row
                                  of tiles (TIFF), plus the file where it is read into memory (WebP) */
+    size_t part_bytes;        /* memory each further unit decoded at once holds (tv_image_parts_prepare): a HEIF
+                                 grid's tile decode; 0 where rows come from no such units */
     int streams_rows;         /* 1: rows are decoded as they are read (TIFF strips and tiles, HEIF grids); 0:
                                  the whole image is decoded at the first read */
     uint32_t levels;          /* levels the decoder delivers besides the image (tv_image_select_level): a TIFF's
@@ -548,6 +550,19 @@ uint64_t tv_image_level_directory(const tv_image_decoder *decoder, uint32_t leve
 tv_status tv_image_stored_jpeg_tile_at(const uint8_t *data, size_t length, const char *path, int fd, uint64_t directory,
                                        uint32_t column, uint32_t row, uint32_t tile_size, uint8_t **out,
                                        size_t *out_length, tv_error *err);
+
+/* Rows that come from units decoded independently (a HEIF grid's row of tiles) may have those units decoded at
+ * once, on threads the caller runs: tv_image_parts_prepare makes ready the row of units that holds `row` (the next
+ * row to be read) and returns how many parts decode it, or 0 when there is nothing to gain (another layout, one
+ * unit, the rows held already, no memory: reading decodes them then, one after another). Each part k < count is
+ * then decoded once by tv_image_parts_decode, any of them at once, each on one thread; tv_image_parts_join, after
+ * every part, says whether all were decoded (else the decoder is broken, as after a failed read). Reading the rows
+ * of that unit row afterwards decodes nothing. The same bytes as without parts. */
+uint32_t tv_image_parts_prepare(tv_image_decoder *decoder, uint32_t row);
+void tv_image_parts_decode(tv_image_decoder *decoder, uint32_t part);
+tv_status tv_image_parts_join(tv_image_decoder *decoder, tv_error *err);
+/* Rows in each unit row of a streamed tiled layout (tile_height; a strip's rows_per_strip), 0 otherwise. */
+uint32_t tv_image_unit_rows(const tv_image_decoder *decoder);
 
 /* A file decoded whole (header.streams_rows 0): decodes it once and keeps it, converted by the colour transform,
  * for tv_image_whole_row; reads of rows then copy from it. */

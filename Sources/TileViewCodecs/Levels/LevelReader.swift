@@ -110,7 +110,8 @@ public final class LevelReader {
 
     /// Positions the decoder at the first row of `rect` (stored level pixels) of the level `scale` makes. Once.
     /// `parts`: how a JPEG's 1/8 scale may be decoded in parts at once (`JPEGScanlineReader.start`), or a PNG's rows
-    /// inflated ahead (`PNGRowReader.startPipeline`), when every row is read.
+    /// inflated ahead (`PNGRowReader.startPipeline`), when every row is read; a HEIF grid's row of tiles at once
+    /// (`ImageRowReader.parts`), for any rect.
     public func start(scale: LevelScale, rect requested: PixelRect, parts: DecodeParts? = nil) throws(CodecError) {
         precondition(!started, "start may be called once")
         started = true
@@ -143,6 +144,8 @@ public final class LevelReader {
             // columns wanted.
             if scale.storedLevel > 0 { try rows.selectLevel(scale.storedLevel) }
             bandColumns = rows.cropColumns(wantedColumns)
+            // A HEIF grid decodes the tiles of a row at once, for any rect (it reads only the tiles under it).
+            rows.parts = parts
             try rows.skipRows(rect.y * factor)
         case .whole(let rows):
             precondition(scale.numerator == 8, "\(header.format) levels are box-reduced only")
