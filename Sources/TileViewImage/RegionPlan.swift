@@ -100,9 +100,9 @@ extension TiledImage {
                 if !cached {
                     let band = FramePlan.product(grid.levelSize.width, grid.tileSize, 4)
                     if orientation != .up {
-                        // The bands' stored block and the same turned upright.
+                        // The bands' stored block (and, without the shared cache, the same turned upright).
                         let rows = Set(ids.map(\.row)).count
-                        memory.add("turned block", bytes: FramePlan.product(band, rows, 2))
+                        memory.add("turned block", bytes: FramePlan.product(band, rows, turnedBlockCopies))
                     } else {
                         // One band in the making, or (a JPEG past 1/8) the 1/8 level whole and what is made from it,
                         // or (a PNG's coarse level) every coarse level and a row of block totals each (`BoxLevels`).

@@ -231,17 +231,20 @@ extension TiledImage {
         }
     }
 
-    /// The tiles of band `row` of `grid`, cut from `block`: level pixels covering the band, whose top left is level
-    /// pixel `origin`.
+    /// The tiles of band `row` of `grid`, cut from `stored`: stored (un-oriented) level pixels covering the band,
+    /// whose top left is stored level pixel `origin`; each tile is cut and turned upright on its own (no turned copy
+    /// of the whole block).
     private func band(
-        _ row: Int, of block: ImageBuffer, at origin: (x: Int, y: Int), grid: TileGrid
+        _ row: Int, of stored: ImageBuffer, at origin: (x: Int, y: Int), grid: TileGrid
     ) -> [TileID: ImageBuffer] {
+        let storedLevelSize = orientation.storedSize(forOrientedSize: grid.levelSize)
         var band: [TileID: ImageBuffer] = [:]
         for column in 0..<grid.columns {
             let id = TileID(level: grid.level, column: column, row: row)
-            let r = grid.pixelRect(of: id)
-            band[id] = block.cropped(
-                to: PixelRect(x: r.x - origin.x, y: r.y - origin.y, width: r.width, height: r.height))
+            let r = orientation.storedRect(forOrientedRect: grid.pixelRect(of: id), storedSize: storedLevelSize)
+            band[id] = stored.cropped(
+                to: PixelRect(x: r.x - origin.x, y: r.y - origin.y, width: r.width, height: r.height)
+            ).applying(orientation)
         }
         return band
     }
@@ -274,8 +277,9 @@ extension TiledImage {
             } else if orientation == .up {
                 try streamBands(span, grid: grid, claimed: pending, publish: publish)
             } else {
-                let (block, blockRect) = try decodeBlock(of: grid.tiles(intersecting: span), grid: grid)
-                for row in rows { publish(row, band(row, of: block, at: (blockRect.x, blockRect.y), grid: grid)) }
+                // Each tile is cut from the stored block and turned alone: no turned copy of the whole block.
+                let (stored, storedRect, _) = try decodeStoredBlock(of: grid.tiles(intersecting: span), grid: grid)
+                for row in rows { publish(row, band(row, of: stored, at: (storedRect.x, storedRect.y), grid: grid)) }
             }
             return kept
         } catch {

@@ -247,6 +247,22 @@ extension TiledImage {
     /// Decodes the block of level pixels covering `tiles` (their bounding rect) in one pass and
     /// turns it upright; counts the tiles as decoded.
     package func decodeBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (ImageBuffer, PixelRect) {
+        let (stored, _, union) = try decodeStoredBlock(of: tiles, grid: grid)
+        let upright = orientation == .up ? stored : stored.applying(orientation)
+        precondition(upright.size == union.size, "decoded \(upright.size) for tiles covering \(union.size)")
+        return (upright, union)
+    }
+
+    /// What a turned image's decode of a block of bands holds, in copies of the block: over the shared cache the
+    /// stored block alone (each tile is cut from it and turned on its own), else the block and the same turned
+    /// upright (`decodeBlock`).
+    var turnedBlockCopies: Int { sharedTiles != nil ? 1 : 2 }
+
+    /// The stored (un-oriented) block of level pixels under `tiles` (their bounding rect, `union`, turned back to
+    /// the stored rect `storedRect`), decoded in one pass; counts the tiles as decoded.
+    package func decodeStoredBlock(of tiles: [TileID], grid: TileGrid) throws(TileViewError) -> (
+        stored: ImageBuffer, storedRect: PixelRect, union: PixelRect
+    ) {
         let union = tiles.map { grid.pixelRect(of: $0) }.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
             $0.union($1)
         }
@@ -254,10 +270,8 @@ extension TiledImage {
         let storedRect = orientation.storedRect(forOrientedRect: union, storedSize: storedLevelSize)
         let stored = try decodeStored(storedRect, level: grid.level)
         decodePasses += 1
-        let upright = orientation == .up ? stored : stored.applying(orientation)
-        precondition(upright.size == union.size, "decoded \(upright.size) for tiles covering \(union.size)")
         for id in tiles { cache.recordDecode(bytes: grid.pixelRect(of: id).pixelCount * 4) }
-        return (upright, union)
+        return (stored, storedRect, union)
     }
 
     /// Copies `tiles` out of a decoded block into the cache.

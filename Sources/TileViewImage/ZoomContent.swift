@@ -42,6 +42,9 @@ public protocol ZoomContent: AnyObject {
     /// coefficients, an image decoded whole: `ImageHeader.decodeWorkingBytes`); a scene's largest over its images,
     /// which are drawn one at a time.
     var decodePeakBytes: Int { get }
+    /// What decoding for the frame of `state` holds at its peak: `decodePeakBytes`, or more where that frame needs
+    /// more (a turned image decodes the stored block under every row of tiles the frame touches, and turns it).
+    func decodePeakBytes(for state: ZoomState) -> Int
     /// Warnings of lenient decoding, each naming its file when that is not `path`.
     var warnings: [String] { get }
     /// The colour description of the stored values its frames show with `--color keep`, when every image shown
@@ -55,6 +58,9 @@ public protocol ZoomContent: AnyObject {
 }
 
 extension ZoomContent {
+    /// A scene's or any other content's: the bound whatever the frame shows.
+    public func decodePeakBytes(for state: ZoomState) -> Int { decodePeakBytes }
+
     public func renderPNG(_ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter)
         throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8])
     {
@@ -79,6 +85,19 @@ extension TiledImage: ZoomContent {
         return FramePlan.sum([
             FramePlan.product(width, pyramid.tileSize, 4), FramePlan.product(width, 8, 12), header.decodeWorkingBytes,
         ])
+    }
+
+    /// A turned image's frame decodes the stored block under every row of tiles its source rect touches, and turns
+    /// it (as `RegionPlan` counts a region's "turned block", `turnedBlockCopies`): from a view's viewport alone that block is up to twice
+    /// the viewport's side in rows of the level's whole width, so it is counted from the frame itself.
+    public func decodePeakBytes(for state: ZoomState) -> Int {
+        guard orientation != .up else { return decodePeakBytes }
+        let (geometry, level) = frameGeometry(state, displacedBy: .zero)
+        guard let source = FrameRenderer.plan(geometry).sourceRect else { return decodePeakBytes }
+        let grid = pyramid.grid(ofLevel: level)
+        let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
+        let block = FramePlan.product(grid.levelSize.width, grid.tileSize, 4, rows, turnedBlockCopies)
+        return FramePlan.sum([block, decodePeakBytes])
     }
 
     /// The image reopened with its orientation turned (the header is not read again). Over a shared tile cache

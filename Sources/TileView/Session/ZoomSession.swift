@@ -85,6 +85,14 @@ public final class ZoomSession {
             state, displacedBy: .zero, background: background, filter: filter)
     }
 
+    /// What decoding the frame `renderFramePNG` draws now holds at its peak (`ZoomContent.decodePeakBytes(for:)`
+    /// of the content as turned now); the image's bound where the turned content cannot be opened (the render then
+    /// fails the same way).
+    public var frameDecodePeakBytes: Int {
+        guard let content = try? content(for: state.rotation) else { return image.decodePeakBytes }
+        return content.decodePeakBytes(for: state)
+    }
+
     /// Opens the content a rotation gesture turns to, so that content which cannot turn refuses it first.
     private func openTurn(of gesture: ZoomGesture) throws(TileViewError) {
         if case .rotate(let turns) = gesture { _ = try content(for: state.rotation.turned(by: turns)) }

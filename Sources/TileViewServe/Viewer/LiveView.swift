@@ -11,10 +11,11 @@ final class LiveView: Sendable {
         /// The session, the folder, and each page's identifier in page order.
         case gallery(GallerySession, folder: ServedFolder, identifiers: [String])
 
-        /// What decoding for the frame holds at its peak (`ZoomContent.decodePeakBytes`).
+        /// What decoding for the frame holds at its peak (`ZoomSession.frameDecodePeakBytes`: a turned image's
+        /// block; `GallerySession.decodePeakBytes`).
         var decodePeakBytes: Int {
             switch self {
-            case .image(let session, _): session.image.decodePeakBytes
+            case .image(let session, _): session.frameDecodePeakBytes
             case .gallery(let session, _, _): session.decodePeakBytes
             }
         }
@@ -56,7 +57,8 @@ final class LiveView: Sendable {
     /// bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's pixels on each axis: 16
     /// bytes a viewport pixel), the PNG encoder's rows and output (8), and what decoding missing tiles holds:
     /// `decoding` (the content's `decodePeakBytes`: a band of the widest level, the decoder's rows and its working
-    /// memory, every coefficient of a progressive JPEG), at least `bandSlackBytes` (a view's images decode in one
+    /// memory, every coefficient of a progressive JPEG; for an image view, the frame's own: a turned image's block
+    /// under the rows of tiles the frame touches, stored and turned), at least `bandSlackBytes` (a view's images decode in one
     /// pass, `ServedImages.inOnePass`, so no decode in parts). A scene draws its layers one at a time onto one frame,
     /// and keeps one more copy of it while a layer is cut to its clip (`SceneImage.drawImage`).
     static func framePlan(_ viewport: PixelSize, scene: Bool, decoding: Int = 0) -> MemoryEstimate {

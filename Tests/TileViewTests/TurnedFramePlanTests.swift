@@ -1,0 +1,48 @@
+import Testing
+import TileView
+import TileViewCore
+import TileViewRender
+import TileViewTestSupport
+
+/// A turned image draws a frame from the stored block under every row of tiles the frame touches, turned (the
+/// stored rows of one row of tiles are a column of the turned image): a view's plan counts that block from the frame
+/// itself, not one band whatever the frame shows.
+@Suite("Turned frame plans")
+struct TurnedFramePlanTests {
+    @Test("a turned image's frame plan holds the block its frame reads, stored and turned; an upright one a band")
+    func turnedBlock() throws {
+        let path = Fixtures.sampleImages.appendingPathComponent("retina.jpg").path
+        for turns in [0, 1, 2, 3] {
+            let image = try TiledImage(path: path, cacheBudgetBytes: 0, clockwiseQuarterTurns: turns)
+            // Over a shared cache (the server's), each tile is cut from the stored block and turned on its own.
+            let shared = try TiledImage(
+                path: path, cacheBudgetBytes: 0,
+                sharedTiles: TiledImage.SharedTiles(cache: SharedTileCache(budgetBytes: 64 << 20), image: path),
+                clockwiseQuarterTurns: turns)
+            let frames: [(zoom: Double, point: Point)] = [
+                (1.0, Point(x: 700, y: 300)), (0.6, Point(x: 200, y: 900)), (1.0, Point(x: 0, y: 0)),
+            ]
+            for (zoom, point) in frames {
+                var state = ZoomState(imageSize: image.imageSize.asSize, viewportSize: Size(width: 500, height: 400))
+                state.zoom(toImageRect: Rect(x: point.x, y: point.y, width: 500 / zoom, height: 400 / zoom))
+                let frame = try image.render(state)
+                #expect(try shared.render(state).image == frame.image, "turns \(turns) zoom \(zoom): shared tiles")
+                let planned = image.decodePeakBytes(for: state)
+                guard turns != 0 else {
+                    #expect(planned == image.decodePeakBytes, "upright: one band whatever the frame")
+                    continue
+                }
+                // What the frame read: the rows of tiles under its source rect, across the level's whole width,
+                // stored, and (without the shared cache) turned upright whole.
+                let source = try #require(frame.sourceRect)
+                let grid = image.pyramid.grid(ofLevel: frame.level)
+                let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
+                let block = grid.levelSize.width * grid.tileSize * 4 * rows
+                #expect(rows >= 2, "turns \(turns) zoom \(zoom): the frame spans rows of tiles")
+                #expect(planned >= block * 2, "turns \(turns) zoom \(zoom): \(planned) < the block \(block) twice")
+                let sharedPlan = shared.decodePeakBytes(for: state)
+                #expect(sharedPlan >= block && sharedPlan < planned, "turns \(turns) zoom \(zoom): \(sharedPlan)")
+            }
+        }
+    }
+}
