@@ -91,9 +91,14 @@ extension TiledImage: ZoomContent {
     /// it (as `RegionPlan` counts a region's "turned block", `turnedBlockCopies`): from a view's viewport alone that block is up to twice
     /// the viewport's side in rows of the level's whole width, so it is counted from the frame itself.
     public func decodePeakBytes(for state: ZoomState) -> Int {
-        guard orientation != .up else { return decodePeakBytes }
         let (geometry, level) = frameGeometry(state, displacedBy: .zero)
         guard let source = FrameRenderer.plan(geometry).sourceRect else { return decodePeakBytes }
+        return decodePeakBytes(level: level, source: source)
+    }
+
+    /// `decodePeakBytes(for:)` of a frame that reads `source` (level pixels) of `level`: a gallery's page draws.
+    package func decodePeakBytes(level: Int, source: PixelRect) -> Int {
+        guard orientation != .up else { return decodePeakBytes }
         let grid = pyramid.grid(ofLevel: level)
         let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
         let block = FramePlan.product(grid.levelSize.width, grid.tileSize, 4, rows, turnedBlockCopies)

@@ -1,6 +1,7 @@
 import Testing
 import TileView
 import TileViewCore
+import TileViewGallery
 import TileViewRender
 import TileViewTestSupport
 
@@ -43,6 +44,35 @@ struct TurnedFramePlanTests {
                 let sharedPlan = shared.decodePeakBytes(for: state)
                 #expect(sharedPlan >= block && sharedPlan < planned, "turns \(turns) zoom \(zoom): \(sharedPlan)")
             }
+        }
+    }
+
+    @Test("a gallery frame's plan holds the block its turned page's draw reads; upright pages plan one band")
+    func turnedGalleryPage() throws {
+        let path = Fixtures.sampleImages.appendingPathComponent("retina.jpg").path
+        let upright = try TiledImage(path: path)
+        for (script, turned) in [("double-tap 250,200", false), ("rotate 90\ndouble-tap 250,200", true)] {
+            let job = GalleryJob(
+                pages: GalleryPages(files: [path]),
+                settings: GallerySettings(viewport: PixelSize(width: 500, height: 400)),
+                script: try GalleryScript(parsing: script))
+            let session = try GallerySession(job: job)
+            for action in job.script.actions { try session.apply(action) }
+            let planned = session.decodePeakBytes
+            guard turned else {
+                #expect(planned == upright.decodePeakBytes, "upright: one band")
+                continue
+            }
+            // The page's draw, as the compositor makes it: the rows of tiles under its source rect, stored and turned.
+            let draw = try #require(
+                job.compositor.draws(for: session.current) { _, turns in
+                    (try? upright.turned(by: turns)).map { .pyramid($0.pyramid) }
+                }.first)
+            let source = try #require(draw.renderer?.sourceRect)
+            let grid = try upright.turned(by: 1).pyramid.grid(ofLevel: draw.level)
+            let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
+            #expect(rows >= 2)
+            #expect(planned >= grid.levelSize.width * grid.tileSize * 4 * rows * 2, "\(planned)")
         }
     }
 }

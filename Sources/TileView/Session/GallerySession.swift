@@ -74,9 +74,17 @@ public final class GallerySession {
     }
 
     /// What decoding for the current frame holds at its peak beside the frame and its tiles: the largest of the
-    /// resident pages' (`ZoomContent.decodePeakBytes`; the pages are decoded one at a time).
+    /// resident pages' (`ZoomContent.decodePeakBytes`; the pages are decoded one at a time), or of a page the frame
+    /// draws turned, what its draw reads (`TiledImage.decodePeakBytes(level:source:)`: the stored block under the
+    /// rows of tiles it touches).
     public var decodePeakBytes: Int {
-        loader.residentPositions.compactMap { loader.content(at: $0)?.decodePeakBytes }.max() ?? 0
+        let drawn = job.compositor.draws(for: current, loader: loader).compactMap { draw -> Int? in
+            guard let source = draw.renderer?.sourceRect, let image = loader.image(at: draw.position, turns: draw.turns)
+            else { return nil }
+            return image.decodePeakBytes(level: draw.level, source: source)
+        }
+        let resident = loader.residentPositions.compactMap { loader.content(at: $0)?.decodePeakBytes }
+        return (drawn + resident).max() ?? 0
     }
 
     /// Decoder warnings of the pages so far (lenient mode), by file.
