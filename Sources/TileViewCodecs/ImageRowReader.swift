@@ -263,12 +263,13 @@ public final class ImageRowReader {
     /// The whole image (`ImageDecoder.decode` for these formats): rows decoded straight into the result, turned
     /// upright unless `options.applyOrientation` is false.
     static func decode(
-        _ source: ImageSource, format: ImageFormat, options: DecodeOptions,
+        _ source: ImageSource, format: ImageFormat, options: DecodeOptions, parts: DecodeParts? = nil,
         accepting: (ImageHeader) throws(CodecError) -> Void
     ) throws(CodecError) -> DecodedImage {
         try source.withShimInput { (input) throws(CodecError) -> DecodedImage in
             let reader = try ImageRowReader(input: input, format: format, owner: nil, options: options)
             try accepting(reader.header)
+            reader.parts = parts
             let size = reader.header.storedSize
             let decoded = try readBand(
                 from: reader, rows: size.height, rowWidth: size.width, columns: 0..<size.width,

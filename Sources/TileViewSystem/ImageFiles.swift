@@ -18,11 +18,11 @@ public enum ImageFiles {
     /// The whole image, decoded to upright RGBA8 (unless `options` keeps the stored layout); `accepting` may
     /// refuse it from its header, before any pixel memory (see `ImageDecoder.decode`).
     public static func decode(
-        file path: String, options: DecodeOptions = DecodeOptions(),
+        file path: String, options: DecodeOptions = DecodeOptions(), parts: DecodeParts? = nil,
         accepting: (ImageHeader) throws(CodecError) -> Void = { _ in }
     ) throws(TileViewError) -> DecodedImage {
         do {
-            return try ImageDecoder.decode(.file(path: path), options: options, accepting: accepting)
+            return try ImageDecoder.decode(.file(path: path), options: options, parts: parts, accepting: accepting)
         } catch {
             throw TileViewError(error, path: path)
         }

@@ -40,10 +40,15 @@ struct DecodeCommand: ParsableCommand {
             // Stored values and the source's profile by default (docs/design.md section 14); --color srgb converts.
             var decodeOptions = decoding.decodeOptions
             decodeOptions.color = decoding.color ?? .keep
-            let decoded = try ImageFiles.decode(file: file, options: decodeOptions) {
+            // A HEIF grid's rows of tiles are decoded at once (the command has the processors to itself).
+            let parts = DecodeParts.threads
+            let decoded = try ImageFiles.decode(file: file, options: decodeOptions, parts: parts) {
                 (header) throws(CodecError) in
                 var memory = MemoryEstimate()
                 memory.add("image and decoder", bytes: header.wholeDecodeBytes)
+                if header.decoderPartBytes > 0 {
+                    memory.add("tiles decoded at once", bytes: (parts.count - 1) * header.decoderPartBytes)
+                }
                 memory.add("PNG encoding", bytes: MemoryEstimate.frameBytes(header.orientedSize))
                 if memory.bytes > limit {
                     throw CodecError(

@@ -107,6 +107,10 @@ struct HEIFGridTests {
             }
             // Both rows of tiles were decoded at once, 2 threads (3 tiles a row) and 3 tiles one after another.
             #expect(runs.count == 2 * 2 + 2 * 3, "\(grid.file): \(runs.count)")
+            // The whole decode (`tileview decode`) takes the same parts: the same pixels, each row of tiles at once.
+            let decoded = try ImageDecoder.decode(source, options: Self.stored, parts: concurrent).image
+            #expect(decoded == whole, "\(grid.file)")
+            #expect(runs.count == 2 * 2 + 2 * 3 + 2 * 2, "\(grid.file): \(runs.count)")
         }
     }
 
