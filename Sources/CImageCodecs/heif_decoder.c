@@ -122,7 +122,7 @@ struct tv_heif_state {
     uint8_t *strip;                    /* a row of tiles: window_width x tile_height RGBA8 */
     uint32_t strip_first, strip_rows;  /* rows the strip holds */
     uint32_t first_tile, tiles;        /* the tile columns read (tv_image_crop_columns), or all */
-    uint32_t parts_first, parts_rows;  /* the row of tiles tv_image_parts_prepare made ready */
+    uint32_t parts_first;              /* the first row of the row of tiles tv_image_parts_prepare made ready */
     tv_status *part_status;            /* each tile's, by part (tiles entries) */
     tv_error *part_error;
 };
@@ -465,6 +465,24 @@ done:
     return status;
 }
 
+/* The rows of the row of tiles whose first row is `first` (the last row of tiles is cut by the output height). */
+static uint32_t tv_heif_rows_from(const struct tv_heif_grid_layout *l, uint32_t first) {
+    return l->height - first < l->tile_height ? l->height - first : l->tile_height;
+}
+
+/* Whether the strip holds `row`. */
+static int tv_heif_strip_holds(const struct tv_heif_state *s, uint32_t row) {
+    return s->strip != NULL && row >= s->strip_first && row < s->strip_first + s->strip_rows;
+}
+
+/* Makes room for a row of tiles of the window (once), and marks it empty; 0 when out of memory. */
+static int tv_heif_strip_ready(struct tv_image_decoder *d) {
+    struct tv_heif_state *s = d->state;
+    if (s->strip == NULL) s->strip = malloc((size_t)d->window_width * 4 * tv_heif_grid_layout(s->grid)->tile_height);
+    s->strip_rows = 0;
+    return s->strip != NULL;
+}
+
 /* Decodes the `t`-th tile column of the window, in the row of tiles whose first row is `first`, into its place in
  * the strip (any tiles at once, each on one thread). */
 static tv_status tv_heif_strip_tile(struct tv_image_decoder *d, uint32_t first, uint32_t t, tv_error *err) {
@@ -472,7 +490,7 @@ static tv_status tv_heif_strip_tile(struct tv_image_decoder *d, uint32_t first, 
     const struct tv_heif_grid_layout *l = tv_heif_grid_layout(s->grid);
     uint32_t column = s->first_tile + t, left = column * l->tile_width;
     uint32_t columns = l->width - left < l->tile_width ? l->width - left : l->tile_width;
-    uint32_t rows = l->height - first < l->tile_height ? l->height - first : l->tile_height;
+    uint32_t rows = tv_heif_rows_from(l, first);
     return tv_heif_decode_tile(d, first / l->tile_height * l->columns + column,
                                s->strip + (size_t)(left - d->window_x) * 4, (size_t)d->window_width * 4, columns,
                                rows, err);
@@ -481,37 +499,28 @@ static tv_status tv_heif_strip_tile(struct tv_image_decoder *d, uint32_t first, 
 /* Makes the strip hold the row of tiles that has `row` (the window's tile columns). */
 static tv_status tv_heif_fill(struct tv_image_decoder *d, uint32_t row, tv_error *err) {
     struct tv_heif_state *s = d->state;
-    if (s->strip != NULL && row >= s->strip_first && row < s->strip_first + s->strip_rows) return TV_OK;
+    if (tv_heif_strip_holds(s, row)) return TV_OK;
+    if (!tv_heif_strip_ready(d)) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory for a row of tiles");
     const struct tv_heif_grid_layout *l = tv_heif_grid_layout(s->grid);
-    size_t stride = (size_t)d->window_width * 4;
-    if (s->strip == NULL) {
-        s->strip = malloc(stride * l->tile_height);
-        if (s->strip == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory for a row of tiles");
-    }
-    s->strip_rows = 0;
     uint32_t first = row / l->tile_height * l->tile_height;
     for (uint32_t t = 0; t < s->tiles; t++) {
         tv_status status = tv_heif_strip_tile(d, first, t, err);
         if (status != TV_OK) return status;
     }
     s->strip_first = first;
-    s->strip_rows = l->height - first < l->tile_height ? l->height - first : l->tile_height;
+    s->strip_rows = tv_heif_rows_from(l, first);
     return TV_OK;
 }
 
 /* Parts: one a tile of the row of tiles that holds `row` (worth it from two tiles on). */
 static uint32_t tv_heif_parts_prepare(struct tv_image_decoder *d, uint32_t row) {
     struct tv_heif_state *s = d->state;
-    if (s->grid == NULL || s->tiles < 2) return 0;
-    if (s->strip != NULL && row >= s->strip_first && row < s->strip_first + s->strip_rows) return 0;
-    const struct tv_heif_grid_layout *l = tv_heif_grid_layout(s->grid);
-    if (s->strip == NULL) s->strip = malloc((size_t)d->window_width * 4 * l->tile_height);
+    if (s->grid == NULL || s->tiles < 2 || tv_heif_strip_holds(s, row)) return 0;
     if (s->part_status == NULL) s->part_status = calloc(s->tiles, sizeof *s->part_status);
     if (s->part_error == NULL) s->part_error = calloc(s->tiles, sizeof *s->part_error);
-    if (s->strip == NULL || s->part_status == NULL || s->part_error == NULL) return 0;
-    s->strip_rows = 0;
-    s->parts_first = row / l->tile_height * l->tile_height;
-    s->parts_rows = l->height - s->parts_first < l->tile_height ? l->height - s->parts_first : l->tile_height;
+    if (s->part_status == NULL || s->part_error == NULL || !tv_heif_strip_ready(d)) return 0;
+    uint32_t tile_height = tv_heif_grid_layout(s->grid)->tile_height;
+    s->parts_first = row / tile_height * tile_height;
     return s->tiles;
 }
 
@@ -529,7 +538,7 @@ static tv_status tv_heif_parts_join(struct tv_image_decoder *d, tv_error *err) {
         }
     }
     s->strip_first = s->parts_first;
-    s->strip_rows = s->parts_rows;
+    s->strip_rows = tv_heif_rows_from(tv_heif_grid_layout(s->grid), s->parts_first);
     return TV_OK;
 }
 

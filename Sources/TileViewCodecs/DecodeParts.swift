@@ -42,6 +42,13 @@ public struct DecodeParts: Sendable {
         return min(maximumBytes, fileBytes + storedSize.pixelCount * 3 / 8 + count * (32 << 10) + eighth.pixelCount * 4)
     }
 
+    /// What the further units of a row decoded at once hold beside the one the decoder's working memory counts (a HEIF
+    /// grid's tile decodes, `ImageHeader.decoderPartBytes`; 0 for other files).
+    public func unitBytes(_ header: ImageHeader) -> Int {
+        let (bytes, overflow) = max(count - 1, 0).multipliedReportingOverflow(by: header.decoderPartBytes)
+        return overflow ? .max : bytes
+    }
+
     /// What a PNG's rows inflated in the background hold (`tv_png_pipeline_bytes`) for an image `width` pixels wide
     /// read from a file (`file`) or from memory.
     public static func pngPipelineBytes(width: Int, file: Bool) -> Int {

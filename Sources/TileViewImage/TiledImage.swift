@@ -336,7 +336,7 @@ extension TiledImage {
     /// tile decodes (the decoder's working memory counts one).
     func partsBytes(level: Int) -> Int {
         guard let parts = decodeParts else { return 0 }
-        if header.decoderPartBytes > 0 { return FramePlan.product(max(parts.count - 1, 0), header.decoderPartBytes) }
+        if header.decoderPartBytes > 0 { return parts.unitBytes(header) }
         if header.format == .png {
             let file: Bool
             if case .bytes = source { file = false } else { file = true }

@@ -46,9 +46,7 @@ struct DecodeCommand: ParsableCommand {
                 (header) throws(CodecError) in
                 var memory = MemoryEstimate()
                 memory.add("image and decoder", bytes: header.wholeDecodeBytes)
-                if header.decoderPartBytes > 0 {
-                    memory.add("tiles decoded at once", bytes: (parts.count - 1) * header.decoderPartBytes)
-                }
+                if header.decoderPartBytes > 0 { memory.add("tiles decoded at once", bytes: parts.unitBytes(header)) }
                 memory.add("PNG encoding", bytes: MemoryEstimate.frameBytes(header.orientedSize))
                 if memory.bytes > limit {
                     throw CodecError(
