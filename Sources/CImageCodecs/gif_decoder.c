@@ -50,7 +50,7 @@ static tv_status tv_gif_error(struct tv_image_decoder *d, tv_error *err, int cod
 
 /* Frames in the file: image descriptors met walking the blocks from `offset`, where the first frame's LZW data
  * starts (giflib has read its descriptor, colour table and code size). Stops at the trailer, at the end of the
- * data, or at 100000. */
+ * data, or at TV_MAX_FRAMES. */
 static uint32_t tv_gif_count_frames(struct tv_image_decoder *d, struct tv_gif_state *s, uint64_t offset) {
     uint32_t frames = 1;
     uint8_t byte;
@@ -63,7 +63,7 @@ static uint32_t tv_gif_count_frames(struct tv_image_decoder *d, struct tv_gif_st
         offset += byte;                                                                                              \
     }
     TV_SKIP_SUBBLOCKS();
-    while (frames < 100000) {
+    while (frames < TV_MAX_FRAMES) {
         if (tv_input_read_through(d, &s->window, offset, &byte, 1) != 1) return frames;
         offset += 1;
         if (byte == 0x3B) return frames; /* trailer */

@@ -47,14 +47,14 @@ static const char *tv_webp_status_text(VP8StatusCode code, tv_status *status) {
 
 /* libwebp's demuxer keeps a record of every frame (about 90 bytes each, beside the file): an animation of
  * 1,500,000 one-pixel frames (66 MB) held 150 MB more to open, on every request. An animation of more frames than
- * this (an hour at 30 frames a second; GIF's count stops at the same number) is refused before it is demuxed. */
-#define TV_WEBP_MAX_FRAMES 100000
+ * TV_MAX_FRAMES (an hour at 30 frames a second; GIF's and TIFF's counts stop there) is refused before it is
+ * demuxed. */
 
-/* The ANMF chunks at the RIFF's top level, counted up to one past TV_WEBP_MAX_FRAMES (a chunk running past the
+/* The ANMF chunks at the RIFF's top level, counted up to one past TV_MAX_FRAMES (a chunk running past the
  * end is left for libwebp to name). */
 static uint32_t tv_webp_count_frames(const uint8_t *bytes, size_t length) {
     uint32_t frames = 0;
-    for (size_t at = 12; at + 8 <= length && frames <= TV_WEBP_MAX_FRAMES;) {
+    for (size_t at = 12; at + 8 <= length && frames <= TV_MAX_FRAMES;) {
         size_t size = (size_t)bytes[at + 4] | (size_t)bytes[at + 5] << 8 | (size_t)bytes[at + 6] << 16 |
                       (size_t)bytes[at + 7] << 24;
         if (memcmp(bytes + at, "ANMF", 4) == 0) frames++;
@@ -77,7 +77,7 @@ static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
         const char *text = tv_webp_status_text(code, &status);
         return tv_image_fail(d, err, status, text);
     }
-    if (features.has_animation && tv_webp_count_frames(s->bytes, d->length) > TV_WEBP_MAX_FRAMES) {
+    if (features.has_animation && tv_webp_count_frames(s->bytes, d->length) > TV_MAX_FRAMES) {
         return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, "an animation of more than 100000 frames");
     }
     WebPData data = {s->bytes, d->length};

@@ -22,8 +22,12 @@ public struct ImageHeader: Sendable, Equatable {
     public var chromaSubsampling: String?
     /// The source's colour description (docs/design.md section 14).
     public var color: ColorDescription
-    /// Pages (TIFF), frames (GIF, animated WebP) or top-level images (HEIF); only the first is shown.
+    /// Pages (TIFF), frames (GIF, animated WebP) or top-level images (HEIF); only the first is shown. TIFF pages and
+    /// GIF frames are counted up to `framesCounted`: a file with more says that many (an animated WebP with more is
+    /// refused).
     public var frames: Int
+    /// The most pages or frames a header counts: a hostile file of millions of empty pages costs no more to open.
+    public static let framesCounted = Int(TV_MAX_FRAMES)
     /// How the pixels are compressed, where the format has a choice ("VP8L", "HEVC", "LZW", ...); nil for PNG and
     /// JPEG.
     public var compression: String?

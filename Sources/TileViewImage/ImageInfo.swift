@@ -91,7 +91,8 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         let copies = storedLevels.count
         if copies > 0 { parts.append("a pyramid of \(copies) reduced \(copies == 1 ? "copy" : "copies")") }
         if frames - (frames > copies ? copies : 0) > 1 {
-            parts.append("\(frames) \(format == "tiff" ? "pages" : "frames") (the first shown)")
+            let counted = frames >= ImageHeader.framesCounted ? "\(frames) or more" : "\(frames)"
+            parts.append("\(counted) \(format == "tiff" ? "pages" : "frames") (the first shown)")
         }
         parts.append("\(levels) levels, \(tiles) tiles of \(tileSize)")
         return "\(file): " + parts.joined(separator: ", ")

@@ -463,6 +463,10 @@ typedef enum {
     TV_IMAGE_COLOR_OTHER = 6   /* decoded through a library's generic RGBA path (TIFF: LAB, 1-bit, planar...) */
 } tv_image_color;
 
+/* The most frames or pages a header counts: walking them costs time and, for the libraries that keep a record of
+ * each, memory, so a hostile file of millions of empty ones is counted this far and no further. */
+#define TV_MAX_FRAMES 100000
+
 typedef struct {
     uint32_t width, height;   /* as the rows come (before `orientation`; HEIF: with irot/imir applied, but for
                                  a grid read a row of tiles at a time, whose irot/imir are `orientation`) */
@@ -473,7 +477,8 @@ typedef struct {
     int orientation;          /* TIFF's Orientation tag, or a HEIF grid's irot/imir, as 1...8; 0 when the
                                  format records none here (EXIF: see tv_image_exif) */
     uint32_t frames;          /* pages (TIFF), frames (GIF, animated WebP), top-level images (HEIF); the first
-                                 is shown */
+                                 is shown. TIFF pages and GIF frames are counted up to TV_MAX_FRAMES (a file
+                                 with more says TV_MAX_FRAMES); an animated WebP of more is refused */
     int animated;             /* WebP's animation flag; GIF with more than one frame */
     int lossless;             /* WebP VP8L */
     int tiled;                /* TIFF tiles or a HEIF grid's (tile_width x tile_height); else strips of

@@ -1,0 +1,139 @@
+import Testing
+import TileViewCodecs
+import TileViewCore
+
+/// A TIFF's pages are counted by following its IFD chain with a few bytes read an IFD and nothing kept per page:
+/// libtiff's own count keeps every offset it meets (a 6 MB file of a million empty IFDs held 130 MB and took 1.4 s
+/// to open). And a strip is read only where the file has it: where its place or its bytes are missing, the decode
+/// fails as truncated or corrupt rather than reading bytes from elsewhere (the header, say) as pixels.
+@Suite("TIFF page chain and strip places")
+struct TIFFPageChainTests {
+    /// A TIFF in either byte order, classic or BigTIFF: a first page of `width` x `height` 8-bit gray pixels in
+    /// `strips` strips (each `rowsPerStrip` rows), then `emptyPages` IFDs of no entries chained after it.
+    /// `stripPlace(k, offset, count)` may change where strip k says it lies; `lastLink` replaces the last IFD's
+    /// link (0: none).
+    struct Builder {
+        var bigEndian = false
+        var bigTIFF = false
+        var width = 16
+        var height = 16
+        var rowsPerStrip = 8
+        var emptyPages = 0
+        var stripPlace: (Int, Int, Int) -> (offset: Int, count: Int) = { _, offset, count in (offset, count) }
+        /// The last IFD links to the IFD of this page (0 is the first page); nil: the chain ends.
+        var loopTo: Int?
+
+        func int(_ value: Int, _ size: Int) -> [UInt8] {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+            return bigEndian ? bytes.reversed() : bytes
+        }
+
+        var entrySize: Int { bigTIFF ? 20 : 12 }
+        var countSize: Int { bigTIFF ? 8 : 2 }
+        var linkSize: Int { bigTIFF ? 8 : 4 }
+
+        /// One IFD entry of type LONG (4) holding `values` inline or at `at`.
+        func entry(_ tag: Int, _ values: [Int], at: Int) -> [UInt8] {
+            let inline = bigTIFF ? 2 : 1
+            var out = int(tag, 2) + int(4, 2) + int(values.count, bigTIFF ? 8 : 4)
+            if values.count <= inline {
+                let field = values.flatMap { int($0, 4) }
+                out += field + [UInt8](repeating: 0, count: (bigTIFF ? 8 : 4) - field.count)
+            } else {
+                out += int(at, bigTIFF ? 8 : 4)
+            }
+            return out
+        }
+
+        func bytes() -> [UInt8] {
+            let strips = (height + rowsPerStrip - 1) / rowsPerStrip
+            let header =
+                (bigEndian ? Array("MM".utf8) : Array("II".utf8))
+                + (bigTIFF ? int(43, 2) + int(8, 2) + int(0, 2) + int(16, 8) : int(42, 2) + int(8, 4))
+            let firstIFD = header.count
+            let entries = 9
+            let ifdSize = countSize + entries * entrySize + linkSize
+            let offsetsAt = firstIFD + ifdSize
+            let countsAt = offsetsAt + 4 * strips
+            let pixelsAt = countsAt + 4 * strips
+            let pixels = (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+            let emptyAt = pixelsAt + pixels.count
+            let emptySize = countSize + linkSize
+            var places: [(offset: Int, count: Int)] = []
+            for k in 0..<strips {
+                let rows = min(rowsPerStrip, height - k * rowsPerStrip)
+                places.append(stripPlace(k, pixelsAt + k * rowsPerStrip * width, rows * width))
+            }
+            func link(after page: Int) -> Int {
+                // Page 0 is the first IFD; page p > 0 the (p - 1)-th empty one.
+                let pages = emptyPages + 1
+                if page + 1 < pages { return emptyAt + page * emptySize }
+                guard let loopTo else { return 0 }
+                return loopTo == 0 ? firstIFD : emptyAt + (loopTo - 1) * emptySize
+            }
+            var out = header
+            out += int(entries, countSize)
+            out += entry(256, [width], at: 0) + entry(257, [height], at: 0) + entry(258, [8], at: 0)
+            out += entry(259, [1], at: 0) + entry(262, [1], at: 0)
+            out += entry(273, places.map(\.offset), at: offsetsAt) + entry(277, [1], at: 0)
+            out += entry(278, [rowsPerStrip], at: 0) + entry(279, places.map(\.count), at: countsAt)
+            out += int(link(after: 0), linkSize)
+            if strips > (bigTIFF ? 2 : 1) {
+                out += places.flatMap { int($0.offset, 4) } + places.flatMap { int($0.count, 4) }
+            } else {
+                out += [UInt8](repeating: 0, count: 8 * strips)
+            }
+            out += pixels
+            for page in 1...max(1, emptyPages) where emptyPages > 0 {
+                out += int(0, countSize) + int(link(after: page), linkSize)
+            }
+            return out
+        }
+    }
+
+    @Test("pages are the IFDs of the chain, in both byte orders and in BigTIFF, and the first is shown")
+    func chainCounted() throws {
+        for bigEndian in [false, true] {
+            for bigTIFF in [false, true] {
+                let tiff = Builder(bigEndian: bigEndian, bigTIFF: bigTIFF, emptyPages: 4).bytes()
+                let image = try ImageDecoder.decode(.bytes(tiff))
+                #expect(image.header.frames == 5, "big endian \(bigEndian), BigTIFF \(bigTIFF)")
+                #expect(image.image.size == PixelSize(width: 16, height: 16))
+                #expect(image.image[1, 1].r == UInt8(truncatingIfNeeded: 17 * 7), "the first page's pixels")
+                let alone = try ImageHeader.read(from: .bytes(Builder(bigEndian: bigEndian, bigTIFF: bigTIFF).bytes()))
+                #expect(alone.frames == 1)
+            }
+        }
+    }
+
+    @Test("a chain that comes back to an IFD counts each once; past the most counted, the count stops there")
+    func loopsAndLongChains() throws {
+        // The last IFD links back to the first page, to itself, or to one in the middle: each IFD counted once.
+        for (pages, loopTo) in [(2, 0), (1, 0), (4, 3), (10, 2), (300, 17)] {
+            let tiff = Builder(emptyPages: pages - 1, loopTo: loopTo).bytes()
+            #expect(try ImageHeader.read(from: .bytes(tiff)).frames == pages, "\(pages) pages, back to \(loopTo)")
+        }
+        // 150,000 pages of six bytes each (900 KB): counted to the limit, which the header says it is.
+        let long = try ImageHeader.read(from: .bytes(Builder(emptyPages: 149_999).bytes()))
+        #expect(long.frames == ImageHeader.framesCounted && ImageHeader.framesCounted == 100_000)
+    }
+
+    @Test("a strip whose bytes are not in the file fails the decode, truncated or corrupt, with no pixels")
+    func stripsOutsideTheFile() throws {
+        let good = Builder()
+        let size = good.bytes().count
+        // The second strip said to lie past the end, to run past it, or to have no bytes.
+        let cases: [(String, (Int, Int, Int) -> (offset: Int, count: Int), CodecError.Kind)] = [
+            ("past the end", { k, o, c in k == 1 ? (size + 1000, c) : (o, c) }, .truncated),
+            ("running past the end", { k, o, c in k == 1 ? (size - 10, c) : (o, c) }, .truncated),
+            ("of no bytes", { k, o, c in k == 1 ? (o, 0) : (o, c) }, .corrupt),
+        ]
+        for (name, place, expected) in cases {
+            var tiff = good
+            tiff.stripPlace = place
+            let got = kind { try ImageDecoder.decode(.bytes(tiff.bytes())) }
+            #expect(got == expected, "the second strip \(name): \(String(describing: got))")
+        }
+        #expect(try ImageDecoder.decode(.bytes(good.bytes())).header.frames == 1)
+    }
+}
