@@ -58,7 +58,8 @@ public protocol ZoomContent: AnyObject {
 }
 
 extension ZoomContent {
-    /// A scene's or any other content's: the bound whatever the frame shows.
+    /// Content that knows no better: the bound whatever the frame shows (images and scenes work it out from the
+    /// frame).
     public func decodePeakBytes(for state: ZoomState) -> Int { decodePeakBytes }
 
     public func renderPNG(_ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter)

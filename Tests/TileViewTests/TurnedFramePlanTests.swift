@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TileView
 import TileViewCore
@@ -73,6 +74,40 @@ struct TurnedFramePlanTests {
             let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
             #expect(rows >= 2)
             #expect(planned >= grid.levelSize.width * grid.tileSize * 4 * rows * 2, "\(planned)")
+        }
+    }
+
+    @Test("a scene frame's plan holds the block its turned layer's draw reads; an upright scene plans one band")
+    func turnedSceneLayer() throws {
+        let path = Fixtures.sampleImages.appendingPathComponent("retina.jpg").path
+        try TemporaryFolder.with("turned-scene") { dir in
+            // One layer covering a scene of the image's size: its draw is the image's own frame.
+            let scenePath = dir.appendingPathComponent("scene.json").path
+            try Data(
+                #"{"width": 1411, "height": 1411, "layers": [{"image": "\#(path)", "rect": [0, 0, 1411, 1411]}]}"#.utf8
+            ).write(to: URL(fileURLWithPath: scenePath))
+            let upright = try SceneImage(path: scenePath, cacheBudgetBytes: 0)
+            for turns in [0, 1, 3] {
+                let scene = try upright.rotated(clockwiseQuarterTurns: turns)
+                let image = try TiledImage(path: path, cacheBudgetBytes: 0, clockwiseQuarterTurns: turns)
+                var state = ZoomState(imageSize: scene.contentSize, viewportSize: Size(width: 500, height: 400))
+                state.zoom(toImageRect: Rect(x: 700, y: 300, width: 500, height: 400))
+                let planned = scene.decodePeakBytes(for: state)
+                guard turns != 0 else {
+                    #expect(planned == upright.decodePeakBytes, "upright: one band whatever the frame")
+                    continue
+                }
+                let frame = try image.render(state)
+                #expect(
+                    try scene.render(state, displacedBy: .zero, background: .black, filter: .automatic).image
+                        == frame.image, "turns \(turns): the scene draws the image")
+                let source = try #require(frame.sourceRect)
+                let grid = image.pyramid.grid(ofLevel: frame.level)
+                let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
+                let block = grid.levelSize.width * grid.tileSize * 4 * rows
+                #expect(rows >= 2, "turns \(turns): the frame spans rows of tiles")
+                #expect(planned >= block * 2, "turns \(turns): \(planned) < the block \(block) twice")
+            }
         }
     }
 }

@@ -138,13 +138,8 @@ public final class SceneImage: ZoomContent {
         filter: ResampleFilter = .automatic
     ) throws(TileViewError) -> RenderedFrame {
         let frameSize = PixelSize(truncating: state.viewportSize)
-        let origin = state.imageFrame.origin
-        let plan = SceneDrawPlan(
-            scene: scene, scale: state.zoomScale, origin: Point(x: origin.x + overscroll.x, y: origin.y + overscroll.y),
-            frameSize: frameSize,
-            imageSize: { self.layerImages[$0]?.imageSize.asSize })
         var frame = ImageBuffer(width: frameSize.width, height: frameSize.height, fill: background)
-        for draw in plan.draws {
+        for draw in drawPlan(state, displacedBy: overscroll).draws {
             switch draw {
             case .fill(let colour, let rect):
                 frame.fill(rect, with: colour)
@@ -156,6 +151,41 @@ public final class SceneImage: ZoomContent {
         return RenderedFrame(image: frame, level: 0, sourceRect: nil)
     }
 
+    /// The fills and layer draws of the frame of `state`, in order.
+    func drawPlan(_ state: ZoomState, displacedBy overscroll: Point) -> SceneDrawPlan {
+        let origin = state.imageFrame.origin
+        return SceneDrawPlan(
+            scene: scene, scale: state.zoomScale, origin: Point(x: origin.x + overscroll.x, y: origin.y + overscroll.y),
+            frameSize: PixelSize(truncating: state.viewportSize),
+            imageSize: { self.layerImages[$0]?.imageSize.asSize })
+    }
+
+    /// The frame geometry and level that draw `image` whole at `imageFrame` (viewport space) in a frame of
+    /// `frameSize`.
+    static func layerGeometry(_ image: TiledImage, frame imageFrame: Rect, frameSize: PixelSize) -> (
+        FrameGeometry, level: Int
+    ) {
+        let size = image.imageSize
+        return image.pyramid.frameGeometry(
+            frameSize: frameSize, zoomScale: imageFrame.width / Double(size.width),
+            zoomScaleY: imageFrame.height / Double(size.height), imageFrameOrigin: imageFrame.origin)
+    }
+
+    /// What decoding for the frame of `state` holds at its peak: the layers are drawn one at a time, each a frame
+    /// of its image (`TiledImage.decodePeakBytes(level:source:)`: a turned image reads the stored block under every
+    /// row of tiles its draw touches), and never less than `decodePeakBytes`.
+    public func decodePeakBytes(for state: ZoomState) -> Int {
+        let frameSize = PixelSize(truncating: state.viewportSize)
+        var peak = decodePeakBytes
+        for case .image(let layer, let imageFrame, _) in drawPlan(state, displacedBy: .zero).draws {
+            guard let image = layerImages[layer] else { continue }
+            let (geometry, level) = Self.layerGeometry(image, frame: imageFrame, frameSize: frameSize)
+            guard let source = FrameRenderer.plan(geometry).sourceRect else { continue }
+            peak = max(peak, image.decodePeakBytes(level: level, source: source))
+        }
+        return peak
+    }
+
     /// Draws `image` whole at `imageFrame` (viewport space) onto `frame`, cut to `clip`.
     ///
     /// The geometry is that of a zoom frame of the whole viewport with the image frame where the layer puts it,
@@ -165,11 +195,7 @@ public final class SceneImage: ZoomContent {
     func drawImage(
         _ image: TiledImage, frame imageFrame: Rect, clip: Rect, onto frame: inout ImageBuffer, filter: ResampleFilter
     ) throws(TileViewError) {
-        let size = image.imageSize
-        let scaleX = imageFrame.width / Double(size.width)
-        let scaleY = imageFrame.height / Double(size.height)
-        let (geometry, level) = image.pyramid.frameGeometry(
-            frameSize: frame.size, zoomScale: scaleX, zoomScaleY: scaleY, imageFrameOrigin: imageFrame.origin)
+        let (geometry, level) = Self.layerGeometry(image, frame: imageFrame, frameSize: frame.size)
         guard clip != imageFrame else {
             try image.draw(geometry, level: level, onto: &frame, filter: filter)
             return
