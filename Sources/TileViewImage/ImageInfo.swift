@@ -94,7 +94,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
             let counted = frames >= ImageHeader.framesCounted ? "\(frames) or more" : "\(frames)"
             parts.append("\(counted) \(format == "tiff" ? "pages" : "frames") (the first shown)")
         }
-        parts.append("\(levels) levels, \(tiles) tiles of \(tileSize)")
+        parts.append("\(levels) level\(levels == 1 ? "" : "s"), \(tiles) tile\(tiles == 1 ? "" : "s") of \(tileSize)")
         return "\(file): " + parts.joined(separator: ", ")
     }
 }
