@@ -30,6 +30,17 @@ struct tv_tiff_level {
     uint64_t offset;
 };
 
+/* How a TIFF's IFDs are laid out, from its header: byte order and classic or BigTIFF. */
+struct tv_tiff_chain {
+    int big_endian, count_size, entry_size, link_size;
+    uint64_t first;                  /* the first IFD's offset (0: none) */
+    struct tv_input_window *window; /* NULL until tv_tiff_chain_start */
+};
+
+/* The most strips or tiles a page may have: libtiff holds two 8-byte entries each for the page it reads (so at most
+ * 64 MiB), read before anything here could plan for them. 16x16 tiles over a billion pixels are about 3.9 million. */
+#define TV_TIFF_MAX_STRILES ((uint64_t)1 << 22)
+
 struct tv_tiff_state {
     struct tv_image_decoder *decoder;
     TIFF *tif;
@@ -53,6 +64,7 @@ struct tv_tiff_state {
     struct tv_tiff_level levels[TV_TIFF_MAX_LEVELS]; /* the first page's reduced copies, largest first */
     int level_count;
     uint64_t first_offset;        /* the first page's IFD */
+    struct tv_tiff_chain chain;   /* the file's IFDs as read here, before libtiff reads them */
 };
 
 static int tv_tiff_on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
@@ -283,6 +295,135 @@ static tv_status tv_tiff_layout(struct tv_image_decoder *d, tv_error *err) {
     return TV_OK;
 }
 
+static uint64_t tv_tiff_get(const uint8_t *bytes, int size, int big_endian) {
+    uint64_t value = 0;
+    for (int i = 0; i < size; i++) value |= (uint64_t)bytes[big_endian ? size - 1 - i : i] << (8 * i);
+    return value;
+}
+
+/* The IFD the one at `offset` links to, in `*next` (0: none); 0 when the IFD cannot be read. */
+static int tv_tiff_next_ifd(struct tv_image_decoder *d, const struct tv_tiff_chain *c, uint64_t offset,
+                            uint64_t *next) {
+    uint8_t field[8];
+    if (tv_input_read_through(d, c->window, offset, field, (size_t)c->count_size) != c->count_size) return 0;
+    uint64_t entries = tv_tiff_get(field, c->count_size, c->big_endian);
+    if (entries > d->length / (uint64_t)c->entry_size) return 0;
+    uint64_t link = offset + (uint64_t)c->count_size + entries * (uint64_t)c->entry_size;
+    if (tv_input_read_through(d, c->window, link, field, (size_t)c->link_size) != c->link_size) return 0;
+    *next = tv_tiff_get(field, c->link_size, c->big_endian);
+    return 1;
+}
+
+/* Pages in the file: the IFDs of the chain from the header's first one, read through one window (a few bytes an
+ * IFD, nothing kept per page). Stops at a zero or unreadable link or at TV_MAX_FRAMES; a chain that comes back to an
+ * IFD it met counts each of its IFDs once (Brent's cycle finding gives the loop's length, a second walk the pages
+ * before it). At least 1: libtiff has read the first page. libtiff's own count (TIFFNumberOfDirectories) keeps
+ * every offset it meets: a 6 MB file of a million empty IFDs (six bytes each) held 130 MB and took 1.4 s to open. */
+static uint32_t tv_tiff_count_pages(struct tv_image_decoder *d, const struct tv_tiff_chain *c) {
+    uint32_t pages = 0;
+    /* Brent: `saved` is an IFD met, `steps` links behind the walk, moved up to it at each power of two; coming to
+     * it again closes a loop of `steps` IFDs. */
+    uint64_t offset = c->first, saved = c->first, next = 0;
+    uint32_t power = 1, steps = 0;
+    int looped = 0;
+    while (offset != 0 && pages < TV_MAX_FRAMES && tv_tiff_next_ifd(d, c, offset, &next)) {
+        pages++;
+        offset = next;
+        steps++;
+        if (offset == saved) {
+            looped = 1;
+            break;
+        }
+        if (steps == power) {
+            saved = offset;
+            power *= 2;
+            steps = 0;
+        }
+    }
+    if (looped) {
+        /* The loop has `steps` IFDs; the pages before it are those until a walker `steps` ahead meets one from the
+         * start. */
+        uint64_t behind = c->first, ahead = c->first;
+        for (uint32_t i = 0; i < steps; i++) tv_tiff_next_ifd(d, c, ahead, &ahead);
+        uint32_t before = 0;
+        while (behind != ahead && before < pages) {
+            tv_tiff_next_ifd(d, c, behind, &behind);
+            tv_tiff_next_ifd(d, c, ahead, &ahead);
+            before++;
+        }
+        pages = before + steps;
+    }
+    return pages > 0 ? pages : 1;
+}
+
+/* Reads the file's header into `c`: byte order, classic or BigTIFF, the first IFD. Out of memory or not a TIFF
+ * header: `c->first` is 0. */
+static void tv_tiff_chain_start(struct tv_image_decoder *d, struct tv_tiff_chain *c) {
+    c->first = 0;
+    c->window = malloc(sizeof *c->window);
+    if (c->window == NULL) return;
+    c->window->length = 0;
+    uint8_t head[16] = {0};
+    if (tv_input_read_through(d, c->window, 0, head, 16) < 8 || (head[0] != 'I' && head[0] != 'M')) return;
+    c->big_endian = head[0] == 'M';
+    int big_tiff = tv_tiff_get(head + 2, 2, c->big_endian) == 43;
+    c->count_size = big_tiff ? 8 : 2;
+    c->entry_size = big_tiff ? 20 : 12;
+    c->link_size = big_tiff ? 8 : 4;
+    c->first = big_tiff ? tv_tiff_get(head + 8, 8, c->big_endian) : tv_tiff_get(head + 4, 4, c->big_endian);
+}
+
+/* The strips or tiles the IFD at `offset` has, as libtiff works them out from its size, rows per strip or tile
+ * size, samples and planar configuration (the entries of one value only; up to 65536 entries looked at). 0 when
+ * the IFD cannot be read (libtiff then says why). */
+static uint64_t tv_tiff_ifd_striles(struct tv_image_decoder *d, const struct tv_tiff_chain *c, uint64_t offset) {
+    uint8_t field[20];
+    if (offset == 0 || tv_input_read_through(d, c->window, offset, field, (size_t)c->count_size) != c->count_size) {
+        return 0;
+    }
+    uint64_t entries = tv_tiff_get(field, c->count_size, c->big_endian);
+    if (entries > 65536) entries = 65536;
+    uint64_t width = 0, height = 0, rows_per_strip = 0, tile_width = 0, tile_height = 0, samples = 1, planar = 1;
+    int value_at = c->entry_size == 20 ? 12 : 8;
+    for (uint64_t i = 0; i < entries; i++) {
+        uint64_t at = offset + (uint64_t)c->count_size + i * (uint64_t)c->entry_size;
+        if (tv_input_read_through(d, c->window, at, field, (size_t)c->entry_size) != c->entry_size) return 0;
+        unsigned tag = (unsigned)tv_tiff_get(field, 2, c->big_endian);
+        unsigned type = (unsigned)tv_tiff_get(field + 2, 2, c->big_endian);
+        uint64_t count = tv_tiff_get(field + 4, c->entry_size == 20 ? 8 : 4, c->big_endian);
+        int size = type == 3 ? 2 : type == 4 ? 4 : type == 16 ? 8 : 0;
+        if (count != 1 || size == 0) continue;
+        uint64_t value = tv_tiff_get(field + value_at, size, c->big_endian);
+        switch (tag) {
+        case 256: width = value; break;
+        case 257: height = value; break;
+        case 278: rows_per_strip = value; break;
+        case 277: samples = value; break;
+        case 284: planar = value; break;
+        case 322: tile_width = value; break;
+        case 323: tile_height = value; break;
+        default: break;
+        }
+    }
+    uint64_t striles;
+    if (tile_width > 0 && tile_height > 0) {
+        striles = ((width + tile_width - 1) / tile_width) * ((height + tile_height - 1) / tile_height);
+    } else {
+        if (rows_per_strip == 0 || rows_per_strip > height) rows_per_strip = height;
+        striles = rows_per_strip == 0 ? 0 : (height + rows_per_strip - 1) / rows_per_strip;
+    }
+    return planar == 2 ? striles * (samples > 0 ? samples : 1) : striles;
+}
+
+/* Whether the page at `offset` has at most TV_TIFF_MAX_STRILES strips or tiles; else the error says how many. */
+static tv_status tv_tiff_striles_fit(struct tv_image_decoder *d, uint64_t offset, tv_error *err) {
+    uint64_t striles = tv_tiff_ifd_striles(d, &((struct tv_tiff_state *)d->state)->chain, offset);
+    if (striles <= TV_TIFF_MAX_STRILES) return TV_OK;
+    char message[TV_MESSAGE_LEN];
+    snprintf(message, sizeof message, "a page of %llu strips or tiles, over the %llu read (libtiff keeps 16 bytes for each)",
+             (unsigned long long)striles, (unsigned long long)TV_TIFF_MAX_STRILES);
+    return tv_image_fail(d, err, TV_ERR_LIMIT, message);
+}
 
 /* Checks that strip or tile `strile` has a place in the file: its offset and byte count read (where they are read
  * on demand, an entry past the file's end is an error rather than libtiff's 0, and a count missing or past the end
@@ -320,6 +461,13 @@ static tv_status tv_tiff_find_levels(struct tv_image_decoder *d, tv_error *err) 
     }
     int candidates = subifd_count > 0 ? subifd_count : (int)d->header.frames - 1;
     for (int i = 0; i < candidates && s->level_count < TV_TIFF_MAX_LEVELS; i++) {
+        uint64_t next = 0;
+        if (subifd_count > 0) {
+            next = subifds[i];
+        } else if (!tv_tiff_next_ifd(d, &s->chain, TIFFCurrentDirOffset(tif), &next)) {
+            break;
+        }
+        if (tv_tiff_striles_fit(d, next, NULL) != TV_OK) break;
         int read = subifd_count > 0 ? TIFFSetSubDirectory(tif, subifds[i]) : TIFFSetDirectory(tif, (tdir_t)(i + 1));
         if (!read) break;
         uint32_t width = 0, height = 0, kind = 0;
@@ -346,93 +494,16 @@ static tv_status tv_tiff_find_levels(struct tv_image_decoder *d, tv_error *err) 
     return tv_tiff_layout(d, err);
 }
 
-static uint64_t tv_tiff_get(const uint8_t *bytes, int size, int big_endian) {
-    uint64_t value = 0;
-    for (int i = 0; i < size; i++) value |= (uint64_t)bytes[big_endian ? size - 1 - i : i] << (8 * i);
-    return value;
-}
-
-/* How a TIFF's IFDs are laid out, from its header: byte order and classic or BigTIFF. */
-struct tv_tiff_chain {
-    int big_endian, count_size, entry_size, link_size;
-    struct tv_input_window *window;
-};
-
-/* The IFD the one at `offset` links to, in `*next` (0: none); 0 when the IFD cannot be read. */
-static int tv_tiff_next_ifd(struct tv_image_decoder *d, const struct tv_tiff_chain *c, uint64_t offset,
-                            uint64_t *next) {
-    uint8_t field[8];
-    if (tv_input_read_through(d, c->window, offset, field, (size_t)c->count_size) != c->count_size) return 0;
-    uint64_t entries = tv_tiff_get(field, c->count_size, c->big_endian);
-    if (entries > d->length / (uint64_t)c->entry_size) return 0;
-    uint64_t link = offset + (uint64_t)c->count_size + entries * (uint64_t)c->entry_size;
-    if (tv_input_read_through(d, c->window, link, field, (size_t)c->link_size) != c->link_size) return 0;
-    *next = tv_tiff_get(field, c->link_size, c->big_endian);
-    return 1;
-}
-
-/* Pages in the file: the IFDs of the chain from the header's first one, read through one window (a few bytes an
- * IFD, nothing kept per page). Stops at a zero or unreadable link or at TV_MAX_FRAMES; a chain that comes back to an
- * IFD it met counts each of its IFDs once (Brent's cycle finding gives the loop's length, a second walk the pages
- * before it). At least 1: libtiff has read the first page. libtiff's own count (TIFFNumberOfDirectories) keeps
- * every offset it meets: a 6 MB file of a million empty IFDs (six bytes each) held 130 MB and took 1.4 s to open. */
-static uint32_t tv_tiff_count_pages(struct tv_image_decoder *d) {
-    struct tv_tiff_chain c = {0};
-    uint8_t head[16];
-    uint32_t pages = 0;
-    c.window = malloc(sizeof *c.window);
-    if (c.window == NULL) return 1;
-    c.window->length = 0;
-    if (tv_input_read_through(d, c.window, 0, head, 16) >= 8 && (head[0] == 'I' || head[0] == 'M')) {
-        c.big_endian = head[0] == 'M';
-        int big_tiff = tv_tiff_get(head + 2, 2, c.big_endian) == 43;
-        c.count_size = big_tiff ? 8 : 2;
-        c.entry_size = big_tiff ? 20 : 12;
-        c.link_size = big_tiff ? 8 : 4;
-        uint64_t first = big_tiff ? tv_tiff_get(head + 8, 8, c.big_endian) : tv_tiff_get(head + 4, 4, c.big_endian);
-        /* Brent: `saved` is an IFD met, `steps` links behind the walk, moved up to it at each power of two;
-         * coming to it again closes a loop of `steps` IFDs. */
-        uint64_t offset = first, saved = first, next = 0;
-        uint32_t power = 1, steps = 0;
-        int looped = 0;
-        while (offset != 0 && pages < TV_MAX_FRAMES && tv_tiff_next_ifd(d, &c, offset, &next)) {
-            pages++;
-            offset = next;
-            steps++;
-            if (offset == saved) {
-                looped = 1;
-                break;
-            }
-            if (steps == power) {
-                saved = offset;
-                power *= 2;
-                steps = 0;
-            }
-        }
-        if (looped) {
-            /* The loop has `steps` IFDs; the pages before it are those until a walker `steps` ahead meets one from
-             * the start. */
-            uint64_t behind = first, ahead = first;
-            for (uint32_t i = 0; i < steps; i++) tv_tiff_next_ifd(d, &c, ahead, &ahead);
-            uint32_t before = 0;
-            while (behind != ahead && before < pages) {
-                tv_tiff_next_ifd(d, &c, behind, &behind);
-                tv_tiff_next_ifd(d, &c, ahead, &ahead);
-                before++;
-            }
-            pages = before + steps;
-        }
-    }
-    free(c.window);
-    return pages > 0 ? pages : 1;
-}
-
-static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
+static tv_status tv_tiff_open_first(struct tv_image_decoder *d, tv_error *err) {
     struct tv_tiff_state *s = calloc(1, sizeof *s);
     if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     d->state = s;
     s->decoder = d;
     s->alpha_sample = -1;
+    tv_tiff_chain_start(d, &s->chain);
+    if (s->chain.window == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
+    tv_status fits = tv_tiff_striles_fit(d, d->open_directory != 0 ? d->open_directory : s->chain.first, err);
+    if (fits != TV_OK) return fits;
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
     if (options == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     TIFFOpenOptionsSetMaxSingleMemAlloc(options, TV_TIFF_MAX_ALLOCATION);
@@ -465,12 +536,23 @@ static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
     if (TIFFGetField(tif, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc != NULL) {
         tv_image_keep_icc(d, icc, icc_length);
     }
-    h->frames = tv_tiff_count_pages(d);
+    h->frames = tv_tiff_count_pages(d, &s->chain);
     if (h->streams_rows) {
         status = tv_tiff_find_levels(d, err);
         if (status != TV_OK) return status;
     }
     return TV_OK;
+}
+
+/* Opens the file at its first page (or `open_directory`); the window the IFDs were read through is let go after. */
+static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
+    tv_status status = tv_tiff_open_first(d, err);
+    struct tv_tiff_state *s = d->state;
+    if (s != NULL) {
+        free(s->chain.window);
+        s->chain.window = NULL;
+    }
+    return status;
 }
 
 /* The value of sample `index` of a row of samples of `bits` bits (1, 2, 4, 8 or 16; 16 in native order). */
@@ -798,6 +880,7 @@ static void tv_tiff_close(struct tv_image_decoder *d) {
     if (s->tif != NULL) TIFFClose(s->tif);
     free(s->buffer);
     free(s->row);
+    free(s->chain.window);
     free(s);
     d->state = NULL;
 }

@@ -136,4 +136,44 @@ struct TIFFPageChainTests {
         }
         #expect(try ImageDecoder.decode(.bytes(good.bytes())).header.frames == 1)
     }
+
+    /// A little-endian TIFF of one IFD whose entries are LONGs (`tag`, `value`), each of one value: the strip or
+    /// tile arrays it names lie nowhere.
+    static func geometryOnly(_ entries: [(tag: Int, value: Int)]) -> [UInt8] {
+        func le(_ value: Int, _ size: Int) -> [UInt8] {
+            (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        var out: [UInt8] = Array("II".utf8) + le(42, 2) + le(8, 4) + le(entries.count, 2)
+        for (tag, value) in entries.sorted(by: { $0.tag < $1.tag }) {
+            out += le(tag, 2) + le(4, 2) + le(1, 4) + le(value, 4)
+        }
+        return out + le(0, 4)
+    }
+
+    @Test("a page of more strips or tiles than libtiff may keep places for is refused before libtiff reads it")
+    func stripCount() throws {
+        // 16x16 tiles over 32768 x H: 2048 columns of tiles.
+        func tiled(height: Int) -> [UInt8] {
+            Self.geometryOnly([
+                (256, 32768), (257, height), (258, 8), (259, 1), (262, 1), (277, 1), (322, 16), (323, 16),
+                (324, 4096), (325, 4096),
+            ])
+        }
+        let over = error { try ImageHeader.read(from: .bytes(tiled(height: 2049 * 16))) }
+        #expect(over?.kind == .tooLarge, "\(String(describing: over))")
+        #expect(over?.message.contains("a page of 4196352 strips or tiles, over the 4194304 read") == true)
+        // At the limit the page is read, and fails on its missing arrays, not on their count.
+        let at = error { try ImageHeader.read(from: .bytes(tiled(height: 2048 * 16))) }
+        #expect(at != nil && at?.message.contains("strips or tiles") == false, "\(String(describing: at))")
+        // Strips of one row each, and separate planes (a strip per sample per row), are counted the same way.
+        let rows = Self.geometryOnly([
+            (256, 1), (257, 4_194_305), (258, 8), (259, 1), (262, 1), (273, 4096), (277, 1), (278, 1), (279, 1),
+        ])
+        #expect(kind { try ImageHeader.read(from: .bytes(rows)) } == .tooLarge)
+        let planes = Self.geometryOnly([
+            (256, 1), (257, 1_398_102), (258, 8), (259, 1), (262, 2), (273, 4096), (277, 3), (278, 1), (279, 1),
+            (284, 2),
+        ])
+        #expect(kind { try ImageHeader.read(from: .bytes(planes)) } == .tooLarge)
+    }
 }
