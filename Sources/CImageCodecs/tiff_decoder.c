@@ -33,8 +33,7 @@ struct tv_tiff_level {
 /* How a TIFF's IFDs are laid out, from its header: byte order and classic or BigTIFF. */
 struct tv_tiff_chain {
     int big_endian, count_size, entry_size, link_size;
-    uint64_t first;                  /* the first IFD's offset (0: none) */
-    struct tv_input_window *window; /* NULL until tv_tiff_chain_start */
+    uint64_t first; /* the first IFD's offset (0: none) */
 };
 
 /* The most strips or tiles a page may have: libtiff holds two 8-byte entries each for the page it reads (so at most
@@ -64,7 +63,7 @@ struct tv_tiff_state {
     struct tv_tiff_level levels[TV_TIFF_MAX_LEVELS]; /* the first page's reduced copies, largest first */
     int level_count;
     uint64_t first_offset;        /* the first page's IFD */
-    struct tv_tiff_chain chain;   /* the file's IFDs as read here, before libtiff reads them */
+    struct tv_tiff_chain chain;   /* how the file's IFDs are read here, before libtiff reads them */
 };
 
 static int tv_tiff_on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
@@ -301,33 +300,44 @@ static uint64_t tv_tiff_get(const uint8_t *bytes, int size, int big_endian) {
     return value;
 }
 
-/* The IFD the one at `offset` links to, in `*next` (0: none); 0 when the IFD cannot be read. */
-static int tv_tiff_next_ifd(struct tv_image_decoder *d, const struct tv_tiff_chain *c, uint64_t offset,
-                            uint64_t *next) {
+/* Reads `count` bytes at `offset` through `window`, or straight from the input without one. */
+static long long tv_tiff_read_at(struct tv_image_decoder *d, struct tv_input_window *window, uint64_t offset,
+                                 void *buffer, size_t count) {
+    return window != NULL ? tv_input_read_through(d, window, offset, buffer, count)
+                          : tv_input_read(d, offset, buffer, count);
+}
+
+/* The IFD the one at `offset` links to, in `*next` (0: none); 0 when the IFD cannot be read. Reads through
+ * `window` (a walk over many IFDs), or two small reads without one. */
+static int tv_tiff_next_ifd(struct tv_image_decoder *d, const struct tv_tiff_chain *c,
+                            struct tv_input_window *window, uint64_t offset, uint64_t *next) {
     uint8_t field[8];
-    if (tv_input_read_through(d, c->window, offset, field, (size_t)c->count_size) != c->count_size) return 0;
+    if (tv_tiff_read_at(d, window, offset, field, (size_t)c->count_size) != c->count_size) return 0;
     uint64_t entries = tv_tiff_get(field, c->count_size, c->big_endian);
     if (entries > d->length / (uint64_t)c->entry_size) return 0;
     uint64_t link = offset + (uint64_t)c->count_size + entries * (uint64_t)c->entry_size;
-    if (tv_input_read_through(d, c->window, link, field, (size_t)c->link_size) != c->link_size) return 0;
+    if (tv_tiff_read_at(d, window, link, field, (size_t)c->link_size) != c->link_size) return 0;
     *next = tv_tiff_get(field, c->link_size, c->big_endian);
     return 1;
 }
 
-/* Pages in the file: the IFDs of the chain from the header's first one, read through one window (a few bytes an
- * IFD, nothing kept per page). Stops at a zero or unreadable link or at TV_MAX_FRAMES; a chain that comes back to an
- * IFD it met counts each of its IFDs once (Brent's cycle finding gives the loop's length, a second walk the pages
- * before it). At least 1: libtiff has read the first page. libtiff's own count (TIFFNumberOfDirectories) keeps
- * every offset it meets: a 6 MB file of a million empty IFDs (six bytes each) held 130 MB and took 1.4 s to open. */
+/* Pages in the file: the IFDs of the chain from the header's first one, two small reads an IFD as libtiff makes
+ * them, past the 64th through one window; nothing kept per page. Stops at a zero or unreadable link or at
+ * TV_MAX_FRAMES; a chain that comes back to an IFD it met counts each of its IFDs once (Brent's cycle finding gives
+ * the loop's length, a second walk the pages before it). At least 1: libtiff has read the first page. libtiff's own
+ * count (TIFFNumberOfDirectories) keeps every offset it meets: a 6 MB file of a million empty IFDs (six bytes each)
+ * held 130 MB and took 1.4 s to open. */
 static uint32_t tv_tiff_count_pages(struct tv_image_decoder *d, const struct tv_tiff_chain *c) {
+    struct tv_input_window *window = NULL; /* from the 64th IFD on: a long chain is read a window at a time */
     uint32_t pages = 0;
     /* Brent: `saved` is an IFD met, `steps` links behind the walk, moved up to it at each power of two; coming to
      * it again closes a loop of `steps` IFDs. */
     uint64_t offset = c->first, saved = c->first, next = 0;
     uint32_t power = 1, steps = 0;
     int looped = 0;
-    while (offset != 0 && pages < TV_MAX_FRAMES && tv_tiff_next_ifd(d, c, offset, &next)) {
+    while (offset != 0 && pages < TV_MAX_FRAMES && tv_tiff_next_ifd(d, c, window, offset, &next)) {
         pages++;
+        if (pages == 64 && (window = malloc(sizeof *window)) != NULL) window->length = 0;
         offset = next;
         steps++;
         if (offset == saved) {
@@ -344,27 +354,24 @@ static uint32_t tv_tiff_count_pages(struct tv_image_decoder *d, const struct tv_
         /* The loop has `steps` IFDs; the pages before it are those until a walker `steps` ahead meets one from the
          * start. */
         uint64_t behind = c->first, ahead = c->first;
-        for (uint32_t i = 0; i < steps; i++) tv_tiff_next_ifd(d, c, ahead, &ahead);
+        for (uint32_t i = 0; i < steps; i++) tv_tiff_next_ifd(d, c, window, ahead, &ahead);
         uint32_t before = 0;
         while (behind != ahead && before < pages) {
-            tv_tiff_next_ifd(d, c, behind, &behind);
-            tv_tiff_next_ifd(d, c, ahead, &ahead);
+            tv_tiff_next_ifd(d, c, window, behind, &behind);
+            tv_tiff_next_ifd(d, c, window, ahead, &ahead);
             before++;
         }
         pages = before + steps;
     }
+    free(window);
     return pages > 0 ? pages : 1;
 }
 
-/* Reads the file's header into `c`: byte order, classic or BigTIFF, the first IFD. Out of memory or not a TIFF
- * header: `c->first` is 0. */
+/* Reads the file's header into `c`: byte order, classic or BigTIFF, the first IFD (0 when it is not a TIFF header). */
 static void tv_tiff_chain_start(struct tv_image_decoder *d, struct tv_tiff_chain *c) {
     c->first = 0;
-    c->window = malloc(sizeof *c->window);
-    if (c->window == NULL) return;
-    c->window->length = 0;
     uint8_t head[16] = {0};
-    if (tv_input_read_through(d, c->window, 0, head, 16) < 8 || (head[0] != 'I' && head[0] != 'M')) return;
+    if (tv_input_read(d, 0, head, 16) < 8 || (head[0] != 'I' && head[0] != 'M')) return;
     c->big_endian = head[0] == 'M';
     int big_tiff = tv_tiff_get(head + 2, 2, c->big_endian) == 43;
     c->count_size = big_tiff ? 8 : 2;
@@ -377,17 +384,19 @@ static void tv_tiff_chain_start(struct tv_image_decoder *d, struct tv_tiff_chain
  * size, samples and planar configuration (the entries of one value only; up to 65536 entries looked at). 0 when
  * the IFD cannot be read (libtiff then says why). */
 static uint64_t tv_tiff_ifd_striles(struct tv_image_decoder *d, const struct tv_tiff_chain *c, uint64_t offset) {
-    uint8_t field[20];
-    if (offset == 0 || tv_input_read_through(d, c->window, offset, field, (size_t)c->count_size) != c->count_size) {
-        return 0;
-    }
+    uint8_t field[8];
+    if (offset == 0 || tv_input_read(d, offset, field, (size_t)c->count_size) != c->count_size) return 0;
     uint64_t entries = tv_tiff_get(field, c->count_size, c->big_endian);
     if (entries > 65536) entries = 65536;
+    size_t bytes = (size_t)entries * (size_t)c->entry_size;
+    uint8_t *block = malloc(bytes > 0 ? bytes : 1);
+    if (block == NULL) return 0;
+    long long got = tv_input_read(d, offset + (uint64_t)c->count_size, block, bytes);
+    entries = got > 0 ? (uint64_t)got / (uint64_t)c->entry_size : 0;
     uint64_t width = 0, height = 0, rows_per_strip = 0, tile_width = 0, tile_height = 0, samples = 1, planar = 1;
     int value_at = c->entry_size == 20 ? 12 : 8;
     for (uint64_t i = 0; i < entries; i++) {
-        uint64_t at = offset + (uint64_t)c->count_size + i * (uint64_t)c->entry_size;
-        if (tv_input_read_through(d, c->window, at, field, (size_t)c->entry_size) != c->entry_size) return 0;
+        const uint8_t *field = block + i * (uint64_t)c->entry_size;
         unsigned tag = (unsigned)tv_tiff_get(field, 2, c->big_endian);
         unsigned type = (unsigned)tv_tiff_get(field + 2, 2, c->big_endian);
         uint64_t count = tv_tiff_get(field + 4, c->entry_size == 20 ? 8 : 4, c->big_endian);
@@ -405,6 +414,7 @@ static uint64_t tv_tiff_ifd_striles(struct tv_image_decoder *d, const struct tv_
         default: break;
         }
     }
+    free(block);
     uint64_t striles;
     if (tile_width > 0 && tile_height > 0) {
         striles = ((width + tile_width - 1) / tile_width) * ((height + tile_height - 1) / tile_height);
@@ -420,7 +430,8 @@ static tv_status tv_tiff_striles_fit(struct tv_image_decoder *d, uint64_t offset
     uint64_t striles = tv_tiff_ifd_striles(d, &((struct tv_tiff_state *)d->state)->chain, offset);
     if (striles <= TV_TIFF_MAX_STRILES) return TV_OK;
     char message[TV_MESSAGE_LEN];
-    snprintf(message, sizeof message, "a page of %llu strips or tiles, over the %llu read (libtiff keeps 16 bytes for each)",
+    snprintf(message, sizeof message,
+             "a page of %llu strips or tiles, over the %llu read (libtiff keeps 16 bytes for each)",
              (unsigned long long)striles, (unsigned long long)TV_TIFF_MAX_STRILES);
     return tv_image_fail(d, err, TV_ERR_LIMIT, message);
 }
@@ -464,7 +475,7 @@ static tv_status tv_tiff_find_levels(struct tv_image_decoder *d, tv_error *err) 
         uint64_t next = 0;
         if (subifd_count > 0) {
             next = subifds[i];
-        } else if (!tv_tiff_next_ifd(d, &s->chain, TIFFCurrentDirOffset(tif), &next)) {
+        } else if (!tv_tiff_next_ifd(d, &s->chain, NULL, TIFFCurrentDirOffset(tif), &next)) {
             break;
         }
         if (tv_tiff_striles_fit(d, next, NULL) != TV_OK) break;
@@ -494,14 +505,13 @@ static tv_status tv_tiff_find_levels(struct tv_image_decoder *d, tv_error *err) 
     return tv_tiff_layout(d, err);
 }
 
-static tv_status tv_tiff_open_first(struct tv_image_decoder *d, tv_error *err) {
+static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
     struct tv_tiff_state *s = calloc(1, sizeof *s);
     if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     d->state = s;
     s->decoder = d;
     s->alpha_sample = -1;
     tv_tiff_chain_start(d, &s->chain);
-    if (s->chain.window == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     tv_status fits = tv_tiff_striles_fit(d, d->open_directory != 0 ? d->open_directory : s->chain.first, err);
     if (fits != TV_OK) return fits;
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
@@ -544,16 +554,6 @@ static tv_status tv_tiff_open_first(struct tv_image_decoder *d, tv_error *err) {
     return TV_OK;
 }
 
-/* Opens the file at its first page (or `open_directory`); the window the IFDs were read through is let go after. */
-static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
-    tv_status status = tv_tiff_open_first(d, err);
-    struct tv_tiff_state *s = d->state;
-    if (s != NULL) {
-        free(s->chain.window);
-        s->chain.window = NULL;
-    }
-    return status;
-}
 
 /* The value of sample `index` of a row of samples of `bits` bits (1, 2, 4, 8 or 16; 16 in native order). */
 static inline unsigned tv_tiff_sample(const uint8_t *row, size_t index, unsigned bits) {
@@ -880,7 +880,6 @@ static void tv_tiff_close(struct tv_image_decoder *d) {
     if (s->tif != NULL) TIFFClose(s->tif);
     free(s->buffer);
     free(s->row);
-    free(s->chain.window);
     free(s);
     d->state = NULL;
 }
