@@ -64,6 +64,8 @@ struct tv_tiff_state {
     int level_count;
     uint64_t first_offset;        /* the first page's IFD */
     struct tv_tiff_chain chain;   /* how the file's IFDs are read here, before libtiff reads them */
+    uint64_t table_at;            /* where the entries of the IFD whose count libtiff read last begin (0: none) */
+    uint64_t table_entries;       /* that count */
 };
 
 static int tv_tiff_on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
@@ -87,12 +89,71 @@ static int tv_tiff_on_warning(TIFF *tif, void *user, const char *module, const c
     return 1;
 }
 
+/* The most bytes of one tag's values libtiff is let read, but for the strip and tile arrays (bounded by
+ * TV_TIFF_MAX_STRILES), SubIFD offsets and an ICC profile; tags read here or by libtiff's RGBA interface (colour
+ * maps, transfer functions, JPEG tables, YCbCr fields) stay well below it. */
+#define TV_TIFF_MAX_TAG_BYTES ((uint64_t)1 << 20)
+/* The largest ICC profile read, as a JPEG's 255 APP2 chunks can hold. */
+#define TV_TIFF_MAX_ICC_BYTES ((uint64_t)16 << 20)
+
+static uint64_t tv_tiff_get(const uint8_t *bytes, int size, int big_endian);
+
+/* Bytes a value of TIFF field type `type` takes (1 for types libtiff does not know). */
+static uint64_t tv_tiff_type_size(unsigned type) {
+    switch (type) {
+    case 3: case 8: return 2;                   /* SHORT, SSHORT */
+    case 4: case 9: case 11: case 13: return 4; /* LONG, SLONG, FLOAT, IFD */
+    case 5: case 10: case 12: return 8;         /* RATIONAL, SRATIONAL, DOUBLE */
+    case 16: case 17: case 18: return 8;        /* LONG8, SLONG8, IFD8 */
+    default: return 1;
+    }
+}
+
+/* libtiff reads every tag of a directory into memory, and copies it once more (a 100 MB Photoshop layer tag held
+ * 213 MB to open, on every open of the file). In a directory's entries as libtiff reads them, each tag whose values
+ * are more than TV_TIFF_MAX_TAG_BYTES (an ICC profile: TV_TIFF_MAX_ICC_BYTES) is shown with no values, so libtiff
+ * reads none; a profile left out says so in a warning. */
+static void tv_tiff_drop_large_tags(struct tv_tiff_state *s, uint8_t *entries, uint64_t count) {
+    const struct tv_tiff_chain *c = &s->chain;
+    int big_tiff = c->entry_size == 20;
+    for (uint64_t i = 0; i < count; i++) {
+        uint8_t *entry = entries + i * (uint64_t)c->entry_size;
+        unsigned tag = (unsigned)tv_tiff_get(entry, 2, c->big_endian);
+        uint64_t values = tv_tiff_get(entry + 4, big_tiff ? 8 : 4, c->big_endian);
+        uint64_t size = tv_tiff_type_size((unsigned)tv_tiff_get(entry + 2, 2, c->big_endian));
+        if (tag == 273 || tag == 279 || tag == 324 || tag == 325 || tag == 330) continue;
+        uint64_t limit = tag == 34675 ? TV_TIFF_MAX_ICC_BYTES : TV_TIFF_MAX_TAG_BYTES;
+        if (values <= limit / size) continue;
+        memset(entry + 4, 0, big_tiff ? 8 : 4);
+        if (tag == 34675) {
+            char text[TV_MESSAGE_LEN];
+            snprintf(text, sizeof text, "an ICC profile of %llu bytes, over the %llu read, was left out",
+                     (unsigned long long)(values * size), (unsigned long long)TV_TIFF_MAX_ICC_BYTES);
+            tv_warning_log_add(&s->decoder->warnings, text);
+        }
+    }
+}
+
 static tmsize_t tv_tiff_read(thandle_t handle, void *buffer, tmsize_t size) {
     struct tv_tiff_state *s = (struct tv_tiff_state *)handle;
     if (size <= 0) return 0;
-    long long got = tv_input_read(s->decoder, s->position, buffer, (size_t)size);
+    uint64_t at = s->position;
+    long long got = tv_input_read(s->decoder, at, buffer, (size_t)size);
     if (got < 0) return -1;
     s->position += (uint64_t)got;
+    /* libtiff reads a directory as its entry count, then its entries at once, just after. */
+    const struct tv_tiff_chain *c = &s->chain;
+    if (c->first != 0) {
+        if (got == c->count_size) {
+            s->table_at = at + (uint64_t)c->count_size;
+            s->table_entries = tv_tiff_get(buffer, c->count_size, c->big_endian);
+        } else {
+            if (s->table_at != 0 && at == s->table_at && (uint64_t)got == s->table_entries * (uint64_t)c->entry_size) {
+                tv_tiff_drop_large_tags(s, buffer, s->table_entries);
+            }
+            s->table_at = 0;
+        }
+    }
     return (tmsize_t)got;
 }
 

@@ -176,4 +176,47 @@ struct TIFFPageChainTests {
         ])
         #expect(kind { try ImageHeader.read(from: .bytes(planes)) } == .tooLarge)
     }
+
+    /// A 1x1 gray TIFF (classic, little-endian) with one more tag, `tag` of `type` and `count` values at `at` (the
+    /// file ends at 300 bytes unless `values` are given, which are then put at `at`).
+    static func withTag(_ tag: Int, type: Int, count: Int, values: [UInt8] = []) -> [UInt8] {
+        func le(_ value: Int, _ size: Int) -> [UInt8] {
+            (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        var entries: [(Int, Int, Int, Int)] = [
+            (256, 4, 1, 1), (257, 4, 1, 1), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1), (273, 4, 1, 299),
+            (277, 3, 1, 1), (278, 4, 1, 1), (279, 4, 1, 1), (tag, type, count, 300),
+        ]
+        entries.sort { $0.0 < $1.0 }
+        var out: [UInt8] = Array("II".utf8) + le(42, 2) + le(8, 4) + le(entries.count, 2)
+        for (tag, type, count, value) in entries { out += le(tag, 2) + le(type, 2) + le(count, 4) + le(value, 4) }
+        out += le(0, 4)
+        out += [UInt8](repeating: 0x80, count: 300 - out.count)
+        return out + values
+    }
+
+    @Test("a tag of more than 1 MiB the image does not need is not read: libtiff never meets its values")
+    func largeTagsNotRead() throws {
+        // A 100 MB Photoshop layer tag (37724) and XMP packet (700) whose values are not in the file: libtiff, which
+        // would read them (and copy them), says nothing about them, and the image decodes.
+        for (tag, type) in [(37724, 7), (700, 1)] {
+            let decoded = try ImageDecoder.decode(.bytes(Self.withTag(tag, type: type, count: 100_000_000)))
+            #expect(decoded.image[0, 0].r == 0x80)
+            #expect(decoded.warnings.isEmpty, "tag \(tag): \(decoded.warnings)")
+        }
+        // At 1 MiB a tag is read as before: here its values are missing, and libtiff says so.
+        let small = try ImageDecoder.decode(.bytes(Self.withTag(37724, type: 7, count: 1 << 20)))
+        #expect(!small.warnings.isEmpty, "libtiff reads a tag of 1 MiB")
+    }
+
+    @Test("an ICC profile over 16 MiB is left out with a warning, and the image is taken as sRGB")
+    func largeProfile() throws {
+        let bytes = (16 << 20) + 1
+        let tiff = Self.withTag(34675, type: 7, count: bytes, values: [UInt8](repeating: 7, count: bytes))
+        let decoded = try ImageDecoder.decode(.bytes(tiff))
+        #expect(decoded.header.color.origin == .assumed && decoded.header.color.problem == nil)
+        #expect(
+            decoded.warnings.contains { $0.contains("an ICC profile of 16777217 bytes, over the 16777216 read") },
+            "\(decoded.warnings)")
+    }
 }
