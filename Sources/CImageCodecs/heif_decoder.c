@@ -328,7 +328,7 @@ static tv_status tv_heif_open(struct tv_image_decoder *d, tv_error *err) {
             free(profile);
         }
     } else if (profile_size > TV_ICC_MAX_BYTES) {
-        tv_warning_log_add(&d->warnings, "the ICC profile is larger than 4 MiB and is ignored");
+        tv_image_icc_too_large(d);
     }
     struct heif_color_profile_nclx *nclx = NULL;
     struct heif_error nclx_error = heif_image_handle_get_nclx_color_profile(handle, &nclx);

@@ -76,10 +76,14 @@ static uint8_t *tv_copy_bytes(const uint8_t *bytes, size_t length) {
     return copy;
 }
 
+void tv_image_icc_too_large(struct tv_image_decoder *d) {
+    tv_warning_log_add(&d->warnings, "the ICC profile is larger than 4 MiB and is ignored");
+}
+
 void tv_image_keep_icc(struct tv_image_decoder *d, const uint8_t *bytes, size_t length) {
     if (bytes == NULL || length == 0 || d->icc != NULL) return;
     if (length > TV_ICC_MAX_BYTES) {
-        tv_warning_log_add(&d->warnings, "the ICC profile is larger than 4 MiB and is ignored");
+        tv_image_icc_too_large(d);
         return;
     }
     d->icc = tv_copy_bytes(bytes, length);

@@ -90,11 +90,9 @@ static int tv_tiff_on_warning(TIFF *tif, void *user, const char *module, const c
 }
 
 /* The most bytes of one tag's values libtiff is let read, but for the strip and tile arrays (bounded by
- * TV_TIFF_MAX_STRILES), SubIFD offsets and an ICC profile; tags read here or by libtiff's RGBA interface (colour
+ * TV_TIFF_MAX_STRILES), SubIFD offsets and an ICC profile (TV_ICC_MAX_BYTES, as every format); tags read here or by libtiff's RGBA interface (colour
  * maps, transfer functions, JPEG tables, YCbCr fields) stay well below it. */
 #define TV_TIFF_MAX_TAG_BYTES ((uint64_t)1 << 20)
-/* The largest ICC profile read, as a JPEG's 255 APP2 chunks can hold. */
-#define TV_TIFF_MAX_ICC_BYTES ((uint64_t)16 << 20)
 
 static uint64_t tv_tiff_get(const uint8_t *bytes, int size, int big_endian);
 
@@ -111,8 +109,8 @@ static uint64_t tv_tiff_type_size(unsigned type) {
 
 /* libtiff reads every tag of a directory into memory, and copies it once more (a 100 MB Photoshop layer tag held
  * 213 MB to open, on every open of the file). In a directory's entries as libtiff reads them, each tag whose values
- * are more than TV_TIFF_MAX_TAG_BYTES (an ICC profile: TV_TIFF_MAX_ICC_BYTES) is shown with no values, so libtiff
- * reads none; a profile left out says so in a warning. */
+ * are more than TV_TIFF_MAX_TAG_BYTES (an ICC profile: TV_ICC_MAX_BYTES) is shown with no values, so libtiff reads
+ * none; a profile left out says so in a warning, as in every format. */
 static void tv_tiff_drop_large_tags(struct tv_tiff_state *s, uint8_t *entries, uint64_t count) {
     const struct tv_tiff_chain *c = &s->chain;
     int big_tiff = c->entry_size == 20;
@@ -122,15 +120,10 @@ static void tv_tiff_drop_large_tags(struct tv_tiff_state *s, uint8_t *entries, u
         uint64_t values = tv_tiff_get(entry + 4, big_tiff ? 8 : 4, c->big_endian);
         uint64_t size = tv_tiff_type_size((unsigned)tv_tiff_get(entry + 2, 2, c->big_endian));
         if (tag == 273 || tag == 279 || tag == 324 || tag == 325 || tag == 330) continue;
-        uint64_t limit = tag == 34675 ? TV_TIFF_MAX_ICC_BYTES : TV_TIFF_MAX_TAG_BYTES;
+        uint64_t limit = tag == 34675 ? TV_ICC_MAX_BYTES : TV_TIFF_MAX_TAG_BYTES;
         if (values <= limit / size) continue;
         memset(entry + 4, 0, big_tiff ? 8 : 4);
-        if (tag == 34675) {
-            char text[TV_MESSAGE_LEN];
-            snprintf(text, sizeof text, "an ICC profile of %llu bytes, over the %llu read, was left out",
-                     (unsigned long long)(values * size), (unsigned long long)TV_TIFF_MAX_ICC_BYTES);
-            tv_warning_log_add(&s->decoder->warnings, text);
-        }
+        if (tag == 34675) tv_image_icc_too_large(s->decoder);
     }
 }
 
