@@ -13,8 +13,6 @@
 
 #include "shim_internal.h"
 
-#define TV_EXIF_MAX_BYTES (1u << 20)
-
 tv_status tv_image_fail(const struct tv_image_decoder *d, tv_error *err, tv_status status, const char *message) {
     (void)d;
     return tv_fail(err, status, message);

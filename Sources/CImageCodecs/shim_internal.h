@@ -185,6 +185,9 @@ long long tv_input_read_through(const struct tv_image_decoder *d, struct tv_inpu
 tv_status tv_input_all(struct tv_image_decoder *d, size_t limit, const uint8_t **bytes, uint8_t **owned,
                        tv_error *err);
 
+/* The largest EXIF block kept. */
+#define TV_EXIF_MAX_BYTES (1u << 20)
+
 /* Warns that the file's ICC profile is over TV_ICC_MAX_BYTES and is ignored (the file is then taken as untagged). */
 void tv_image_icc_too_large(struct tv_image_decoder *d);
 /* Keeps a copy of an ICC profile or EXIF block (at most TV_ICC_MAX_BYTES, resp. 1 MiB; longer ones are dropped

@@ -1,6 +1,7 @@
-/* WebP through libwebp (decoding, and the encoder of the server's webp answers): the file is read into memory (libwebp decodes from a buffer), its chunks (ICCP, EXIF,
- * ANIM) read with the demuxer, and the image decoded whole as RGBA8 at the first row; an animated file gives its
- * first frame, composed on the canvas by WebPAnimDecoder. */
+/* WebP through libwebp (decoding, and the encoder of the server's webp answers). Opening reads the RIFF chunks'
+ * headers and what the header needs (VP8X, ICCP, EXIF, the first image's bitstream header) with small reads; the
+ * file is read into memory only to decode (libwebp decodes from a buffer), the image whole as RGBA8 at the first
+ * row; an animated file gives its first frame, composed on the canvas by WebPAnimDecoder. */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,12 @@ struct tv_webp_state {
     uint32_t full_width, full_height; /* the image's; the header has the selected level's */
     uint32_t level;
 };
+
+/* What a decode holds beside the frame: the decoded image and the file read into memory (unless the caller gave
+ * its bytes). */
+static size_t tv_webp_working_bytes(const struct tv_image_decoder *d) {
+    return (size_t)d->header.width * d->header.height * 4 + (d->data == NULL ? d->length : 0);
+}
 
 /* The size of level `level`: the image halved `level` times, rounded up. */
 static void tv_webp_level_size(const struct tv_image_decoder *d, uint32_t level, uint32_t *width, uint32_t *height) {
@@ -50,61 +57,153 @@ static const char *tv_webp_status_text(VP8StatusCode code, tv_status *status) {
  * TV_MAX_FRAMES (an hour at 30 frames a second; GIF's and TIFF's counts stop there) is refused before it is
  * demuxed. */
 
-/* The ANMF chunks at the RIFF's top level, counted up to one past TV_MAX_FRAMES (a chunk running past the
- * end is left for libwebp to name). */
-static uint32_t tv_webp_count_frames(const uint8_t *bytes, size_t length) {
-    uint32_t frames = 0;
-    for (size_t at = 12; at + 8 <= length && frames <= TV_MAX_FRAMES;) {
-        size_t size = (size_t)bytes[at + 4] | (size_t)bytes[at + 5] << 8 | (size_t)bytes[at + 6] << 16 |
-                      (size_t)bytes[at + 7] << 24;
-        if (memcmp(bytes + at, "ANMF", 4) == 0) frames++;
-        if (size > length - at - 8) break;
-        at += 8 + size + (size & 1);
-    }
-    return frames;
+static uint32_t tv_webp_le(const uint8_t *bytes, int size) {
+    uint32_t value = 0;
+    for (int i = 0; i < size; i++) value |= (uint32_t)bytes[i] << (8 * i);
+    return value;
 }
 
+/* The first image of the file, as its bitstream header says. */
+struct tv_webp_image {
+    uint64_t at;       /* its chunk ("VP8 " or "VP8L"), 0: none yet */
+    int lossless;
+    uint32_t width, height;
+    int alpha;         /* VP8L's alpha hint, or an ALPH chunk before a VP8 one */
+};
+
+/* Reads the bitstream header of the image chunk at `at` (`size` bytes of payload, `fourcc` "VP8 " or "VP8L") into
+ * `image`: a VP8 key frame's start code and size, or VP8L's signature, size and alpha hint. */
+static tv_status tv_webp_image_header(struct tv_image_decoder *d, uint64_t at, const uint8_t *fourcc, uint32_t size,
+                                      struct tv_webp_image *image, tv_error *err) {
+    uint8_t bits[10];
+    image->at = at;
+    image->lossless = memcmp(fourcc, "VP8L", 4) == 0;
+    uint32_t need = image->lossless ? 5 : 10;
+    if (size < need || tv_input_read(d, at + 8, bits, need) != (long long)need) {
+        return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
+    }
+    if (image->lossless) {
+        uint32_t word = tv_webp_le(bits + 1, 4);
+        if (bits[0] != 0x2F || (word >> 29) != 0) {
+            return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
+        }
+        image->width = (word & 0x3FFF) + 1;
+        image->height = ((word >> 14) & 0x3FFF) + 1;
+        image->alpha = image->alpha || ((word >> 28) & 1);
+    } else {
+        /* A key frame (bit 0 clear) with the start code 9D 01 2A, then 14-bit sizes. */
+        if ((bits[0] & 1) != 0 || bits[3] != 0x9D || bits[4] != 0x01 || bits[5] != 0x2A) {
+            return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
+        }
+        image->width = tv_webp_le(bits + 6, 2) & 0x3FFF;
+        image->height = tv_webp_le(bits + 8, 2) & 0x3FFF;
+        if (image->width == 0 || image->height == 0) {
+            return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
+        }
+    }
+    return TV_OK;
+}
+
+/* Reads `size` bytes of the chunk payload at `at` into a new buffer (NULL when out of memory or cut short). */
+static uint8_t *tv_webp_payload(struct tv_image_decoder *d, uint64_t at, uint32_t size) {
+    uint8_t *bytes = malloc(size > 0 ? size : 1);
+    if (bytes != NULL && tv_input_read(d, at + 8, bytes, size) != (long long)size) {
+        free(bytes);
+        bytes = NULL;
+    }
+    return bytes;
+}
+
+/* The header from the RIFF chunks, walked with an 8-byte read each (libwebp's demuxer needs the whole file in
+ * memory, which a file of 200 MB made a 213 MB header read): VP8X's flags and canvas, the ICC profile and EXIF
+ * (within their limits), the ANMF frames counted (more than TV_MAX_FRAMES are refused, as libwebp's demuxer would
+ * keep a record of each), and the first image's bitstream header. libwebp checks the rest when it decodes. */
 static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
     struct tv_webp_state *s = calloc(1, sizeof *s);
     if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
     d->state = s;
-    tv_status status = tv_input_all(d, TV_WEBP_MAX_FILE, &s->bytes, &s->owned, err);
-    if (status != TV_OK) return status;
-
-    WebPBitstreamFeatures features;
-    VP8StatusCode code = WebPGetFeatures(s->bytes, d->length, &features);
-    if (code != VP8_STATUS_OK) {
-        const char *text = tv_webp_status_text(code, &status);
-        return tv_image_fail(d, err, status, text);
+    uint8_t head[12];
+    if (tv_input_read(d, 0, head, 12) != 12) {
+        return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the data ends before the image does");
     }
-    if (features.has_animation && tv_webp_count_frames(s->bytes, d->length) > TV_MAX_FRAMES) {
-        return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, "an animation of more than 100000 frames");
-    }
-    WebPData data = {s->bytes, d->length};
-    WebPDemuxState demux_state;
-    WebPDemuxer *demux = WebPDemuxPartial(&data, &demux_state);
-    if (demux == NULL || demux_state == WEBP_DEMUX_PARSE_ERROR) {
-        WebPDemuxDelete(demux);
+    if (memcmp(head, "RIFF", 4) != 0 || memcmp(head + 8, "WEBP", 4) != 0) {
         return tv_image_fail(d, err, TV_ERR_CORRUPT, "the RIFF container is damaged");
     }
-    if (demux_state != WEBP_DEMUX_DONE) {
-        WebPDemuxDelete(demux);
-        return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the file ends before its last chunk");
+    uint64_t end = 8 + (uint64_t)tv_webp_le(head + 4, 4);
+    if (end < 12) return tv_image_fail(d, err, TV_ERR_CORRUPT, "the RIFF container is damaged");
+    if (end > d->length) return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the file ends before its last chunk");
+    uint32_t flags = 0, canvas_width = 0, canvas_height = 0, frames = 0;
+    int extended = 0, alpha_chunk = 0;
+    struct tv_webp_image image = {0};
+    for (uint64_t at = 12; at + 8 <= end;) {
+        uint8_t chunk[8];
+        if (tv_input_read(d, at, chunk, 8) != 8) {
+            return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the file ends before its last chunk");
+        }
+        uint32_t size = tv_webp_le(chunk + 4, 4);
+        if ((uint64_t)size > end - at - 8) {
+            return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the file ends before its last chunk");
+        }
+        if (memcmp(chunk, "VP8X", 4) == 0) {
+            uint8_t fields[10];
+            if (at != 12 || size < 10 || tv_input_read(d, at + 8, fields, 10) != 10) {
+                return tv_image_fail(d, err, TV_ERR_CORRUPT, "the RIFF container is damaged");
+            }
+            extended = 1;
+            flags = fields[0];
+            canvas_width = tv_webp_le(fields + 4, 3) + 1;
+            canvas_height = tv_webp_le(fields + 7, 3) + 1;
+        } else if (memcmp(chunk, "ICCP", 4) == 0 && (flags & ICCP_FLAG) && d->icc == NULL) {
+            if (size > TV_ICC_MAX_BYTES) {
+                tv_image_icc_too_large(d);
+            } else {
+                uint8_t *profile = tv_webp_payload(d, at, size);
+                if (profile != NULL) tv_image_keep_icc(d, profile, size);
+                free(profile);
+            }
+        } else if (memcmp(chunk, "EXIF", 4) == 0 && (flags & EXIF_FLAG) && d->exif == NULL) {
+            /* Within twice EXIF's limit, the "Exif\0\0" prefix some writers add included; tv_image_keep_exif
+             * says when the block is over it. */
+            uint8_t *block = size <= 2 * TV_EXIF_MAX_BYTES ? tv_webp_payload(d, at, size) : NULL;
+            if (block != NULL) tv_image_keep_exif(d, block, size);
+            free(block);
+        } else if (memcmp(chunk, "ANMF", 4) == 0) {
+            if (++frames > TV_MAX_FRAMES) {
+                return tv_image_fail(d, err, TV_ERR_UNSUPPORTED, "an animation of more than 100000 frames");
+            }
+            /* The first frame's image: its sub-chunks after the 16-byte frame header. */
+            for (uint64_t sub = at + 24; image.at == 0 && sub + 8 <= at + 8 + size;) {
+                uint8_t inner[8];
+                if (tv_input_read(d, sub, inner, 8) != 8) break;
+                uint32_t inner_size = tv_webp_le(inner + 4, 4);
+                if ((uint64_t)inner_size > at + 8 + size - sub - 8) break;
+                if (memcmp(inner, "ALPH", 4) == 0) image.alpha = 1;
+                if (memcmp(inner, "VP8 ", 4) == 0 || memcmp(inner, "VP8L", 4) == 0) {
+                    tv_status status = tv_webp_image_header(d, sub, inner, inner_size, &image, err);
+                    if (status != TV_OK) return status;
+                }
+                sub += 8 + (uint64_t)inner_size + (inner_size & 1);
+            }
+        } else if (memcmp(chunk, "ALPH", 4) == 0 && image.at == 0) {
+            alpha_chunk = 1;
+        } else if ((memcmp(chunk, "VP8 ", 4) == 0 || memcmp(chunk, "VP8L", 4) == 0) && image.at == 0) {
+            if (!extended && at != 12) return tv_image_fail(d, err, TV_ERR_CORRUPT, "the RIFF container is damaged");
+            image.alpha = alpha_chunk;
+            tv_status status = tv_webp_image_header(d, at, chunk, size, &image, err);
+            if (status != TV_OK) return status;
+        } else if (!extended && at == 12) {
+            /* The simple format starts with its VP8 or VP8L chunk (what follows it is not read). */
+            return tv_image_fail(d, err, TV_ERR_CORRUPT, "the RIFF container is damaged");
+        }
+        at += 8 + (uint64_t)size + (size & 1);
     }
-    uint32_t flags = WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS);
-    uint32_t width = WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH);
-    uint32_t height = WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT);
-    uint32_t frames = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
-    WebPChunkIterator chunk;
-    if ((flags & ICCP_FLAG) && WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
-        tv_image_keep_icc(d, chunk.chunk.bytes, chunk.chunk.size);
-        WebPDemuxReleaseChunkIterator(&chunk);
+    int animated = extended && (flags & ANIMATION_FLAG) != 0;
+    if (image.at == 0) return tv_image_fail(d, err, TV_ERR_CORRUPT, "the file holds no image");
+    uint32_t width = extended ? canvas_width : image.width, height = extended ? canvas_height : image.height;
+    /* A still image fills its canvas; the frames of an animation lie on it. */
+    if (!animated && (image.width != width || image.height != height)) {
+        return tv_image_fail(d, err, TV_ERR_CORRUPT, "the image is not the size its header gives");
     }
-    if ((flags & EXIF_FLAG) && WebPDemuxGetChunk(demux, "EXIF", 1, &chunk)) {
-        tv_image_keep_exif(d, chunk.chunk.bytes, chunk.chunk.size);
-        WebPDemuxReleaseChunkIterator(&chunk);
-    }
-    WebPDemuxDelete(demux);
 
     tv_image_header *h = &d->header;
     h->width = width;
@@ -112,29 +211,36 @@ static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
     s->full_width = width;
     s->full_height = height;
     /* Scaled decodes (not of an animation): a level per halving while both sides stay at least 1. */
-    if (!features.has_animation) {
+    if (!animated) {
         while (h->levels < 24 && (width >> (h->levels + 1)) >= 1 && (height >> (h->levels + 1)) >= 1) h->levels++;
     }
     h->bit_depth = 8;
-    h->samples = features.has_alpha ? 4 : 3;
-    h->has_alpha = features.has_alpha || (flags & ALPHA_FLAG) != 0;
+    h->has_alpha = image.alpha || (flags & ALPHA_FLAG) != 0;
+    h->samples = h->has_alpha ? 4 : 3;
     h->color = TV_IMAGE_COLOR_RGB;
-    h->frames = frames > 0 ? frames : 1;
-    h->animated = features.has_animation;
-    h->lossless = features.format == 2;
+    h->frames = animated && frames > 0 ? frames : 1;
+    h->animated = animated;
+    h->lossless = !animated && image.lossless;
     snprintf(h->compression, sizeof h->compression, "%s",
-             features.has_animation ? "animation" : (features.format == 2 ? "VP8L" : "VP8"));
-    h->working_bytes = (size_t)width * height * 4 + (s->owned != NULL ? d->length : 0);
+             animated ? "animation" : (image.lossless ? "VP8L" : "VP8"));
+    h->working_bytes = tv_webp_working_bytes(d);
     /* The animation decoder composes on a canvas of its own and keeps the previous one. */
-    if (features.has_animation) h->working_bytes += (size_t)width * height * 8;
+    if (animated) h->working_bytes += (size_t)width * height * 8;
     return TV_OK;
+}
+
+/* The file in memory, read on the first decode. */
+static tv_status tv_webp_load(struct tv_image_decoder *d, tv_error *err) {
+    struct tv_webp_state *s = d->state;
+    return s->bytes != NULL ? TV_OK : tv_input_all(d, TV_WEBP_MAX_FILE, &s->bytes, &s->owned, err);
 }
 
 static tv_status tv_webp_decode_whole(struct tv_image_decoder *d, uint8_t *pixels, tv_error *err) {
     struct tv_webp_state *s = d->state;
     uint32_t width = d->header.width, height = d->header.height;
     size_t bytes = (size_t)width * height * 4;
-    tv_status status;
+    tv_status status = tv_webp_load(d, err);
+    if (status != TV_OK) return status;
     if (d->header.animated) {
         WebPData data = {s->bytes, d->length};
         WebPAnimDecoderOptions options;
@@ -192,7 +298,7 @@ static tv_status tv_webp_select_level(struct tv_image_decoder *d, int level, tv_
     } else {
         tv_webp_level_size(d, (uint32_t)level, &d->header.width, &d->header.height);
     }
-    d->header.working_bytes = (size_t)d->header.width * d->header.height * 4 + (s->owned != NULL ? d->length : 0);
+    d->header.working_bytes = tv_webp_working_bytes(d);
     return TV_OK;
 }
 

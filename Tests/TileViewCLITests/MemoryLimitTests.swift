@@ -98,4 +98,44 @@ struct MemoryLimitTests {
             #expect(fine.status == 0, "\(fine)")
         }
     }
+
+    /// Writes `head`, then a hole to `size` bytes (a sparse file: nothing written to disk but the head).
+    static func sparseFile(_ path: String, head: [UInt8], size: Int) throws {
+        try Data(head).write(to: URL(fileURLWithPath: path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+    }
+
+    @Test("a 200 MB WebP of a small image is opened in a small address space: its header is read, not the file")
+    func headerReadsAreSmall() throws {
+        try TemporaryFolder.with("memory-header") { dir in
+            func le(_ value: Int, _ size: Int) -> [UInt8] {
+                (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+            }
+            let junk = 200_000_000
+            // A WebP whose image is followed by a 200 MB chunk libwebp does not know.
+            let webp = try [UInt8](
+                Data(contentsOf: Fixtures.corpusRoot.appendingPathComponent("formats/webp/lossy-q80.webp")))
+            let body = Array(webp[12...]) + Array("JUNK".utf8) + le(junk, 4)
+            let webpPath = dir.appendingPathComponent("padded.webp").path
+            try Self.sparseFile(
+                webpPath, head: Array("RIFF".utf8) + le(4 + body.count + junk, 4) + Array("WEBP".utf8) + body,
+                size: 12 + body.count + junk)
+            // 250 MB of address space: the binary and its libraries take about 100; the file would take 200 more.
+            // (A TIFF's large tags are not read either, TIFFPageChainTests; under this limit libtiff's allocation for
+            // them fails and it goes on without them, so the limit would not tell.)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [
+                "-c", "ulimit -v 250000 && exec '\(CommandRunner.executable.path)' info '\(webpPath)' 2>&1",
+            ]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0 && text.contains("WebP 128x96"), "\(text)")
+        }
+    }
 }
