@@ -11,6 +11,15 @@ import TileViewTestSupport
 /// itself, not one band whatever the frame shows.
 @Suite("Turned frame plans")
 struct TurnedFramePlanTests {
+    /// What a frame of `image` read: the rows of tiles under its source rect, and their stored block across the
+    /// level's whole width (4 bytes a pixel).
+    static func block(of frame: RenderedFrame, in image: TiledImage) throws -> (rows: Int, bytes: Int) {
+        let source = try #require(frame.sourceRect)
+        let grid = image.pyramid.grid(ofLevel: frame.level)
+        let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
+        return (rows, grid.levelSize.width * grid.tileSize * 4 * rows)
+    }
+
     @Test("a turned image's frame plan holds the block its frame reads, stored and turned; an upright one a band")
     func turnedBlock() throws {
         let path = Fixtures.sampleImages.appendingPathComponent("retina.jpg").path
@@ -34,12 +43,8 @@ struct TurnedFramePlanTests {
                     #expect(planned == image.decodePeakBytes, "upright: one band whatever the frame")
                     continue
                 }
-                // What the frame read: the rows of tiles under its source rect, across the level's whole width,
-                // stored, and (without the shared cache) turned upright whole.
-                let source = try #require(frame.sourceRect)
-                let grid = image.pyramid.grid(ofLevel: frame.level)
-                let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
-                let block = grid.levelSize.width * grid.tileSize * 4 * rows
+                // What the frame read, stored, and (without the shared cache) turned upright whole.
+                let (rows, block) = try Self.block(of: frame, in: image)
                 #expect(rows >= 2, "turns \(turns) zoom \(zoom): the frame spans rows of tiles")
                 #expect(planned >= block * 2, "turns \(turns) zoom \(zoom): \(planned) < the block \(block) twice")
                 let sharedPlan = shared.decodePeakBytes(for: state)
@@ -101,10 +106,7 @@ struct TurnedFramePlanTests {
                 #expect(
                     try scene.render(state, displacedBy: .zero, background: .black, filter: .automatic).image
                         == frame.image, "turns \(turns): the scene draws the image")
-                let source = try #require(frame.sourceRect)
-                let grid = image.pyramid.grid(ofLevel: frame.level)
-                let rows = Set(grid.tiles(intersecting: source).map(\.row)).count
-                let block = grid.levelSize.width * grid.tileSize * 4 * rows
+                let (rows, block) = try Self.block(of: frame, in: image)
                 #expect(rows >= 2, "turns \(turns): the frame spans rows of tiles")
                 #expect(planned >= block * 2, "turns \(turns): \(planned) < the block \(block) twice")
             }
