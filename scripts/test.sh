@@ -5,7 +5,8 @@
 #             test target, one after another, so each target's time is its own;
 #   external  the suites tagged `.external` (Tests/TileViewTestSupport/Tags.swift), which drive outside programs
 #             (Chromium, wrk, the IIIF validator, schemathesis, Slurm and Kubernetes, the example package's build,
-#             the probes): one run, the suites side by side; each suite's time is its wall time from start to end.
+#             the probes): one run, the suites side by side; each suite's time is its wall time from start to end;
+#             then each suite also tagged `.alone` (a load test) in a run of its own, with the machine to itself.
 # Every run's whole output goes to .build/test-logs/; the terminal gets the times, each failure with its details and
 # each run's closing line from Swift Testing. The last line counts every run.
 # With arguments (`scripts/test.sh --filter Zoom`), one plain `swift test` run with them instead.
@@ -42,18 +43,24 @@ if [ $# -gt 0 ]; then
 fi
 
 # The external suites and tests, as Swift Testing's --filter and --skip read them: the type or function after
-# each `.tags(.external)`. (Swift 6.3's `swift test` has no tag filter.)
-external=$(python3 - <<'PY'
-import pathlib, re
+# each `.tags(.external...)`, and of those the ones also tagged `.alone`, one a line. (Swift 6.3's `swift test`
+# has no tag filter.)
+tagged() {
+  python3 - "$1" <<'PY'
+import pathlib, re, sys
 names = []
 for path in sorted(pathlib.Path("Tests").rglob("*.swift")):
     text = path.read_text()
-    for match in re.finditer(r"\.tags\(\.external\)", text):
-        declaration = re.search(r"\b(?:struct|func)\s+(\w+)", text[match.end():])
-        names.append(r"[./]" + declaration.group(1) + r"\b")
-print("|".join(sorted(set(names))))
+    for match in re.finditer(r"\.tags\(([^)]*)\)", text):
+        tags = [t.strip() for t in match.group(1).split(",")]
+        if ".external" in tags and (sys.argv[1] == "external" or ".alone" in tags):
+            declaration = re.search(r"\b(?:struct|func)\s+(\w+)", text[match.end():])
+            names.append(r"[./]" + declaration.group(1) + r"\b")
+print("\n".join(sorted(set(names))))
 PY
-)
+}
+external=$(tagged external | paste -sd '|')
+alone=$(tagged alone)
 [ -n "$external" ] || { echo "test.sh: found no suite tagged .external" >&2; exit 1; }
 
 total_tests=0
@@ -107,8 +114,17 @@ for target in $(cd Tests && ls -d *Tests | sort); do
 done
 middle=$(date +%s)
 echo "   fast tier: $((middle - start)) s"
-echo "== external tier: the suites tagged .external, side by side"
-run "$logs/external.log" external suites --filter "$external"
+echo "== external tier: the suites tagged .external, side by side, then those tagged .alone, each on its own"
+if [ -n "$alone" ]; then
+  run "$logs/external.log" external suites --filter "$external" --skip "$(paste -sd '|' <<<"$alone")"
+  n=0
+  while IFS= read -r suite; do
+    n=$((n + 1))
+    run "$logs/alone-$n.log" "external, alone" suites --filter "$suite"
+  done <<<"$alone"
+else
+  run "$logs/external.log" external suites --filter "$external"
+fi
 end=$(date +%s)
 echo "   external tier: $((end - middle)) s"
 if [ $status -eq 0 ]; then

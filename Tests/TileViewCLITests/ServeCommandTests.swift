@@ -218,7 +218,7 @@ struct IIIFValidatorTests {
 /// (no socket error, no non-2xx, RSS within the cache budget + 64 MiB + the renders' peak work and kept blocks)
 /// and a thousand malformed requests (no 5xx but 501, the server alive and serving after). The long runs (30 s at
 /// 64 connections, 10,000 requests) are the same script with its defaults.
-@Suite("Server under load", .tags(.external))
+@Suite("Server under load", .tags(.external, .alone))
 struct LoadServeTests {
     @Test("wrk and malformed requests: no error, no crash, memory bounded", .timeLimit(.minutes(5)))
     func load() async throws {
