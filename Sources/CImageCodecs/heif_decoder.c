@@ -186,12 +186,6 @@ static tv_status tv_heif_error(struct tv_image_decoder *d, tv_error *err, struct
 #define TV_HEIF_MAX_TOP_BOXES 64
 #define TV_HEIF_MAX_META (2u << 20)
 
-static uint64_t tv_heif_be(const uint8_t *p, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++) v = v << 8 | p[i];
-    return v;
-}
-
 /* Walks the boxes at the top level (their headers only); a box cut short or running past the end is left for
  * libheif to name. */
 static tv_status tv_heif_check_boxes(struct tv_image_decoder *d, uint64_t *meta_at, uint64_t *meta_length,
@@ -207,10 +201,10 @@ static tv_status tv_heif_check_boxes(struct tv_image_decoder *d, uint64_t *meta_
         uint8_t head[16];
         long long got = tv_input_read_through(d, window, at, head, sizeof head);
         if (got < 8) break;
-        uint64_t size = tv_heif_be(head, 4), header = 8;
+        uint64_t size = tv_uint(head, 4, 1), header = 8;
         if (size == 1) {
             if (got < 16) break;
-            size = tv_heif_be(head + 8, 8);
+            size = tv_uint(head + 8, 8, 1);
             header = 16;
         } else if (size == 0) {
             size = d->length - at;

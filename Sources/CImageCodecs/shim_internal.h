@@ -185,6 +185,13 @@ long long tv_input_read_through(const struct tv_image_decoder *d, struct tv_inpu
 tv_status tv_input_all(struct tv_image_decoder *d, size_t limit, const uint8_t **bytes, uint8_t **owned,
                        tv_error *err);
 
+/* The unsigned integer of `size` bytes (at most 8) at `bytes`, big-endian or little-endian (file formats' fields). */
+static inline uint64_t tv_uint(const uint8_t *bytes, int size, int big_endian) {
+    uint64_t value = 0;
+    for (int i = 0; i < size; i++) value |= (uint64_t)bytes[big_endian ? size - 1 - i : i] << (8 * i);
+    return value;
+}
+
 /* The largest EXIF block kept. */
 #define TV_EXIF_MAX_BYTES (1u << 20)
 

@@ -90,11 +90,9 @@ static int tv_tiff_on_warning(TIFF *tif, void *user, const char *module, const c
 }
 
 /* The most bytes of one tag's values libtiff is let read, but for the strip and tile arrays (bounded by
- * TV_TIFF_MAX_STRILES), SubIFD offsets and an ICC profile (TV_ICC_MAX_BYTES, as every format); tags read here or by libtiff's RGBA interface (colour
- * maps, transfer functions, JPEG tables, YCbCr fields) stay well below it. */
+ * TV_TIFF_MAX_STRILES), SubIFD offsets and an ICC profile (TV_ICC_MAX_BYTES, as in every format); the tags read here
+ * or by libtiff's RGBA interface (colour maps, transfer functions, JPEG tables, YCbCr fields) stay well below it. */
 #define TV_TIFF_MAX_TAG_BYTES ((uint64_t)1 << 20)
-
-static uint64_t tv_tiff_get(const uint8_t *bytes, int size, int big_endian);
 
 /* Bytes a value of TIFF field type `type` takes (1 for types libtiff does not know). */
 static uint64_t tv_tiff_type_size(unsigned type) {
@@ -116,9 +114,9 @@ static void tv_tiff_drop_large_tags(struct tv_tiff_state *s, uint8_t *entries, u
     int big_tiff = c->entry_size == 20;
     for (uint64_t i = 0; i < count; i++) {
         uint8_t *entry = entries + i * (uint64_t)c->entry_size;
-        unsigned tag = (unsigned)tv_tiff_get(entry, 2, c->big_endian);
-        uint64_t values = tv_tiff_get(entry + 4, big_tiff ? 8 : 4, c->big_endian);
-        uint64_t size = tv_tiff_type_size((unsigned)tv_tiff_get(entry + 2, 2, c->big_endian));
+        unsigned tag = (unsigned)tv_uint(entry, 2, c->big_endian);
+        uint64_t values = tv_uint(entry + 4, big_tiff ? 8 : 4, c->big_endian);
+        uint64_t size = tv_tiff_type_size((unsigned)tv_uint(entry + 2, 2, c->big_endian));
         if (tag == 273 || tag == 279 || tag == 324 || tag == 325 || tag == 330) continue;
         uint64_t limit = tag == 34675 ? TV_ICC_MAX_BYTES : TV_TIFF_MAX_TAG_BYTES;
         if (values <= limit / size) continue;
@@ -139,7 +137,7 @@ static tmsize_t tv_tiff_read(thandle_t handle, void *buffer, tmsize_t size) {
     if (c->first != 0) {
         if (got == c->count_size) {
             s->table_at = at + (uint64_t)c->count_size;
-            s->table_entries = tv_tiff_get(buffer, c->count_size, c->big_endian);
+            s->table_entries = tv_uint(buffer, c->count_size, c->big_endian);
         } else {
             if (s->table_at != 0 && at == s->table_at && (uint64_t)got == s->table_entries * (uint64_t)c->entry_size) {
                 tv_tiff_drop_large_tags(s, buffer, s->table_entries);
@@ -348,12 +346,6 @@ static tv_status tv_tiff_layout(struct tv_image_decoder *d, tv_error *err) {
     return TV_OK;
 }
 
-static uint64_t tv_tiff_get(const uint8_t *bytes, int size, int big_endian) {
-    uint64_t value = 0;
-    for (int i = 0; i < size; i++) value |= (uint64_t)bytes[big_endian ? size - 1 - i : i] << (8 * i);
-    return value;
-}
-
 /* Reads `count` bytes at `offset` through `window`, or straight from the input without one. */
 static long long tv_tiff_read_at(struct tv_image_decoder *d, struct tv_input_window *window, uint64_t offset,
                                  void *buffer, size_t count) {
@@ -367,11 +359,11 @@ static int tv_tiff_next_ifd(struct tv_image_decoder *d, const struct tv_tiff_cha
                             struct tv_input_window *window, uint64_t offset, uint64_t *next) {
     uint8_t field[8];
     if (tv_tiff_read_at(d, window, offset, field, (size_t)c->count_size) != c->count_size) return 0;
-    uint64_t entries = tv_tiff_get(field, c->count_size, c->big_endian);
+    uint64_t entries = tv_uint(field, c->count_size, c->big_endian);
     if (entries > d->length / (uint64_t)c->entry_size) return 0;
     uint64_t link = offset + (uint64_t)c->count_size + entries * (uint64_t)c->entry_size;
     if (tv_tiff_read_at(d, window, link, field, (size_t)c->link_size) != c->link_size) return 0;
-    *next = tv_tiff_get(field, c->link_size, c->big_endian);
+    *next = tv_uint(field, c->link_size, c->big_endian);
     return 1;
 }
 
@@ -427,11 +419,11 @@ static void tv_tiff_chain_start(struct tv_image_decoder *d, struct tv_tiff_chain
     uint8_t head[16] = {0};
     if (tv_input_read(d, 0, head, 16) < 8 || (head[0] != 'I' && head[0] != 'M')) return;
     c->big_endian = head[0] == 'M';
-    int big_tiff = tv_tiff_get(head + 2, 2, c->big_endian) == 43;
+    int big_tiff = tv_uint(head + 2, 2, c->big_endian) == 43;
     c->count_size = big_tiff ? 8 : 2;
     c->entry_size = big_tiff ? 20 : 12;
     c->link_size = big_tiff ? 8 : 4;
-    c->first = big_tiff ? tv_tiff_get(head + 8, 8, c->big_endian) : tv_tiff_get(head + 4, 4, c->big_endian);
+    c->first = big_tiff ? tv_uint(head + 8, 8, c->big_endian) : tv_uint(head + 4, 4, c->big_endian);
 }
 
 /* The strips or tiles the IFD at `offset` has, as libtiff works them out from its size, rows per strip or tile
@@ -440,7 +432,7 @@ static void tv_tiff_chain_start(struct tv_image_decoder *d, struct tv_tiff_chain
 static uint64_t tv_tiff_ifd_striles(struct tv_image_decoder *d, const struct tv_tiff_chain *c, uint64_t offset) {
     uint8_t field[8];
     if (offset == 0 || tv_input_read(d, offset, field, (size_t)c->count_size) != c->count_size) return 0;
-    uint64_t entries = tv_tiff_get(field, c->count_size, c->big_endian);
+    uint64_t entries = tv_uint(field, c->count_size, c->big_endian);
     if (entries > 65536) entries = 65536;
     size_t bytes = (size_t)entries * (size_t)c->entry_size;
     uint8_t *block = malloc(bytes > 0 ? bytes : 1);
@@ -450,13 +442,13 @@ static uint64_t tv_tiff_ifd_striles(struct tv_image_decoder *d, const struct tv_
     uint64_t width = 0, height = 0, rows_per_strip = 0, tile_width = 0, tile_height = 0, samples = 1, planar = 1;
     int value_at = c->entry_size == 20 ? 12 : 8;
     for (uint64_t i = 0; i < entries; i++) {
-        const uint8_t *field = block + i * (uint64_t)c->entry_size;
-        unsigned tag = (unsigned)tv_tiff_get(field, 2, c->big_endian);
-        unsigned type = (unsigned)tv_tiff_get(field + 2, 2, c->big_endian);
-        uint64_t count = tv_tiff_get(field + 4, c->entry_size == 20 ? 8 : 4, c->big_endian);
+        const uint8_t *entry = block + i * (uint64_t)c->entry_size;
+        unsigned tag = (unsigned)tv_uint(entry, 2, c->big_endian);
+        unsigned type = (unsigned)tv_uint(entry + 2, 2, c->big_endian);
+        uint64_t count = tv_uint(entry + 4, c->entry_size == 20 ? 8 : 4, c->big_endian);
         int size = type == 3 ? 2 : type == 4 ? 4 : type == 16 ? 8 : 0;
         if (count != 1 || size == 0) continue;
-        uint64_t value = tv_tiff_get(field + value_at, size, c->big_endian);
+        uint64_t value = tv_uint(entry + value_at, size, c->big_endian);
         switch (tag) {
         case 256: width = value; break;
         case 257: height = value; break;
@@ -607,7 +599,6 @@ static tv_status tv_tiff_open(struct tv_image_decoder *d, tv_error *err) {
     }
     return TV_OK;
 }
-
 
 /* The value of sample `index` of a row of samples of `bits` bits (1, 2, 4, 8 or 16; 16 in native order). */
 static inline unsigned tv_tiff_sample(const uint8_t *row, size_t index, unsigned bits) {

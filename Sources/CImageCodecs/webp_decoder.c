@@ -57,12 +57,6 @@ static const char *tv_webp_status_text(VP8StatusCode code, tv_status *status) {
  * TV_MAX_FRAMES (an hour at 30 frames a second; GIF's and TIFF's counts stop there) is refused before it is
  * demuxed. */
 
-static uint32_t tv_webp_le(const uint8_t *bytes, int size) {
-    uint32_t value = 0;
-    for (int i = 0; i < size; i++) value |= (uint32_t)bytes[i] << (8 * i);
-    return value;
-}
-
 /* The first image of the file, as its bitstream header says. */
 struct tv_webp_image {
     uint64_t at;       /* its chunk ("VP8 " or "VP8L"), 0: none yet */
@@ -83,7 +77,7 @@ static tv_status tv_webp_image_header(struct tv_image_decoder *d, uint64_t at, c
         return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
     }
     if (image->lossless) {
-        uint32_t word = tv_webp_le(bits + 1, 4);
+        uint32_t word = (uint32_t)tv_uint(bits + 1, 4, 0);
         if (bits[0] != 0x2F || (word >> 29) != 0) {
             return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
         }
@@ -95,8 +89,8 @@ static tv_status tv_webp_image_header(struct tv_image_decoder *d, uint64_t at, c
         if ((bits[0] & 1) != 0 || bits[3] != 0x9D || bits[4] != 0x01 || bits[5] != 0x2A) {
             return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
         }
-        image->width = tv_webp_le(bits + 6, 2) & 0x3FFF;
-        image->height = tv_webp_le(bits + 8, 2) & 0x3FFF;
+        image->width = (uint32_t)tv_uint(bits + 6, 2, 0) & 0x3FFF;
+        image->height = (uint32_t)tv_uint(bits + 8, 2, 0) & 0x3FFF;
         if (image->width == 0 || image->height == 0) {
             return tv_image_fail(d, err, TV_ERR_CORRUPT, "the bitstream is damaged");
         }
@@ -129,7 +123,7 @@ static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
     if (memcmp(head, "RIFF", 4) != 0 || memcmp(head + 8, "WEBP", 4) != 0) {
         return tv_image_fail(d, err, TV_ERR_CORRUPT, "the RIFF container is damaged");
     }
-    uint64_t end = 8 + (uint64_t)tv_webp_le(head + 4, 4);
+    uint64_t end = 8 + (uint64_t)(uint32_t)tv_uint(head + 4, 4, 0);
     if (end < 12) return tv_image_fail(d, err, TV_ERR_CORRUPT, "the RIFF container is damaged");
     if (end > d->length) return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the file ends before its last chunk");
     uint32_t flags = 0, canvas_width = 0, canvas_height = 0, frames = 0;
@@ -140,7 +134,7 @@ static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
         if (tv_input_read(d, at, chunk, 8) != 8) {
             return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the file ends before its last chunk");
         }
-        uint32_t size = tv_webp_le(chunk + 4, 4);
+        uint32_t size = (uint32_t)tv_uint(chunk + 4, 4, 0);
         if ((uint64_t)size > end - at - 8) {
             return tv_image_fail(d, err, TV_ERR_TRUNCATED, "the file ends before its last chunk");
         }
@@ -151,8 +145,8 @@ static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
             }
             extended = 1;
             flags = fields[0];
-            canvas_width = tv_webp_le(fields + 4, 3) + 1;
-            canvas_height = tv_webp_le(fields + 7, 3) + 1;
+            canvas_width = (uint32_t)tv_uint(fields + 4, 3, 0) + 1;
+            canvas_height = (uint32_t)tv_uint(fields + 7, 3, 0) + 1;
         } else if (memcmp(chunk, "ICCP", 4) == 0 && (flags & ICCP_FLAG) && d->icc == NULL) {
             if (size > TV_ICC_MAX_BYTES) {
                 tv_image_icc_too_large(d);
@@ -175,7 +169,7 @@ static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
             for (uint64_t sub = at + 24; image.at == 0 && sub + 8 <= at + 8 + size;) {
                 uint8_t inner[8];
                 if (tv_input_read(d, sub, inner, 8) != 8) break;
-                uint32_t inner_size = tv_webp_le(inner + 4, 4);
+                uint32_t inner_size = (uint32_t)tv_uint(inner + 4, 4, 0);
                 if ((uint64_t)inner_size > at + 8 + size - sub - 8) break;
                 if (memcmp(inner, "ALPH", 4) == 0) image.alpha = 1;
                 if (memcmp(inner, "VP8 ", 4) == 0 || memcmp(inner, "VP8L", 4) == 0) {
