@@ -52,11 +52,6 @@ static const char *tv_webp_status_text(VP8StatusCode code, tv_status *status) {
     }
 }
 
-/* libwebp's demuxer keeps a record of every frame (about 90 bytes each, beside the file): an animation of
- * 1,500,000 one-pixel frames (66 MB) held 150 MB more to open, on every request. An animation of more frames than
- * TV_MAX_FRAMES (an hour at 30 frames a second; GIF's and TIFF's counts stop there) is refused before it is
- * demuxed. */
-
 /* The first image of the file, as its bitstream header says. */
 struct tv_webp_image {
     uint64_t at;       /* its chunk ("VP8 " or "VP8L"), 0: none yet */
@@ -110,8 +105,10 @@ static uint8_t *tv_webp_payload(struct tv_image_decoder *d, uint64_t at, uint32_
 
 /* The header from the RIFF chunks, walked with an 8-byte read each (libwebp's demuxer needs the whole file in
  * memory, which a file of 200 MB made a 213 MB header read): VP8X's flags and canvas, the ICC profile and EXIF
- * (within their limits), the ANMF frames counted (more than TV_MAX_FRAMES are refused, as libwebp's demuxer would
- * keep a record of each), and the first image's bitstream header. libwebp checks the rest when it decodes. */
+ * (within their limits), the ANMF frames counted, and the first image's bitstream header. libwebp checks the rest
+ * when it decodes. An animation of more than TV_MAX_FRAMES frames (an hour at 30 a second; GIF's and TIFF's counts
+ * stop there) is refused: the animation decoder's demuxer keeps a record of every frame (about 90 bytes each; an
+ * animation of 1,500,000 one-pixel frames in 66 MB held 150 MB more). */
 static tv_status tv_webp_open(struct tv_image_decoder *d, tv_error *err) {
     struct tv_webp_state *s = calloc(1, sizeof *s);
     if (s == NULL) return tv_image_fail(d, err, TV_ERR_NOMEM, "out of memory");
