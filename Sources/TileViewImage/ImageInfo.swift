@@ -26,6 +26,9 @@ public struct ImageInfo: Codable, Equatable, Sendable {
     public var compression: String?
     /// Pages, frames or top-level images in the file; the first is shown (docs/design.md section 15).
     public var frames: Int
+    /// True when the count stopped at `ImageHeader.framesCounted` (a TIFF or GIF of that many or more); absent
+    /// otherwise.
+    public var framesAtLeast: Bool?
     /// Reduced copies a TIFF stores (a pyramid), [width, height] each, largest first; levels of that size are read
     /// from them.
     public var storedLevels: [[Int]]
@@ -58,6 +61,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         chromaSubsampling = header.chromaSubsampling
         compression = header.compression
         frames = header.frames
+        framesAtLeast = header.frames >= ImageHeader.framesCounted ? true : nil
         storedLevels = header.format == .tiff ? header.storedLevels.map { [$0.width, $0.height] } : []
         exif = header.exif
         color = header.color.name
@@ -91,7 +95,7 @@ public struct ImageInfo: Codable, Equatable, Sendable {
         let copies = storedLevels.count
         if copies > 0 { parts.append("a pyramid of \(copies) reduced \(copies == 1 ? "copy" : "copies")") }
         if frames - (frames > copies ? copies : 0) > 1 {
-            let counted = frames >= ImageHeader.framesCounted ? "\(frames) or more" : "\(frames)"
+            let counted = framesAtLeast == true ? "\(frames) or more" : "\(frames)"
             parts.append("\(counted) \(format == "tiff" ? "pages" : "frames") (the first shown)")
         }
         parts.append("\(levels) level\(levels == 1 ? "" : "s"), \(tiles) tile\(tiles == 1 ? "" : "s") of \(tileSize)")

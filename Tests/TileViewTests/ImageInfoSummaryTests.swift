@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TileView
 import TileViewCodecs
@@ -22,7 +23,7 @@ struct ImageInfoSummaryTests {
     }
 
     @Test("pages and frames past the first are counted, and a count that stopped at the limit says 'or more'")
-    func pageCounts() {
+    func pageCounts() throws {
         func summary(_ format: ImageFormat, _ frames: Int) -> String {
             ImageInfo(file: "x", header: Self.header(width: 10, height: 10, format: format, frames: frames)).summary
         }
@@ -33,5 +34,12 @@ struct ImageInfoSummaryTests {
         #expect(
             summary(.tiff, limit).contains(", \(limit) or more pages (the first shown),"), "\(summary(.tiff, limit))")
         #expect(summary(.gif, limit).contains(", \(limit) or more frames (the first shown),"))
+        // In JSON, the count and whether it stopped there; nothing more for a count that did not.
+        func json(_ frames: Int) throws -> [String: Any] {
+            let info = ImageInfo(file: "x", header: Self.header(width: 10, height: 10, frames: frames))
+            return try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(info)) as? [String: Any])
+        }
+        #expect(try json(limit)["frames"] as? Int == limit && json(limit)["framesAtLeast"] as? Bool == true)
+        #expect(try json(3)["frames"] as? Int == 3 && json(3)["framesAtLeast"] == nil)
     }
 }
