@@ -153,14 +153,19 @@ extension TileServer {
         var headers: HTTPFields = [.contentType: type]
         headers[.eTag] = file.entityTag
         headers[.cacheControl] = "public, max-age=86400"
+        return Response(status: .ok, headers: headers, body: body(bytes, held: held))
+    }
+
+    /// A body of `bytes`; with `held`, the budget's bytes are given back once it has been written (or the write
+    /// failed).
+    static func body(_ bytes: [UInt8], held: HeldBytes?) -> ResponseBody {
         let buffer = ByteBuffer(bytes: bytes)
-        guard let held else { return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer)) }
-        let body = ResponseBody(contentLength: buffer.readableBytes) { writer in
+        guard let held else { return ResponseBody(byteBuffer: buffer) }
+        return ResponseBody(contentLength: buffer.readableBytes) { writer in
             defer { held.release() }
             try await writer.write(buffer)
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// 304 when the request's `If-None-Match` names the file's current entity tag.

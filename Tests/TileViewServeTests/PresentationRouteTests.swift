@@ -114,4 +114,36 @@ struct PresentationRouteTests {
             #expect(listing.contains("href=\"/iiif/presentation/3/manifest.json\""))
         }
     }
+
+    @Test("a manifest is built within the work budget: too large a folder is 400 naming the --work-mb that builds it")
+    func manifestWithinBudget() async throws {
+        // 400 links to one small image: a manifest of about 0.9 MB of JSON, planned at about 4 MB.
+        let root = try TemporaryFolder.untilExit("presentation-budget")
+        let source = Fixtures.sampleImages.appendingPathComponent("rocket.jpg")
+        for n in 1...400 {
+            try FileManager.default.linkItem(at: source, to: root.appendingPathComponent("photo \(n).jpg"))
+        }
+        func fetch(workMiB: Int) async throws -> (HTTPResponse.Status, String, Int) {
+            let settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: workMiB << 20)
+            let server = TileServer(settings: settings)
+            return try await buildApplication(server).test(.router) { client in
+                try await client.execute(uri: "/iiif/presentation/3/manifest.json", method: .get) { response in
+                    let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    let canvases = (object?["items"] as? [Any])?.count ?? 0
+                    return (response.status, String(buffer: response.body), canvases)
+                }
+            }
+        }
+        let (status, text, _) = try await fetch(workMiB: 2)
+        #expect(status == .badRequest, "\(text)")
+        #expect(text.contains("a manifest of the 400 images of "), "\(text)")
+        let range = try #require(
+            text.range(of: #"--work-mb (\d+) or more would build it"#, options: .regularExpression))
+        let named = try #require(Int(text[range].split(separator: " ")[1]))
+        let (built, body, canvases) = try await fetch(workMiB: named)
+        #expect(built == .ok && canvases == 400, "--work-mb \(named): \(built) \(body.prefix(200))")
+        let (below, _, _) = try await fetch(workMiB: named - 1)
+        #expect(below == .badRequest, "--work-mb \(named - 1) must not build it")
+        #expect(body.utf8.count * 3 < named << 20, "the plan holds the JSON with room: \(body.utf8.count) bytes")
+    }
 }

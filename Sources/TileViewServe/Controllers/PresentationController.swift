@@ -9,14 +9,17 @@ import TileViewIIIF
 /// another's (`?paged=1` adds `behavior: ["paged"]`); `collection.json` in the same places lists the sub-folders'
 /// collections and the folder's own manifest. Images are in the listing's natural order, each a Canvas of its
 /// oriented size painted by its Image API service. 404 for a folder that is not served, or a manifest of a folder
-/// without images.
+/// without images. A manifest is built within the work budget, as a render is (docs/design.md section 18): the
+/// images opened, their canvases, the JSON and the answer's copy of it hold about five times the JSON (a folder of
+/// 5,000 images: 11 MB of JSON, the server's peak 57 MB higher), so a folder too large for `--work-mb` is 400 naming
+/// the `--work-mb` that would build it, and many at once wait or get 503.
 struct PresentationController: Sendable {
     let root: ServeRoot
     let site: SitePolicy
     /// Reads each image's header for its canvas size.
     let images: ServedImages
-    /// The threads headers are read on, away from the event loops.
-    let work: BlockingWork
+    /// The bytes and the threads manifests are built with, beside the renders.
+    let budget: WorkBudget
 
     func addRoutes(to router: Router<ServeRequestContext>) {
         router.get("/iiif/presentation/3/manifest.json", use: rootManifest)
@@ -60,22 +63,56 @@ struct PresentationController: Sendable {
         }
         let base = site.baseURI(request)
         let images = self.images
-        // Each image's size from its header (no pixel is decoded); an image that cannot be read is left out.
-        let members = await work.run { () -> [IIIFPresentation.Image] in
-            files.compactMap { file in
-                guard let image = try? images.open(file) else { return nil }
-                let encoded = ServeRoot.percentEncoded(file.identifier)
-                let name = ViewAnswer.name(of: file.identifier)
-                return IIIFPresentation.Image(
-                    label: name, size: image.imageSize, service: base + "/iiif/3/" + encoded,
-                    original: (base + "/api/images/" + encoded + "/file", ImageController.mediaType(ofFileNamed: name)))
+        let id = Self.documentURL(base: base, folder: folder.identifier, "manifest.json")
+        let (label, paged) = (label(of: folder), request.uri.queryParameters["paged"] == "1")
+        let planned = Self.manifestBytes(base: base, files: files)
+        let bytes: [UInt8]
+        do throws(WorkError<any Error>) {
+            bytes = try await budget.run(bytes: planned) { () throws(any Error) -> [UInt8] in
+                // Each image's size from its header (no pixel is decoded); an image that cannot be read is left out.
+                let members = files.compactMap { file -> IIIFPresentation.Image? in
+                    guard let image = try? images.open(file) else { return nil }
+                    let encoded = ServeRoot.percentEncoded(file.identifier)
+                    let name = ViewAnswer.name(of: file.identifier)
+                    return IIIFPresentation.Image(
+                        label: name, size: image.imageSize, service: base + "/iiif/3/" + encoded,
+                        original: (
+                            base + "/api/images/" + encoded + "/file", ImageController.mediaType(ofFileNamed: name)
+                        ))
+                }
+                let document = IIIFPresentation.Manifest(
+                    id: id, label: label, canvasBase: String(id.dropLast("manifest.json".count)) + "canvas",
+                    images: members, paged: paged)
+                return try TileServer.json(document)
+            }
+        } catch {
+            switch error {
+            case .refused(.neverFits(let needed, let lane)):
+                let raise = WorkBudget.budgetMiB(admitting: needed).map { "; --work-mb \($0) or more would build it" }
+                return TileServer.text(
+                    .badRequest,
+                    "a manifest of the \(files.count) images of \(label) needs about "
+                        + "\(MemoryEstimate.mebibytes(needed)) to build, over the \(MemoryEstimate.mebibytes(lane)) "
+                        + "one answer may hold (--work-mb)" + (raise ?? "") + ", or split the folder")
+            case .refused(let refusal): return ServeError.refused(refusal, nil).response
+            case .failed(let failure): throw failure
             }
         }
-        let id = Self.documentURL(base: base, folder: folder.identifier, "manifest.json")
-        let document = IIIFPresentation.Manifest(
-            id: id, label: label(of: folder), canvasBase: String(id.dropLast("manifest.json".count)) + "canvas",
-            images: members, paged: request.uri.queryParameters["paged"] == "1")
-        return Self.document(try TileServer.json(document))
+        // A large answer keeps its bytes counted until it has been written, as an image's does.
+        guard bytes.count > ImageController.writtenHoldBytes else { return Self.document(bytes) }
+        do throws(WorkBudget.Refusal) {
+            return Self.document(bytes, held: try await budget.hold(bytes: bytes.count))
+        } catch {
+            return ServeError.refused(error, nil).response
+        }
+    }
+
+    /// What building the manifest of `files` holds at its peak: the images opened, their canvases as values, the
+    /// JSON and the answer's copy of it, five times the JSON, which is about 1.6 KB a canvas beside ten of its URLs
+    /// (each the base, and the image's identifier percent-encoded: up to three bytes a byte).
+    static func manifestBytes(base: String, files: [ServedFile]) -> Int {
+        let urls = files.reduce(0) { $0 + 10 * (base.utf8.count + 3 * $1.identifier.utf8.count + 48) }
+        return 5 * (files.count * 1600 + urls)
     }
 
     func collection(_ request: Request, folderID: String) throws -> Response {
@@ -100,14 +137,13 @@ struct PresentationController: Sendable {
     }
 
     /// A Presentation document: JSON-LD with the Presentation 3 profile, revalidated on every use (a folder's
-    /// contents change without its files' entity tags changing).
-    static func document(_ bytes: [UInt8]) -> Response {
-        Response(
-            status: .ok,
-            headers: [
-                .contentType: "application/ld+json;profile=\"http://iiif.io/api/presentation/3/context.json\"",
-                .cacheControl: "no-cache",
-            ],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    /// contents change without its files' entity tags changing). With `held`, the budget's bytes are given back once
+    /// the body has been written.
+    static func document(_ bytes: [UInt8], held: HeldBytes? = nil) -> Response {
+        let headers: HTTPFields = [
+            .contentType: "application/ld+json;profile=\"http://iiif.io/api/presentation/3/context.json\"",
+            .cacheControl: "no-cache",
+        ]
+        return Response(status: .ok, headers: headers, body: TileServer.body(bytes, held: held))
     }
 }
