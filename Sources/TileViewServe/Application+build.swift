@@ -82,9 +82,10 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
         settings: settings, site: policy, images: images, responses: server.responses, coalescer: server.coalescer,
         work: work, budget: budget, metrics: server.metrics, indexer: server.indexer
     ).addRoutes(to: router)
-    PresentationController(root: settings.root, site: policy, images: images, budget: budget).addRoutes(to: router)
+    PresentationController(root: settings.root, site: policy, images: images, budget: budget, work: work)
+        .addRoutes(to: router)
     ViewController(settings: settings, images: images.inOnePass, work: work, budget: budget, views: server.views)
         .addRoutes(to: router)
-    PageController(root: settings.root, maxScale: settings.viewerMaxScale).addRoutes(to: router)
+    PageController(root: settings.root, maxScale: settings.viewerMaxScale, work: work).addRoutes(to: router)
     return router
 }

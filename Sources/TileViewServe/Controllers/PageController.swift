@@ -10,6 +10,8 @@ struct PageController: Sendable {
     let root: ServeRoot
     /// `--max-scale`: the largest zoom the pages' views allow (screen pixels per image pixel).
     let maxScale: Double
+    /// The threads folders are read on, away from the event loops (a folder of 5,000 images takes 0.1 to 0.2 s).
+    let work: BlockingWork
 
     /// The page for something that is not there (404): what was asked for, and a way back to the listing.
     func notFoundPage(_ what: String) -> Response {
@@ -38,11 +40,12 @@ struct PageController: Sendable {
     }
 
     @Sendable func rootListing(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        listing(folderID: "")
+        await work.run { listing(folderID: "") }
     }
 
     @Sendable func folderListing(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        listing(folderID: context.parameters.get("folder") ?? "")
+        let folderID = context.parameters.get("folder") ?? ""
+        return await work.run { listing(folderID: folderID) }
     }
 
     /// `/view/{id}`: the page that zooms one image, or a scene (a `.json` identifier), which it draws from the
@@ -68,11 +71,12 @@ struct PageController: Sendable {
     }
 
     @Sendable func rootGallery(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        gallery(request, folderID: "")
+        await work.run { gallery(request, folderID: "") }
     }
 
     @Sendable func folderGallery(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        gallery(request, folderID: context.parameters.get("folder") ?? "")
+        let folderID = context.parameters.get("folder") ?? ""
+        return await work.run { gallery(request, folderID: folderID) }
     }
 
     @Sendable func script(_ request: Request, _ context: ServeRequestContext) async throws -> Response {

@@ -20,6 +20,8 @@ struct PresentationController: Sendable {
     let images: ServedImages
     /// The bytes and the threads manifests are built with, beside the renders.
     let budget: WorkBudget
+    /// The threads folders are read on, away from the event loops.
+    let work: BlockingWork
 
     func addRoutes(to router: Router<ServeRequestContext>) {
         router.get("/iiif/presentation/3/manifest.json", use: rootManifest)
@@ -37,11 +39,11 @@ struct PresentationController: Sendable {
     }
 
     @Sendable func rootCollection(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try collection(request, folderID: "")
+        try await collection(request, folderID: "")
     }
 
     @Sendable func folderCollection(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try collection(request, folderID: try context.parameters.require("folder"))
+        try await collection(request, folderID: try context.parameters.require("folder"))
     }
 
     /// The URL of a folder's Presentation document `name` (`manifest.json` or `collection.json`).
@@ -57,7 +59,8 @@ struct PresentationController: Sendable {
 
     func manifest(_ request: Request, folderID: String) async throws -> Response {
         guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
-        let files = root.contents(of: folder).images
+        let root = self.root
+        let files = await work.run { root.contents(of: folder).images }
         guard !files.isEmpty else {
             return TileServer.text(.notFound, "the folder \(label(of: folder)) has no image files")
         }
@@ -115,9 +118,10 @@ struct PresentationController: Sendable {
         return 5 * (files.count * 1600 + urls)
     }
 
-    func collection(_ request: Request, folderID: String) throws -> Response {
+    func collection(_ request: Request, folderID: String) async throws -> Response {
         guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
-        let contents = root.contents(of: folder)
+        let root = self.root
+        let contents = await work.run { root.contents(of: folder) }
         let base = site.baseURI(request)
         var members = contents.folders.map { sub in
             IIIFPresentation.Collection.Member(
