@@ -45,6 +45,10 @@ public protocol ZoomContent: AnyObject {
     /// What decoding for the frame of `state` holds at its peak: `decodePeakBytes`, or more where that frame needs
     /// more (a turned image decodes the stored block under every row of tiles the frame touches, and turns it).
     func decodePeakBytes(for state: ZoomState) -> Int
+    /// The level pixels the frame of `state` reads at once (the region of tiles under its source rect, 4 bytes a
+    /// pixel; a scene's largest over its layers, drawn one at a time); nil where only the bound from the viewport is
+    /// known (up to twice the viewport's side on each axis).
+    func frameSourceBytes(for state: ZoomState) -> Int?
     /// Warnings of lenient decoding, each naming its file when that is not `path`.
     var warnings: [String] { get }
     /// The colour description of the stored values its frames show with `--color keep`, when every image shown
@@ -61,6 +65,7 @@ extension ZoomContent {
     /// Content that knows no better: the bound whatever the frame shows (images and scenes work it out from the
     /// frame).
     public func decodePeakBytes(for state: ZoomState) -> Int { decodePeakBytes }
+    public func frameSourceBytes(for state: ZoomState) -> Int? { nil }
 
     public func renderPNG(_ state: ZoomState, displacedBy overscroll: Point, background: RGBA8, filter: ResampleFilter)
         throws(TileViewError) -> (frame: RenderedFrame, png: [UInt8])
@@ -95,6 +100,16 @@ extension TiledImage: ZoomContent {
         let (geometry, level) = frameGeometry(state, displacedBy: .zero)
         guard let source = FrameRenderer.plan(geometry).sourceRect else { return decodePeakBytes }
         return decodePeakBytes(level: level, source: source)
+    }
+
+    public func frameSourceBytes(for state: ZoomState) -> Int? {
+        Self.sourceBytes(of: frameGeometry(state, displacedBy: .zero).0)
+    }
+
+    /// The level pixels a frame of `geometry` reads (its source rect, 4 bytes a pixel; 0 when it shows none).
+    package static func sourceBytes(of geometry: FrameGeometry) -> Int {
+        guard let source = FrameRenderer.plan(geometry).sourceRect else { return 0 }
+        return FramePlan.product(source.width, source.height, 4)
     }
 
     /// `decodePeakBytes(for:)` of a frame that reads `source` (level pixels) of `level`: a gallery's page draws.

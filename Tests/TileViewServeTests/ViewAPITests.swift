@@ -1002,4 +1002,40 @@ struct SceneViewTests {
             }
         }
     }
+
+    @Test("a view's frame is planned from the region it reads: a frame the viewport's bound would refuse is drawn")
+    func framePlanFromTheFrame() async throws {
+        // retina.jpg (1411x1411) at fit in 800x1200 reads level 0 whole, well under twice the viewport each way.
+        let root = try TemporaryFolder.untilExit("view-plan")
+        try FileManager.default.copyItem(
+            at: Fixtures.sampleImages.appendingPathComponent("retina.jpg"),
+            to: root.appendingPathComponent("retina.jpg"))
+        let viewport = PixelSize(width: 800, height: 1200)
+        let image = try TiledImage(path: root.appendingPathComponent("retina.jpg").path)
+        let fit = ZoomState(imageSize: image.imageSize.asSize, viewportSize: viewport.asSize)
+        let source = try #require(image.frameSourceBytes(for: fit))
+        let decoding = image.decodePeakBytes(for: fit)
+        let planned = LiveView.framePlan(viewport, scene: false, decoding: decoding, source: source).bytes
+        let bound = LiveView.framePlan(viewport, scene: false, decoding: decoding).bytes
+        #expect(source == 1411 * 1411 * 4 && planned < bound, "\(source) \(planned) \(bound)")
+        // The least --work-mb whose large lane holds the frame's plan; the viewport's bound does not fit it.
+        let workMiB = try #require(WorkBudget.budgetMiB(admitting: planned))
+        #expect(bound > WorkBudget(budgetBytes: workMiB << 20).capacity(of: .large))
+        for (mebibytes, drawn) in [(workMiB, true), (workMiB - 1, false)] {
+            var settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: mebibytes << 20)
+            settings.viewKey = ViewAPITests.key
+            try await ViewAPITests.withClient(TileServer(settings: settings)) { client in
+                let created = try await ViewAPITests.call(
+                    client, .post, "/api/views", ["image": "retina.jpg", "viewport": ["width": 800, "height": 1200]])
+                #expect(created.status == .created, "--work-mb \(mebibytes): \(created.text)")
+                let (status, png) = try await ViewAPITests.frame(client, created.view)
+                if drawn {
+                    #expect(status == .ok && png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "--work-mb \(mebibytes)")
+                } else {
+                    let text = String(decoding: png, as: UTF8.self)
+                    #expect(status == .badRequest && text.contains("--work-mb \(workMiB) or more"), "\(text)")
+                }
+            }
+        }
+    }
 }

@@ -186,6 +186,18 @@ public final class SceneImage: ZoomContent {
         return peak
     }
 
+    /// The largest region of level pixels a layer's draw reads (the layers are drawn one at a time).
+    public func frameSourceBytes(for state: ZoomState) -> Int? {
+        let frameSize = PixelSize(truncating: state.viewportSize)
+        var largest = 0
+        for case .image(let layer, let imageFrame, _) in drawPlan(state, displacedBy: .zero).draws {
+            guard let image = layerImages[layer] else { continue }
+            let (geometry, _) = Self.layerGeometry(image, frame: imageFrame, frameSize: frameSize)
+            largest = max(largest, TiledImage.sourceBytes(of: geometry))
+        }
+        return largest
+    }
+
     /// Draws `image` whole at `imageFrame` (viewport space) onto `frame`, cut to `clip`.
     ///
     /// The geometry is that of a zoom frame of the whole viewport with the image frame where the layer puts it,

@@ -93,6 +93,10 @@ public final class ZoomSession {
         return content.decodePeakBytes(for: state)
     }
 
+    /// The level pixels the frame `renderFramePNG` draws now reads at once (`ZoomContent.frameSourceBytes(for:)`);
+    /// nil where only the viewport's bound is known.
+    public var frameSourceBytes: Int? { (try? content(for: state.rotation))?.frameSourceBytes(for: state) }
+
     /// Opens the content a rotation gesture turns to, so that content which cannot turn refuses it first.
     private func openTurn(of gesture: ZoomGesture) throws(TileViewError) {
         if case .rotate(let turns) = gesture { _ = try content(for: state.rotation.turned(by: turns)) }

@@ -112,7 +112,8 @@ struct ViewController: Sendable {
             let plan = try await work.run { () throws(ViewError) -> MemoryEstimate in
                 try onView(token, grant: grant) { (_, _, content) throws(ViewError) in
                     LiveView.framePlan(
-                        token.source.viewport, scene: token.source.isScene, decoding: content.decodePeakBytes)
+                        token.source.viewport, scene: token.source.isScene, decoding: content.decodePeakBytes,
+                        source: content.frameSourceBytes)
                 }
             }
             let bytes: [UInt8]
@@ -313,7 +314,9 @@ struct ViewController: Sendable {
             throw .badRequest("the viewport \(viewport) has more pixels than the limit of \(settings.maxArea)")
         }
         let scene = body.image.flatMap(ServeRoot.percentDecoded).map(ServeRoot.isSceneName) ?? false
-        let frameBytes = LiveView.framePlan(viewport, scene: scene).bytes
+        // The least any frame of the viewport holds (its copies, a band's decoding, no level pixels): a viewport
+        // over it can never be drawn; each frame is then admitted or refused by its own plan.
+        let frameBytes = LiveView.framePlan(viewport, scene: scene, source: 0).bytes
         guard frameBytes <= budget.capacity(of: budget.lane(for: frameBytes)) else {
             throw .badRequest(
                 "a frame of the viewport \(viewport) needs about \(MemoryEstimate.mebibytes(frameBytes)), over the "

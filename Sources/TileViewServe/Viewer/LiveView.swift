@@ -19,6 +19,15 @@ final class LiveView: Sendable {
             case .gallery(let session, _, _): session.decodePeakBytes
             }
         }
+
+        /// The level pixels the frame reads at once, where the frame says (`ZoomSession.frameSourceBytes`); nil for
+        /// a gallery (its pages' draws: the bound from the viewport).
+        var frameSourceBytes: Int? {
+            switch self {
+            case .image(let session, _): session.frameSourceBytes
+            case .gallery: nil
+            }
+        }
     }
 
     private let content: Locked<Content>
@@ -54,15 +63,23 @@ final class LiveView: Sendable {
     }
 
     /// What drawing one frame of a view of `viewport` holds at its peak (docs/design.md section 18): the frame (4
-    /// bytes a pixel), the level pixels under it from the tiles (up to twice the viewport's pixels on each axis: 16
-    /// bytes a viewport pixel), the PNG encoder's rows and output (8), and what decoding missing tiles holds:
-    /// `decoding` (the content's `decodePeakBytes`: a band of the widest level, the decoder's rows and its working
-    /// memory, every coefficient of a progressive JPEG; for an image view, the frame's own: a turned image's block
-    /// under the rows of tiles the frame touches, stored and turned), at least `bandSlackBytes` (a view's images decode in one
-    /// pass, `ServedImages.inOnePass`, so no decode in parts). A scene draws its layers one at a time onto one frame,
-    /// and keeps one more copy of it while a layer is cut to its clip (`SceneImage.drawImage`).
-    static func framePlan(_ viewport: PixelSize, scene: Bool, decoding: Int = 0) -> MemoryEstimate {
-        var plan = MemoryEstimate.frames(viewport, copies: scene ? 8 : 7)
+    /// bytes a pixel), the level pixels under it from the tiles (`source`, the frame's own region where the content
+    /// says, `ZoomContent.frameSourceBytes(for:)`; else the bound from the viewport, up to twice its pixels on each
+    /// axis: 16 bytes a viewport pixel), the PNG encoder's rows and output (8), and what decoding missing tiles
+    /// holds: `decoding` (the content's `decodePeakBytes`: a band of the widest level, the decoder's rows and its
+    /// working memory, every coefficient of a progressive JPEG; for an image view, the frame's own: a turned image's
+    /// block under the rows of tiles the frame touches, stored and turned), at least `bandSlackBytes` (a view's
+    /// images decode in one pass, `ServedImages.inOnePass`, so no decode in parts). A scene draws its layers one at
+    /// a time onto one frame, and keeps one more copy of it while a layer is cut to its clip
+    /// (`SceneImage.drawImage`). A view's creation checks its viewport against the least a frame holds (`source` 0).
+    static func framePlan(_ viewport: PixelSize, scene: Bool, decoding: Int = 0, source: Int? = nil) -> MemoryEstimate {
+        guard let source else {
+            var plan = MemoryEstimate.frames(viewport, copies: scene ? 8 : 7)
+            plan.add("decoding", bytes: max(bandSlackBytes, decoding))
+            return plan
+        }
+        var plan = MemoryEstimate.frames(viewport, copies: scene ? 4 : 3)
+        plan.add("level pixels", bytes: source)
         plan.add("decoding", bytes: max(bandSlackBytes, decoding))
         return plan
     }
