@@ -171,31 +171,29 @@ public final class SceneImage: ZoomContent {
             zoomScaleY: imageFrame.height / Double(size.height), imageFrameOrigin: imageFrame.origin)
     }
 
+    /// Each image layer the frame of `state` draws: its image, and the geometry and level it is drawn with.
+    func layerDraws(_ state: ZoomState) -> [(image: TiledImage, geometry: FrameGeometry, level: Int)] {
+        let frameSize = PixelSize(truncating: state.viewportSize)
+        return drawPlan(state, displacedBy: .zero).draws.compactMap { draw in
+            guard case .image(let layer, let imageFrame, _) = draw, let image = layerImages[layer] else { return nil }
+            let (geometry, level) = Self.layerGeometry(image, frame: imageFrame, frameSize: frameSize)
+            return (image, geometry, level)
+        }
+    }
+
     /// What decoding for the frame of `state` holds at its peak: the layers are drawn one at a time, each a frame
     /// of its image (`TiledImage.decodePeakBytes(level:source:)`: a turned image reads the stored block under every
     /// row of tiles its draw touches), and never less than `decodePeakBytes`.
     public func decodePeakBytes(for state: ZoomState) -> Int {
-        let frameSize = PixelSize(truncating: state.viewportSize)
-        var peak = decodePeakBytes
-        for case .image(let layer, let imageFrame, _) in drawPlan(state, displacedBy: .zero).draws {
-            guard let image = layerImages[layer] else { continue }
-            let (geometry, level) = Self.layerGeometry(image, frame: imageFrame, frameSize: frameSize)
-            guard let source = FrameRenderer.plan(geometry).sourceRect else { continue }
-            peak = max(peak, image.decodePeakBytes(level: level, source: source))
+        layerDraws(state).reduce(decodePeakBytes) { peak, draw in
+            guard let source = FrameRenderer.plan(draw.geometry).sourceRect else { return peak }
+            return max(peak, draw.image.decodePeakBytes(level: draw.level, source: source))
         }
-        return peak
     }
 
     /// The largest region of level pixels a layer's draw reads (the layers are drawn one at a time).
     public func frameSourceBytes(for state: ZoomState) -> Int? {
-        let frameSize = PixelSize(truncating: state.viewportSize)
-        var largest = 0
-        for case .image(let layer, let imageFrame, _) in drawPlan(state, displacedBy: .zero).draws {
-            guard let image = layerImages[layer] else { continue }
-            let (geometry, _) = Self.layerGeometry(image, frame: imageFrame, frameSize: frameSize)
-            largest = max(largest, TiledImage.sourceBytes(of: geometry))
-        }
-        return largest
+        layerDraws(state).map { TiledImage.sourceBytes(of: $0.geometry) }.max() ?? 0
     }
 
     /// Draws `image` whole at `imageFrame` (viewport space) onto `frame`, cut to `clip`.
