@@ -94,8 +94,8 @@ extension TiledImage: ZoomContent {
     }
 
     /// A turned image's frame decodes the stored block under every row of tiles its source rect touches, and turns
-    /// it (as `RegionPlan` counts a region's "turned block", `turnedBlockCopies`): from a view's viewport alone that block is up to twice
-    /// the viewport's side in rows of the level's whole width, so it is counted from the frame itself.
+    /// it (as `RegionPlan` counts a region's "turned block", `turnedBlockCopies`): from a view's viewport alone that
+    /// block is up to twice the viewport's side in rows of the level's whole width, so it is counted from the frame.
     public func decodePeakBytes(for state: ZoomState) -> Int {
         let (geometry, level) = frameGeometry(state, displacedBy: .zero)
         guard let source = FrameRenderer.plan(geometry).sourceRect else { return decodePeakBytes }

@@ -156,6 +156,22 @@ extension TileServer {
         return Response(status: .ok, headers: headers, body: body(bytes, held: held))
     }
 
+    /// Answers up to this size are written without holding budget: the socket's buffer takes them at once.
+    static let writtenHoldBytes = 256 << 10
+
+    /// The answer `make` builds around `count` bytes already made (an image, a manifest). One of more than
+    /// `writtenHoldBytes` keeps its bytes counted in `budget` until it has been written (a slow reader holds its copy
+    /// that long), so many slow readers of large answers, cached or not, wait for their share or get 503 instead of
+    /// growing the memory.
+    static func written(_ count: Int, budget: WorkBudget, _ make: (HeldBytes?) -> Response) async -> Response {
+        guard count > writtenHoldBytes else { return make(nil) }
+        do throws(WorkBudget.Refusal) {
+            return make(try await budget.hold(bytes: count))
+        } catch {
+            return ServeError.refused(error, nil).response
+        }
+    }
+
     /// A body of `bytes`; with `held`, the budget's bytes are given back once it has been written (or the write
     /// failed).
     static func body(_ bytes: [UInt8], held: HeldBytes?) -> ResponseBody {

@@ -303,21 +303,10 @@ struct ImageController: Sendable {
         }
     }
 
-    /// The 200 answer of `encoded`. An answer of more than `writtenHoldBytes` keeps its bytes counted in the work
-    /// budget until it has been written (a slow reader holds its copy that long), so many slow readers of large
-    /// answers, cached or not, wait for their share or get 503 instead of growing the memory.
+    /// The 200 answer of `encoded`, its bytes counted in the work budget until written (`TileServer.written`).
     func written(_ encoded: EncodedImage, file: ServedFile) async -> Response {
-        guard encoded.bytes.count > Self.writtenHoldBytes else {
-            return TileServer.bytes(encoded.bytes, type: encoded.mediaType, file: file)
-        }
-        do throws(WorkBudget.Refusal) {
-            let held = try await budget.hold(bytes: encoded.bytes.count)
-            return TileServer.bytes(encoded.bytes, type: encoded.mediaType, file: file, held: held)
-        } catch {
-            return ServeError.refused(error, nil).response
+        await TileServer.written(encoded.bytes.count, budget: budget) { held in
+            TileServer.bytes(encoded.bytes, type: encoded.mediaType, file: file, held: held)
         }
     }
-
-    /// Answers up to this size are written without holding budget: the socket's buffer takes them at once.
-    static let writtenHoldBytes = 256 << 10
 }

@@ -101,13 +101,7 @@ struct PresentationController: Sendable {
             case .failed(let failure): throw failure
             }
         }
-        // A large answer keeps its bytes counted until it has been written, as an image's does.
-        guard bytes.count > ImageController.writtenHoldBytes else { return Self.document(bytes) }
-        do throws(WorkBudget.Refusal) {
-            return Self.document(bytes, held: try await budget.hold(bytes: bytes.count))
-        } catch {
-            return ServeError.refused(error, nil).response
-        }
+        return await TileServer.written(bytes.count, budget: budget) { Self.document(bytes, held: $0) }
     }
 
     /// What building the manifest of `files` holds at its peak: the images opened, their canvases as values, the
