@@ -14,7 +14,10 @@
 void tv_copy_message(char *dst, const char *src) {
     size_t n = strlen(src);
     if (n > TV_MESSAGE_LEN - 1) n = TV_MESSAGE_LEN - 1;
-    memcpy(dst, src, n);
+    /* One line: a library's control characters (libheif ends its messages with a newline) become spaces, and
+     * trailing spaces go. */
+    for (size_t i = 0; i < n; i++) dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? ' ' : src[i];
+    while (n > 0 && dst[n - 1] == ' ') n--;
     dst[n] = '\0';
 }
 

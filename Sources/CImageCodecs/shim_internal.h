@@ -38,7 +38,8 @@ struct jpeg_decompress_struct;
 int tv_jpeg_scans_past_limit(struct jpeg_decompress_struct *cinfo, struct tv_jpeg_scan_count *count, char *message,
                              size_t size);
 
-/* Copies at most TV_MESSAGE_LEN - 1 bytes and terminates. */
+/* Copies at most TV_MESSAGE_LEN - 1 bytes as one line (control characters as spaces, no trailing space) and
+ * terminates. */
 void tv_copy_message(char *dst, const char *src);
 
 /* The descriptor of a regular file opened by path (O_NONBLOCK for the open, checked with fstat, then blocking),
