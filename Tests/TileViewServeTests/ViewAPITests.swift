@@ -1003,6 +1003,28 @@ struct SceneViewTests {
         }
     }
 
+    @Test("a 4K view of an image or a folder opens under the default budget (its client draws tiles); a scene's not")
+    func largeViewports() async throws {
+        try await ViewAPITests.withClient(ViewAPITests.server(root: Self.root)) { client in
+            let viewport = ["width": 3840, "height": 2160]
+            let image = try await ViewAPITests.call(
+                client, .post, "/api/views", ["image": "photos%2Frocket.jpg", "viewport": viewport])
+            #expect(image.status == .created, "\(image.text)")
+            #expect((image.json["placements"] as? [Any])?.count == 1, "\(image.text)")
+            let gallery = try await ViewAPITests.call(
+                client, .post, "/api/views", ["folder": "photos", "viewport": viewport])
+            #expect(gallery.status == .created, "\(gallery.text)")
+            // Its frame.png is planned on its own: three 4K copies and a band's decoding are over the large lane.
+            let (status, body) = try await ViewAPITests.frame(client, image.view)
+            let text = String(decoding: body, as: UTF8.self)
+            #expect(status == .badRequest && text.contains("--work-mb"), "\(status) \(text)")
+            // A scene's client draws frame.png: a viewport whose least frame is over the lane is refused at once.
+            let scene = try await ViewAPITests.call(
+                client, .post, "/api/views", ["image": Self.board, "viewport": viewport])
+            #expect(scene.status == .badRequest && scene.text.contains("needs about"), "\(scene.text)")
+        }
+    }
+
     @Test("a view's frame is planned from the region it reads: a frame the viewport's bound would refuse is drawn")
     func framePlanFromTheFrame() async throws {
         // retina.jpg (1411x1411) at fit in 800x1200 reads level 0 whole, well under twice the viewport each way.

@@ -314,10 +314,12 @@ struct ViewController: Sendable {
             throw .badRequest("the viewport \(viewport) has more pixels than the limit of \(settings.maxArea)")
         }
         let scene = body.image.flatMap(ServeRoot.percentDecoded).map(ServeRoot.isSceneName) ?? false
-        // The least any frame of the viewport holds (its copies, a band's decoding, no level pixels): a viewport
-        // over it can never be drawn; each frame is then admitted or refused by its own plan.
+        // A scene's client draws its frame.png, so a scene's view over the least any frame of the viewport holds
+        // (its copies, a band's decoding, no level pixels) could never be shown. An image's or a folder's client
+        // draws IIIF tiles: its view opens at any viewport (a 4K window under the default --work-mb), and each
+        // frame.png is admitted or refused by its own plan.
         let frameBytes = LiveView.framePlan(viewport, scene: scene, source: 0).bytes
-        guard frameBytes <= budget.capacity(of: budget.lane(for: frameBytes)) else {
+        guard !scene || frameBytes <= budget.capacity(of: budget.lane(for: frameBytes)) else {
             throw .badRequest(
                 "a frame of the viewport \(viewport) needs about \(MemoryEstimate.mebibytes(frameBytes)), over the "
                     + "\(MemoryEstimate.mebibytes(budget.capacity(of: .large))) one render may hold (--work-mb)")
