@@ -14,10 +14,13 @@ public protocol ShareGrantContext: RequestContext {
 public struct ServeRequestContext: ShareGrantContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The event loop of the request's connection (a large answer's body waits on it: `TileServer.written`).
+    public let eventLoop: any EventLoop
     public var shareGrant: ShareScope? = nil
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        eventLoop = source.channel.eventLoop
     }
 }

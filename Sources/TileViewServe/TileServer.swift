@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Hummingbird
+import NIOCore
 import TileView
 import TileViewIIIF
 
@@ -147,41 +148,53 @@ extension TileServer {
         text(.unprocessableContent, error.reason)
     }
 
-    /// A 200 answer with the caching headers of `file`: its entity tag and a day of freshness.
-    /// With `held`, the budget's bytes are given back once the body has been written (or the write failed).
-    static func bytes(_ bytes: [UInt8], type: String, file: ServedFile, held: HeldBytes? = nil) -> Response {
+    /// A 200 answer of `bytes` with the caching headers of `file`: its entity tag and a day of freshness.
+    static func bytes(_ bytes: [UInt8], type: String, file: ServedFile) -> Response {
+        Self.bytes(ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)), type: type, file: file)
+    }
+
+    /// A 200 answer of `body` with the caching headers of `file`.
+    static func bytes(_ body: ResponseBody, type: String, file: ServedFile) -> Response {
         var headers: HTTPFields = [.contentType: type]
         headers[.eTag] = file.entityTag
         headers[.cacheControl] = "public, max-age=86400"
-        return Response(status: .ok, headers: headers, body: body(bytes, held: held))
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// Answers up to this size are written without holding budget: the socket's buffer takes them at once.
     static let writtenHoldBytes = 256 << 10
 
-    /// The answer `make` builds around `count` bytes already made (an image, a manifest). One of more than
-    /// `writtenHoldBytes` keeps its bytes counted in `budget` until it has been written (a slow reader holds its copy
-    /// that long), so many slow readers of large answers, cached or not, wait for their share or get 503 instead of
-    /// growing the memory.
-    static func written(_ count: Int, budget: WorkBudget, _ make: (HeldBytes?) -> Response) async -> Response {
-        guard count > writtenHoldBytes else { return make(nil) }
+    /// The answer `make` builds around the body of `bytes` already made (an image, a manifest, a view's frame). One
+    /// of more than `writtenHoldBytes` keeps its bytes counted in `budget` until it has been written (a slow reader
+    /// holds its copy that long), so many slow readers of large answers, cached or not, wait for their share or get
+    /// 503 instead of growing the memory. `loop` is the event loop of the request's connection.
+    static func written(
+        _ bytes: [UInt8], budget: WorkBudget, loop: any EventLoop, _ make: (ResponseBody) -> Response
+    ) async -> Response {
+        let buffer = ByteBuffer(bytes: bytes)
+        guard buffer.readableBytes > writtenHoldBytes else { return make(ResponseBody(byteBuffer: buffer)) }
+        let held: HeldBytes
         do throws(WorkBudget.Refusal) {
-            return make(try await budget.hold(bytes: count))
+            held = try await budget.hold(bytes: buffer.readableBytes)
         } catch {
             return ServeError.refused(error, nil).response
         }
-    }
-
-    /// A body of `bytes`; with `held`, the budget's bytes are given back once it has been written (or the write
-    /// failed).
-    static func body(_ bytes: [UInt8], held: HeldBytes?) -> ResponseBody {
-        let buffer = ByteBuffer(bytes: bytes)
-        guard let held else { return ResponseBody(byteBuffer: buffer) }
-        return ResponseBody(contentLength: buffer.readableBytes) { writer in
-            defer { held.release() }
-            try await writer.write(buffer)
-            try await writer.finish(nil)
-        }
+        return make(
+            ResponseBody(contentLength: buffer.readableBytes) { writer in
+                defer { held.release() }
+                // A write returns once the connection has queued it, and waits only while the connection is not
+                // writable, which the connection learns on its event loop as it writes: the answer in one write
+                // was let go at once, to a reader that had stopped too. Slice by slice, each after the loop has
+                // taken the last, the bytes are let go when the reader has taken all but about a slice.
+                var rest = buffer
+                while rest.readableBytes > 0,
+                    let slice = rest.readSlice(length: min(rest.readableBytes, writtenHoldBytes))
+                {
+                    try await writer.write(slice)
+                    try await loop.submit {}.get()
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// 304 when the request's `If-None-Match` names the file's current entity tag.

@@ -11,6 +11,8 @@
             and the server spends under 2 s of processor time meanwhile (no spinning on EMFILE).
   tls       with a self-signed certificate made by openssl: HTTPS answers /healthz and info.json (TLS 1.2+), and
             plain HTTP on the same port gets no answer.
+  held      a client that stops reading a 21 MB answer (an image, a view's frame.png) keeps its bytes counted in
+            --work-mb (/metrics tileview_work_bytes) until it goes, then they are free again.
   swap      for SWAP_SECONDS (10) a file under ROOT is swapped for a link out of ROOT and back every half
             millisecond, while clients ask for its info.json, a rendering and an open view's frame: no answer describes
             the outside file, and the view's frame never changes.
@@ -78,6 +80,65 @@ def raw_get(port, path, timeout=10, version="1.1", keep=False):
         s.sendall(f"GET {path} HTTP/{version}\r\nHost: 127.0.0.1:{port}\r\n{conn}\r\n".encode())
         status, headers, body = read_answer(s)
         return status, headers, body
+
+
+def post_json(port, path, value):
+    """(status, parsed JSON or the raw body) of a POST of `value` as JSON."""
+    import json
+    body = json.dumps(value).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n".encode()
+                  + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+        status, _, answer = read_answer(s)
+    try:
+        return status, json.loads(answer)
+    except ValueError:
+        return status, answer
+
+
+def work_bytes(port):
+    """/metrics' tileview_work_bytes: what renders and answers being written hold now."""
+    text = raw_get(port, "/metrics")[2].decode()
+    return int(next(l.split()[1] for l in text.splitlines() if l.startswith("tileview_work_bytes ")))
+
+
+def held(root):
+    """A reader that stopped keeps its large answer's bytes counted until it goes: an IIIF answer of the 3000x2400
+    noise image and an image view's frame.png of it at fit (scale 1), each about 21 MB, more than the sockets'
+    buffers take. Once the answer has begun its render is over, so what the budget holds then is the answer."""
+    proc, port, log = start(root, "--cache-mb", "16", "--work-mb", "512")
+    try:
+        status, view = post_json(port, "/api/views", {"image": "noise.png", "viewport": {"width": 3000, "height": 2400}})
+        check(status == 201, f"held: view created: {status} {str(view)[:200]}")
+        paths = [("an image answer", "/iiif/3/noise.png/full/max/0/default.png")]
+        if status == 201:
+            paths.append(("a view's frame", f"/api/views/{view['view']}/frame.png"))
+        for what, path in paths:
+            # A small receive buffer, set before connecting: loopback's own grows to 32 MB here and would take the
+            # whole answer.
+            with socket.socket() as s:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+                s.settimeout(120)
+                s.connect(("127.0.0.1", port))
+                s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                first = s.recv(1024)  # the answer has begun; the rest waits
+                length = [int(l.split(b":")[1]) for l in first.split(b"\r\n") if l.lower().startswith(b"content-length")]
+                time.sleep(0.5)
+                during = work_bytes(port)
+            check(length and length[0] > 20_000_000 and during == length[0],
+                  f"held: {what} of {length} bytes, {during} held while its reader stopped")
+            after = during
+            for _ in range(100):
+                after = work_bytes(port)
+                if after == 0:
+                    break
+                time.sleep(0.1)
+            check(after == 0, f"held: {after} bytes still held after the reader of {what} went")
+            print(f"held: {what} of {length[0] if length else '?'} bytes held {during} while unread, {after} after",
+                  flush=True)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def drain(root):
@@ -276,13 +337,9 @@ def swap(root):
         with lock:
             counts[key] += 1
     try:
-        body = json.dumps({"image": "swap.png", "viewport": {"width": 120, "height": 80}}).encode()
-        with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
-            s.sendall(b"POST /api/views HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                      + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
-            status, headers, answer = read_answer(s)
-        check(status == 201, f"swap: view created: {status} {answer[:200]!r}")
-        view = json.loads(answer)["view"] if status == 201 else None
+        status, answer = post_json(port, "/api/views", {"image": "swap.png", "viewport": {"width": 120, "height": 80}})
+        check(status == 201, f"swap: view created: {status} {str(answer)[:200]}")
+        view = answer["view"] if status == 201 else None
         first_frame = raw_get(port, f"/api/views/{view}/frame.png")[2] if view else b""
         def swapper():
             k = 0
@@ -344,7 +401,7 @@ def main():
     modes = sys.argv[1:] or ["all"]
     with tempfile.TemporaryDirectory() as root:
         noise_png(os.path.join(root, "noise.png"), 3000, 2400)
-        for mode in ("http10", "halfopen", "tls", "swap", "drain", "deadline"):
+        for mode in ("http10", "halfopen", "tls", "held", "swap", "drain", "deadline"):
             if "all" in modes or mode in modes:
                 globals()[mode](root)
     print("connections probe: " + ("ok" if not failures else f"{len(failures)} checks failed"), flush=True)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Hummingbird
+import NIOCore
 import TileView
 import TileViewIIIF
 
@@ -189,7 +190,7 @@ struct ImageController: Sendable {
             return TileServer.text(HTTPResponse.Status(code: error.status.rawValue), error.reason)
         }
         let limits = settings.limits
-        return await answer(request, file: file, key: "iiif/" + parts.joined(separator: "/")) {
+        return await answer(request, context, file: file, key: "iiif/" + parts.joined(separator: "/")) {
             imageSize throws(ServeError) in
             let resolved: IIIFResolved
             do throws(ImageRequestError) {
@@ -227,7 +228,7 @@ struct ImageController: Sendable {
         else { return TileServer.notFound }
         let level = try context.parameters.require("level")
         let tile = try context.parameters.require("tile")
-        return await answer(request, file: file, key: "dzi/\(level)/\(tile)") { imageSize throws(ServeError) in
+        return await answer(request, context, file: file, key: "dzi/\(level)/\(tile)") { imageSize throws(ServeError) in
             let dzi = DeepZoomImage(size: imageSize)
             let levelRect: PixelRect
             let path: DeepZoomTilePath
@@ -259,15 +260,17 @@ struct ImageController: Sendable {
     /// Admission (docs/design.md section 18): the header is read and `wanted` resolves the request against the image's
     /// size (400/501 for a bad one); then the render's plan is worked out before any pixel memory (`ImageRequestPlan`),
     /// and the render waits in `budget` until its bytes are free: a plan that can never fit is 400 with its parts, a
-    /// full queue or a long wait 503 with `Retry-After`. An answer too large for the response cache keeps its bytes
-    /// counted in the budget until it has been written.
+    /// full queue or a long wait 503 with `Retry-After`. An answer over `TileServer.writtenHoldBytes` keeps its bytes
+    /// counted in the budget until it has been written (`TileServer.written`).
     func answer(
-        _ request: Request, file: ServedFile, key: String,
+        _ request: Request, _ context: ServeRequestContext, file: ServedFile, key: String,
         _ wanted: @escaping @Sendable (PixelSize) throws(ServeError) -> ImageRequestPlan.Wanted
     ) async -> Response {
         if let unchanged = TileServer.notModified(request, file) { return unchanged }
         let cacheKey = file.version + "\u{0}" + key
-        if let hit = responses.value(forKey: cacheKey) { return await written(hit, file: file) }
+        if let hit = responses.value(forKey: cacheKey) {
+            return await written(hit, file: file, loop: context.eventLoop)
+        }
         // After the render (which may have found the image's entry damaged or gone): its levels are written next.
         defer { indexer?.requested(file) }
         let result = await coalescer.run(cacheKey) { [self] () async -> Result<EncodedImage, ServeError> in
@@ -298,15 +301,15 @@ struct ImageController: Sendable {
             }
         }
         switch result {
-        case .success(let encoded): return await written(encoded, file: file)
+        case .success(let encoded): return await written(encoded, file: file, loop: context.eventLoop)
         case .failure(let error): return error.response
         }
     }
 
     /// The 200 answer of `encoded`, its bytes counted in the work budget until written (`TileServer.written`).
-    func written(_ encoded: EncodedImage, file: ServedFile) async -> Response {
-        await TileServer.written(encoded.bytes.count, budget: budget) { held in
-            TileServer.bytes(encoded.bytes, type: encoded.mediaType, file: file, held: held)
+    func written(_ encoded: EncodedImage, file: ServedFile, loop: any EventLoop) async -> Response {
+        await TileServer.written(encoded.bytes, budget: budget, loop: loop) { body in
+            TileServer.bytes(body, type: encoded.mediaType, file: file)
         }
     }
 }

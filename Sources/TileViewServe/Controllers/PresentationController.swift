@@ -31,11 +31,11 @@ struct PresentationController: Sendable {
     }
 
     @Sendable func rootManifest(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await manifest(request, folderID: "")
+        try await manifest(request, context, folderID: "")
     }
 
     @Sendable func folderManifest(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await manifest(request, folderID: try context.parameters.require("folder"))
+        try await manifest(request, context, folderID: try context.parameters.require("folder"))
     }
 
     @Sendable func rootCollection(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
@@ -57,7 +57,7 @@ struct PresentationController: Sendable {
             ? root.name : folder.identifier
     }
 
-    func manifest(_ request: Request, folderID: String) async throws -> Response {
+    func manifest(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
         guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
         let root = self.root
         let files = await work.run { root.contents(of: folder).images }
@@ -101,7 +101,7 @@ struct PresentationController: Sendable {
             case .failed(let failure): throw failure
             }
         }
-        return await TileServer.written(bytes.count, budget: budget) { Self.document(bytes, held: $0) }
+        return await TileServer.written(bytes, budget: budget, loop: context.eventLoop, Self.document)
     }
 
     /// What building the manifest of `files` holds at its peak: the images opened, their canvases as values, the
@@ -131,17 +131,17 @@ struct PresentationController: Sendable {
         let document = IIIFPresentation.Collection(
             id: Self.documentURL(base: base, folder: folder.identifier, "collection.json"), label: label(of: folder),
             members: members)
-        return Self.document(try TileServer.json(document))
+        return Self.document(ResponseBody(byteBuffer: ByteBuffer(bytes: try TileServer.json(document))))
     }
 
     /// A Presentation document: JSON-LD with the Presentation 3 profile, revalidated on every use (a folder's
     /// contents change without its files' entity tags changing). With `held`, the budget's bytes are given back once
     /// the body has been written.
-    static func document(_ bytes: [UInt8], held: HeldBytes? = nil) -> Response {
+    static func document(_ body: ResponseBody) -> Response {
         let headers: HTTPFields = [
             .contentType: "application/ld+json;profile=\"http://iiif.io/api/presentation/3/context.json\"",
             .cacheControl: "no-cache",
         ]
-        return Response(status: .ok, headers: headers, body: TileServer.body(bytes, held: held))
+        return Response(status: .ok, headers: headers, body: body)
     }
 }

@@ -132,7 +132,10 @@ struct ViewController: Sendable {
             var headers = HTTPFields()
             headers[.contentType] = "image/png"
             headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            // A large frame stays counted until written, as a large image answer does.
+            return await TileServer.written(bytes, budget: budget, loop: context.eventLoop) { body in
+                Response(status: .ok, headers: headers, body: body)
+            }
         } catch {
             return error.response
         }
