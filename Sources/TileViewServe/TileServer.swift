@@ -182,19 +182,27 @@ extension TileServer {
         return make(
             ResponseBody(contentLength: buffer.readableBytes) { writer in
                 defer { held.release() }
-                // A write returns once the connection has queued it, and waits only while the connection is not
-                // writable, which the connection learns on its event loop as it writes: the answer in one write
-                // was let go at once, to a reader that had stopped too. Slice by slice, each after the loop has
-                // taken the last, the bytes are let go when the reader has taken all but about a slice.
+                // Slice by slice (`writePaced`): the answer in one write was let go at once, to a reader that had
+                // stopped too; so, it is let go when the reader has taken all but about a slice.
                 var rest = buffer
                 while rest.readableBytes > 0,
                     let slice = rest.readSlice(length: min(rest.readableBytes, writtenHoldBytes))
                 {
-                    try await writer.write(slice)
-                    try await loop.submit {}.get()
+                    try await writePaced(slice, to: &writer, loop: loop)
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// Writes `buffer` and returns once the connection's event loop has taken it. A write returns as soon as the
+    /// connection has queued it, and waits only while the connection is not writable, which the connection learns
+    /// on its event loop as it writes: without the wait, every write of a body could be queued before the first
+    /// reached the socket, however slowly the client reads.
+    static func writePaced(
+        _ buffer: ByteBuffer, to writer: inout some ResponseBodyWriter, loop: any EventLoop
+    ) async throws {
+        try await writer.write(buffer)
+        try await loop.submit {}.get()
     }
 
     /// 304 when the request's `If-None-Match` names the file's current entity tag.

@@ -75,7 +75,7 @@ struct ImageController: Sendable {
                     guard chunk.count == count else {
                         throw TileViewError(.read, path: file.identifier, reason: "the file shrank while it was sent")
                     }
-                    try await writer.write(ByteBuffer(bytes: chunk))
+                    try await TileServer.writePaced(ByteBuffer(bytes: chunk), to: &writer, loop: context.eventLoop)
                     offset += count
                 }
                 try await writer.finish(nil)
