@@ -86,6 +86,7 @@ func buildRouter(_ server: TileServer) -> Router<ServeRequestContext> {
         .addRoutes(to: router)
     ViewController(settings: settings, images: images.inOnePass, work: work, budget: budget, views: server.views)
         .addRoutes(to: router)
-    PageController(root: settings.root, maxScale: settings.viewerMaxScale, work: work).addRoutes(to: router)
+    PageController(root: settings.root, maxScale: settings.viewerMaxScale, work: work, budget: budget)
+        .addRoutes(to: router)
     return router
 }

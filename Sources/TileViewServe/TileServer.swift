@@ -194,6 +194,33 @@ extension TileServer {
             })
     }
 
+    /// A document made from a folder (a manifest, a listing, a gallery page): `make` runs on a worker thread once
+    /// `planned` bytes are free in `budget`, and what it makes stays counted until written (`written`), as a render
+    /// does. One that can never fit is 400 naming `what`, what it needs and the `--work-mb` that would build it; a
+    /// full queue or a long wait is 503.
+    static func folderDocument(
+        _ what: String, planned: Int, budget: WorkBudget, loop: any EventLoop,
+        _ make: @escaping @Sendable () throws -> [UInt8], answer: (ResponseBody) -> Response
+    ) async throws -> Response {
+        let bytes: [UInt8]
+        do throws(WorkError<any Error>) {
+            bytes = try await budget.run(bytes: planned) { () throws(any Error) -> [UInt8] in try make() }
+        } catch {
+            switch error {
+            case .refused(.neverFits(let needed, let lane)):
+                let raise = WorkBudget.budgetMiB(admitting: needed).map { "; --work-mb \($0) or more would build it" }
+                return text(
+                    .badRequest,
+                    "\(what) needs about \(MemoryEstimate.mebibytes(needed)) to build, over the "
+                        + "\(MemoryEstimate.mebibytes(lane)) one answer may hold (--work-mb)" + (raise ?? "")
+                        + ", or split the folder")
+            case .refused(let refusal): return ServeError.refused(refusal, nil).response
+            case .failed(let failure): throw failure
+            }
+        }
+        return await written(bytes, budget: budget, loop: loop, answer)
+    }
+
     /// Writes `buffer` and returns once the connection's event loop has taken it. A write returns as soon as the
     /// connection has queued it, and waits only while the connection is not writable, which the connection learns
     /// on its event loop as it writes: without the wait, every write of a body could be queued before the first

@@ -146,4 +146,30 @@ struct PresentationRouteTests {
         #expect(below == .badRequest, "--work-mb \(named - 1) must not build it")
         #expect(body.utf8.count * 3 < named << 20, "the plan holds the JSON with room: \(body.utf8.count) bytes")
     }
+
+    @Test("a folder's listing and gallery page are built within the work budget, as its manifest is")
+    func pagesWithinBudget() async throws {
+        // 600 links to one small image: about 100 KB of listing, planned at about 1.1 MB.
+        let root = try TemporaryFolder.untilExit("pages-budget")
+        let source = Fixtures.sampleImages.appendingPathComponent("rocket.jpg")
+        for n in 1...600 {
+            try FileManager.default.linkItem(at: source, to: root.appendingPathComponent("photo \(n).jpg"))
+        }
+        for (uri, what) in [("/", "the listing"), ("/gallery", "the gallery page")] {
+            func fetch(workMiB: Int) async throws -> (HTTPResponse.Status, String) {
+                let settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: workMiB << 20)
+                return try await buildApplication(TileServer(settings: settings)).test(.router) { client in
+                    try await client.execute(uri: uri, method: .get) { ($0.status, String(buffer: $0.body)) }
+                }
+            }
+            let (status, text) = try await fetch(workMiB: 1)
+            #expect(status == .badRequest && text.contains("\(what) of the 600 entries of "), "\(uri): \(text)")
+            let range = try #require(
+                text.range(of: #"--work-mb (\d+) or more would build it"#, options: .regularExpression))
+            let named = try #require(Int(text[range].split(separator: " ")[1]))
+            let (built, page) = try await fetch(workMiB: named)
+            #expect(built == .ok && page.components(separatedBy: "photo%20").count > 600, "\(uri) \(built)")
+            #expect(page.utf8.count * 5 < named << 20, "\(uri): the plan holds the page with room")
+        }
+    }
 }

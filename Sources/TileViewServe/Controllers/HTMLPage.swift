@@ -5,24 +5,32 @@ import Hummingbird
 enum HTMLPage {
     /// An HTML page around `body`.
     static func response(title: String, body: String) -> Response {
-        let html = """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
-            <title>\(escaped(title)) - tileview</title>
-            <link rel="stylesheet" href="/viewer/viewer.css">
-            </head>
-            <body>
-            \(body)
-            </body>
-            </html>
+        response(ResponseBody(byteBuffer: ByteBuffer(string: document(title: title, body: body))))
+    }
 
-            """
-        return Response(
-            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+    /// A page of HTML already made.
+    static func response(_ page: ResponseBody) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"], body: page)
+    }
+
+    /// The HTML of a page around `body`.
+    static func document(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
+        <title>\(escaped(title)) - tileview</title>
+        <link rel="stylesheet" href="/viewer/viewer.css">
+        </head>
+        <body>
+        \(body)
+        </body>
+        </html>
+
+        """
     }
 
     /// `text` safe inside HTML text and double-quoted attributes.

@@ -69,9 +69,10 @@ struct PresentationController: Sendable {
         let id = Self.documentURL(base: base, folder: folder.identifier, "manifest.json")
         let (label, paged) = (label(of: folder), request.uri.queryParameters["paged"] == "1")
         let planned = Self.manifestBytes(base: base, files: files)
-        let bytes: [UInt8]
-        do throws(WorkError<any Error>) {
-            bytes = try await budget.run(bytes: planned) { () throws(any Error) -> [UInt8] in
+        return try await TileServer.folderDocument(
+            "a manifest of the \(files.count) images of \(label)", planned: planned, budget: budget,
+            loop: context.eventLoop,
+            {
                 // Each image's size from its header (no pixel is decoded); an image that cannot be read is left out.
                 let members = files.compactMap { file -> IIIFPresentation.Image? in
                     guard let image = try? images.open(file) else { return nil }
@@ -87,21 +88,7 @@ struct PresentationController: Sendable {
                     id: id, label: label, canvasBase: String(id.dropLast("manifest.json".count)) + "canvas",
                     images: members, paged: paged)
                 return try TileServer.json(document)
-            }
-        } catch {
-            switch error {
-            case .refused(.neverFits(let needed, let lane)):
-                let raise = WorkBudget.budgetMiB(admitting: needed).map { "; --work-mb \($0) or more would build it" }
-                return TileServer.text(
-                    .badRequest,
-                    "a manifest of the \(files.count) images of \(label) needs about "
-                        + "\(MemoryEstimate.mebibytes(needed)) to build, over the \(MemoryEstimate.mebibytes(lane)) "
-                        + "one answer may hold (--work-mb)" + (raise ?? "") + ", or split the folder")
-            case .refused(let refusal): return ServeError.refused(refusal, nil).response
-            case .failed(let failure): throw failure
-            }
-        }
-        return await TileServer.written(bytes, budget: budget, loop: context.eventLoop, Self.document)
+            }, answer: Self.document)
     }
 
     /// What building the manifest of `files` holds at its peak: the images opened, their canvases as values, the
