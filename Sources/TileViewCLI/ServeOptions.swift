@@ -161,7 +161,9 @@ public struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "PEM"))
     public var tlsKey: String?
 
-    @Option(name: .customLong("max-views"), help: "Views (browser tabs) open at most; the one idle longest goes first.")
+    @Option(
+        name: .customLong("max-views"),
+        help: "Views (browser tabs) open at most, within 16 MiB together; the one idle longest goes first.")
     public var maxViews = 64
 
     @Option(name: .customLong("view-idle"), help: "Seconds an idle view is kept.")

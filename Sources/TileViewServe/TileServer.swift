@@ -37,7 +37,9 @@ public struct TileServer: Sendable {
         work = BlockingWork(limit: settings.maxConcurrentRenders)
         budget = WorkBudget(budgetBytes: settings.workBytes, processors: settings.maxConcurrentRenders)
         connections = ConnectionRegistry(limit: settings.maxConnections)
-        views = ViewStore(maxViews: settings.maxViews, idleSeconds: settings.viewIdleSeconds, now: settings.viewClock)
+        views = ViewStore(
+            maxViews: settings.maxViews, maxBytes: settings.viewMaxBytes, idleSeconds: settings.viewIdleSeconds,
+            now: settings.viewClock)
         let images = ServedImages(root: settings.root, tiles: tiles, options: settings.options)
         if let store = settings.levelStore, settings.indexWorkers > 0 {
             indexer = CoarseLevelIndexer(

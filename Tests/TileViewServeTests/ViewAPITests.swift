@@ -448,6 +448,43 @@ struct ViewAPITests {
         }
     }
 
+    @Test("the live views are bounded in bytes too: a large gallery drops the idle longest; one too large is not kept")
+    func byteBound() async throws {
+        // Galleries of 2,000 and 5,000 links: about 0.43 and 1.2 MB of pages each, under a bound of 1 MiB.
+        let root = try TemporaryFolder.untilExit("view-bytes")
+        let source = Fixtures.sampleImages.appendingPathComponent("rocket.jpg")
+        for (folder, count) in [("two", 2000), ("five", 5000)] {
+            let dir = root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            for n in 1...count {
+                try FileManager.default.linkItem(at: source, to: dir.appendingPathComponent("photo-\(n).jpg"))
+            }
+        }
+        var settings = ServeSettings(root: try ServeRoot(path: root.path))
+        settings.viewKey = Self.key
+        settings.viewMaxBytes = 1 << 20
+        let server = TileServer(settings: settings)
+        try await Self.withClient(server) { client in
+            let viewport = ["width": 50, "height": 50]
+            var galleries: [String] = []
+            for _ in 0..<2 {
+                let created = try await Self.call(client, .post, "/api/views", ["folder": "two", "viewport": viewport])
+                #expect(created.status == .created, "\(created.text)")
+                galleries.append(created.view)
+            }
+            #expect(server.views.count == 2 && server.views.bytes <= 1 << 20 && server.views.bytes > 800_000)
+            // A third does not fit beside them: the first, idle longest, is dropped.
+            _ = try await Self.call(client, .post, "/api/views", ["folder": "two", "viewport": viewport])
+            #expect(server.views.count == 2 && server.views.counters.dropped == 1, "\(server.views.counters)")
+            // A gallery over the bound alone is answered and never kept: each step rebuilds it from its token.
+            let large = try await Self.call(client, .post, "/api/views", ["folder": "five", "viewport": viewport])
+            #expect(large.status == .created && server.views.counters.dropped == 2, "\(server.views.counters)")
+            let moved = try await Self.call(client, .post, "/api/views/\(large.view)/moves", ["move": "next"])
+            #expect(moved.status == .ok && moved.json["pageIndex"] as? Int == 1, "\(moved.text)")
+            #expect(server.views.counters.rebuilt == 1 && server.views.bytes <= 1 << 20)
+        }
+    }
+
     @Test("bad bodies, gestures and moves are 400 with the command line's message; unknown things 404")
     func errors() async throws {
         try await Self.withClient { client in

@@ -86,13 +86,16 @@ struct OpsController: Sendable {
         let counters = server.views.counters
         return [
             .gauge("tileview_views_open", "Views held live (image and gallery).", server.views.count),
+            .gauge(
+                "tileview_views_bytes", "About what the views held live hold, beside their tiles.", server.views.bytes),
             .counter("tileview_views_created_total", "Views made.", counters.created),
             .counter(
                 "tileview_views_rebuilt_total", "Views rebuilt from their tokens (made elsewhere, or let go here).",
                 counters.rebuilt),
             .counter("tileview_views_expired_total", "Views let go after being idle too long.", counters.expired),
             .counter(
-                "tileview_views_dropped_total", "Views dropped, idle longest first, to keep their number bounded.",
+                "tileview_views_dropped_total",
+                "Views dropped, idle longest first, or not kept, to keep their number and bytes bounded.",
                 counters.dropped),
         ]
     }

@@ -3,24 +3,47 @@ import TileView
 /// The live copies of views a server keeps (docs/design.md sections 11 and 18): each under its token's session, so
 /// that the next step of a view runs on the session already open instead of one rebuilt from the token. Only a
 /// cache: a view it does not hold (never here, idle longer than `idleSeconds`, or dropped to keep at most
-/// `maxViews`) is rebuilt from its token by any server with the key. Thread-safe.
+/// `maxViews` and at most `maxBytes` of views, `LiveView.retainedBytes`) is rebuilt from its token by any server
+/// with the key; a view larger than `maxBytes` alone (a gallery of a folder of about 70,000 images) is never kept,
+/// and each of its steps rebuilds it. Thread-safe.
 public final class ViewStore: Sendable {
     private struct Entry {
         let view: LiveView
         var lastUsed: Double
     }
 
+    /// The bytes of views kept at most by default: 64 image views.
+    public static let defaultMaxBytes = 16 << 20
+
     private struct State {
-        var entries: [UInt64: Entry] = [:]
+        private(set) var entries: [UInt64: Entry] = [:]
+        /// The views' `retainedBytes` together.
+        private(set) var bytes = 0
         /// Sessions closed here (DELETE), each until its last token would have expired.
         var closed: [UInt64: Double] = [:]
         var created = 0
         var rebuilt = 0
         var expired = 0
         var dropped = 0
+
+        mutating func insert(_ entry: Entry, as session: UInt64) {
+            remove(session)
+            entries[session] = entry
+            bytes += entry.view.retainedBytes
+        }
+
+        mutating func remove(_ session: UInt64) {
+            if let gone = entries.removeValue(forKey: session) { bytes -= gone.view.retainedBytes }
+        }
+
+        mutating func touch(_ session: UInt64, at now: Double) -> LiveView? {
+            entries[session]?.lastUsed = now
+            return entries[session]?.view
+        }
     }
 
     public let maxViews: Int
+    public let maxBytes: Int
     public let idleSeconds: Double
     /// What time it is, in seconds: the wall clock, or a test's own (`ServeSettings.viewClock`).
     private let now: @Sendable () -> Double
@@ -29,8 +52,11 @@ public final class ViewStore: Sendable {
     /// How often its lock was taken, and how often a thread waited for it (`/metrics`).
     public var lockContention: (acquisitions: Int, waits: Int) { state.contention }
 
-    public init(maxViews: Int, idleSeconds: Double, now: @escaping @Sendable () -> Double) {
+    public init(
+        maxViews: Int, maxBytes: Int = defaultMaxBytes, idleSeconds: Double, now: @escaping @Sendable () -> Double
+    ) {
         self.maxViews = max(1, maxViews)
+        self.maxBytes = max(0, maxBytes)
         self.idleSeconds = max(0, idleSeconds)
         self.now = now
     }
@@ -41,32 +67,37 @@ public final class ViewStore: Sendable {
         return random.next()
     }
 
-    /// Keeps `view` as the live copy of `session` (a new view, or one rebuilt from its token), dropping the view
-    /// idle longest when the store is full.
+    /// Keeps `view` as the live copy of `session` (a new view, or one rebuilt from its token), dropping the views
+    /// idle longest while the store is full, in number or in bytes; a view over `maxBytes` alone is not kept.
     func keep(_ view: LiveView, as session: UInt64, rebuilt: Bool) {
         let now = now()
         state.withLock { s in
             expire(&s, now: now)
-            if s.entries[session] == nil {
-                while s.entries.count >= maxViews,
-                    let oldest = s.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
-                {
-                    s.entries[oldest] = nil
-                    s.dropped += 1
-                }
-            }
-            s.entries[session] = Entry(view: view, lastUsed: now)
             if rebuilt { s.rebuilt += 1 } else { s.created += 1 }
+            s.remove(session)
+            guard view.retainedBytes <= maxBytes else {
+                s.dropped += 1
+                return
+            }
+            while s.entries.count >= maxViews || s.bytes + view.retainedBytes > maxBytes,
+                let oldest = s.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+            {
+                s.remove(oldest)
+                s.dropped += 1
+            }
+            s.insert(Entry(view: view, lastUsed: now), as: session)
         }
     }
+
+    /// The bytes of the views held now (`LiveView.retainedBytes`).
+    public var bytes: Int { state.withLock { $0.bytes } }
 
     /// The live copy of `session`, marked as used now; nil when there is none (or it expired).
     func view(_ session: UInt64) -> LiveView? {
         let now = now()
         return state.withLock { s in
             expire(&s, now: now)
-            s.entries[session]?.lastUsed = now
-            return s.entries[session]?.view
+            return s.touch(session, at: now)
         }
     }
 
@@ -79,7 +110,7 @@ public final class ViewStore: Sendable {
     func close(_ session: UInt64, until: Double) {
         let now = now()
         state.withLock { s in
-            s.entries[session] = nil
+            s.remove(session)
             if s.closed[session] == nil, s.closed.count >= Self.maxClosed {
                 s.closed.remove(at: s.closed.startIndex)
             }
@@ -114,7 +145,7 @@ public final class ViewStore: Sendable {
 
     private func expire(_ s: inout State, now: Double) {
         let stale = s.entries.filter { now - $0.value.lastUsed > idleSeconds }.map(\.key)
-        for id in stale { s.entries[id] = nil }
+        for id in stale { s.remove(id) }
         s.expired += stale.count
     }
 }
