@@ -118,11 +118,9 @@ struct PresentationRouteTests {
     @Test("a manifest is built within the work budget: too large a folder is 400 naming the --work-mb that builds it")
     func manifestWithinBudget() async throws {
         // 400 links to one small image: a manifest of about 0.9 MB of JSON, planned at about 4 MB.
-        let root = try TemporaryFolder.untilExit("presentation-budget")
-        let source = Fixtures.sampleImages.appendingPathComponent("rocket.jpg")
-        for n in 1...400 {
-            try FileManager.default.linkItem(at: source, to: root.appendingPathComponent("photo \(n).jpg"))
-        }
+        let root = try Fixtures.links(
+            to: "rocket.jpg", count: 400, in: try TemporaryFolder.untilExit("presentation-budget")
+        ) { "photo \($0).jpg" }
         func fetch(workMiB: Int) async throws -> (HTTPResponse.Status, String, Int) {
             let settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: workMiB << 20)
             let server = TileServer(settings: settings)
@@ -150,11 +148,9 @@ struct PresentationRouteTests {
     @Test("a folder's listing and gallery page are built within the work budget, as its manifest is")
     func pagesWithinBudget() async throws {
         // 600 links to one small image: about 100 KB of listing, planned at about 1.1 MB.
-        let root = try TemporaryFolder.untilExit("pages-budget")
-        let source = Fixtures.sampleImages.appendingPathComponent("rocket.jpg")
-        for n in 1...600 {
-            try FileManager.default.linkItem(at: source, to: root.appendingPathComponent("photo \(n).jpg"))
-        }
+        let root = try Fixtures.links(
+            to: "rocket.jpg", count: 600, in: try TemporaryFolder.untilExit("pages-budget")
+        ) { "photo \($0).jpg" }
         for (uri, what) in [("/", "the listing"), ("/gallery", "the gallery page")] {
             func fetch(workMiB: Int) async throws -> (HTTPResponse.Status, String) {
                 let settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: workMiB << 20)

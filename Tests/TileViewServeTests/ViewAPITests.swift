@@ -452,12 +452,9 @@ struct ViewAPITests {
     func byteBound() async throws {
         // Galleries of 2,000 and 5,000 links: about 0.43 and 1.2 MB of pages each, under a bound of 1 MiB.
         let root = try TemporaryFolder.untilExit("view-bytes")
-        let source = Fixtures.sampleImages.appendingPathComponent("rocket.jpg")
         for (folder, count) in [("two", 2000), ("five", 5000)] {
-            let dir = root.appendingPathComponent(folder)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            for n in 1...count {
-                try FileManager.default.linkItem(at: source, to: dir.appendingPathComponent("photo-\(n).jpg"))
+            try Fixtures.links(to: "rocket.jpg", count: count, in: root.appendingPathComponent(folder)) {
+                "photo-\($0).jpg"
             }
         }
         var settings = ServeSettings(root: try ServeRoot(path: root.path))

@@ -31,6 +31,20 @@ public enum Fixtures {
     public static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))
     }
+
+    /// `folder` (made if missing) holding `count` hard links to the sample image `sample`, named `name(n)` for n
+    /// from 1: a large folder at no cost in disk.
+    @discardableResult
+    public static func links(
+        to sample: String, count: Int, in folder: URL, named name: (Int) -> String
+    ) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = sampleImages.appendingPathComponent(sample)
+        for n in 1...count {
+            try FileManager.default.linkItem(at: source, to: folder.appendingPathComponent(name(n)))
+        }
+        return folder
+    }
 }
 
 /// A corpus manifest: its records under `files`.
