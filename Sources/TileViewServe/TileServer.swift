@@ -196,31 +196,38 @@ extension TileServer {
             })
     }
 
-    /// A document made from a folder (a manifest, a listing, a gallery page): `make` runs on a worker thread once
-    /// `planned` bytes are free in `budget`, and what it makes stays counted until written (`written`), as a render
-    /// does. One that can never fit is 400 naming `what`, what it needs and the `--work-mb` that would build it; a
-    /// full queue or a long wait is 503.
+    /// A document made from a folder (a manifest, a collection, a listing, a gallery page): `make` reads the folder
+    /// and makes it on a worker thread once `planned` bytes are free in `budget` (planned from the folder's size,
+    /// `FolderSize`, before it is read), and what it makes stays counted until written (`written`), as a render
+    /// does; `absent` answers when it makes nothing. One that can never fit is 400 naming `what`, what it needs
+    /// and the `--work-mb` that would build it; a full queue or a long wait is 503.
     static func folderDocument(
-        _ what: String, planned: Int, budget: WorkBudget, loop: any EventLoop,
-        _ make: @escaping @Sendable () throws -> [UInt8], answer: (ResponseBody) -> Response
+        _ what: String, planned: Int, budget: WorkBudget, loop: any EventLoop, absent: Response = notFound,
+        _ make: @escaping @Sendable () throws -> [UInt8]?, answer: (ResponseBody) -> Response
     ) async throws -> Response {
-        let bytes: [UInt8]
+        let made: [UInt8]?
         do throws(WorkError<any Error>) {
-            bytes = try await budget.run(bytes: planned) { () throws(any Error) -> [UInt8] in try make() }
+            made = try await budget.run(bytes: planned) { () throws(any Error) -> [UInt8]? in try make() }
         } catch {
             switch error {
-            case .refused(.neverFits(let needed, let lane)):
-                let raise = WorkBudget.budgetMiB(admitting: needed).map { "; --work-mb \($0) or more would build it" }
-                return text(
-                    .badRequest,
-                    "\(what) needs about \(MemoryEstimate.mebibytes(needed)) to build, over the "
-                        + "\(MemoryEstimate.mebibytes(lane)) one answer may hold (--work-mb)" + (raise ?? "")
-                        + ", or split the folder")
-            case .refused(let refusal): return ServeError.refused(refusal, nil).response
+            case .refused(let refusal): return folderRefused(refusal, what, "build")
             case .failed(let failure): throw failure
             }
         }
-        return await written(bytes, budget: budget, loop: loop, answer)
+        guard let made else { return absent }
+        return await written(made, budget: budget, loop: loop, answer)
+    }
+
+    /// A folder's document or view the work budget did not admit: 400 for one that can never fit, naming `what`,
+    /// what it needs to `verb` and the `--work-mb` that would; 503 when the budget is busy.
+    static func folderRefused(_ refusal: WorkBudget.Refusal, _ what: String, _ verb: String) -> Response {
+        guard case .neverFits(let needed, let lane) = refusal else { return ServeError.refused(refusal, nil).response }
+        let raise = WorkBudget.budgetMiB(admitting: needed).map { "; --work-mb \($0) or more would \(verb) it" }
+        return text(
+            .badRequest,
+            "\(what) needs about \(MemoryEstimate.mebibytes(needed)) to \(verb), over the "
+                + "\(MemoryEstimate.mebibytes(lane)) one answer may hold (--work-mb)" + (raise ?? "")
+                + ", or split the folder")
     }
 
     /// Writes `buffer` and returns once the connection's event loop has taken it. A write returns as soon as the

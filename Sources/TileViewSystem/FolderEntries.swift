@@ -21,7 +21,31 @@ public enum FolderEntries {
     /// The entry names of the folder `folder` has open (opened beneath a served root, for instance); nil when it
     /// cannot be read. The descriptor stays open (a copy shares its offset: the listing rewinds first).
     public static func names(of folder: OpenDescriptor) -> [String]? {
-        // fdopendir takes the descriptor over (and its offset): give it a copy of its own.
+        opened(folder).map(names(reading:))
+    }
+
+    /// How many entries the folder `folder` has open lists, and their names' bytes together, read without keeping
+    /// any (what reading them costs is known before it is paid); nil when it cannot be read.
+    public static func count(of folder: OpenDescriptor) -> (entries: Int, nameBytes: Int)? {
+        guard let directory = opened(folder) else { return nil }
+        defer { closedir(directory) }
+        var (entries, nameBytes) = (0, 0)
+        while let entry = readdir(directory) {
+            let length = withUnsafeBytes(of: entry.pointee.d_name) { raw in raw.prefix { $0 != 0 }.count }
+            let dots =
+                length <= 2
+                && withUnsafeBytes(of: entry.pointee.d_name) { raw in raw.prefix(length).allSatisfy { $0 == 0x2E } }
+            if !dots {
+                entries += 1
+                nameBytes += length
+            }
+        }
+        return (entries, nameBytes)
+    }
+
+    /// A directory stream of its own over `folder`, rewound; nil when it cannot be made. fdopendir takes the
+    /// descriptor over (and its offset): it gets a copy.
+    private static func opened(_ folder: OpenDescriptor) -> OpaquePointer? {
         let copy = fcntl(folder.rawValue, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { return nil }
         guard let directory = fdopendir(copy) else {
@@ -29,7 +53,7 @@ public enum FolderEntries {
             return nil
         }
         rewinddir(directory)
-        return names(reading: directory)
+        return directory
     }
 
     /// The names `directory` lists, without `.` and `..`; closes it.

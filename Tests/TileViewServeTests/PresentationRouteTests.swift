@@ -134,7 +134,7 @@ struct PresentationRouteTests {
         }
         let (status, text, _) = try await fetch(workMiB: 2)
         #expect(status == .badRequest, "\(text)")
-        #expect(text.contains("a manifest of the 400 images of "), "\(text)")
+        #expect(text.contains("a manifest of the 400 entries of "), "\(text)")
         let range = try #require(
             text.range(of: #"--work-mb (\d+) or more would build it"#, options: .regularExpression))
         let named = try #require(Int(text[range].split(separator: " ")[1]))

@@ -482,6 +482,35 @@ struct ViewAPITests {
         }
     }
 
+    @Test("a gallery is opened and reopened from its token within the work budget: too large a folder is 400")
+    func galleryWithinBudget() async throws {
+        let root = try TemporaryFolder.untilExit("view-budget")
+        try Fixtures.links(to: "rocket.jpg", count: 5000, in: root.appendingPathComponent("five")) { "photo-\($0).jpg" }
+        // One request to a server of --work-mb `workMiB` (all with one key): a new view, or the view of a token.
+        func ask(workMiB: Int, token: String? = nil) async throws -> Answer {
+            var settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: workMiB << 20)
+            settings.viewKey = Self.key
+            return try await buildApplication(TileServer(settings: settings)).test(.router) { client in
+                guard let token else {
+                    return try await Self.call(
+                        client, .post, "/api/views", ["folder": "five", "viewport": ["width": 50, "height": 50]])
+                }
+                return try await Self.call(client, .get, "/api/views/\(token)")
+            }
+        }
+        let refused = try await ask(workMiB: 1).text
+        #expect(refused.contains("a gallery of the 5000 entries of five needs about"), "\(refused)")
+        let range = try #require(
+            refused.range(of: #"--work-mb (\d+) or more would open it"#, options: .regularExpression))
+        let named = try #require(Int(refused[range].split(separator: " ")[1]))
+        let created = try await ask(workMiB: named)
+        #expect(created.status == .created, "--work-mb \(named): \(created.text)")
+        // A server with less rebuilds no such view from its token; one with as much does.
+        let reopened = try await ask(workMiB: named - 1, token: created.view)
+        #expect(reopened.status == .badRequest && reopened.text.contains("reopening the gallery"), "\(reopened.text)")
+        #expect(try await ask(workMiB: named, token: created.view).status == .ok)
+    }
+
     @Test("bad bodies, gestures and moves are 400 with the command line's message; unknown things 404")
     func errors() async throws {
         try await Self.withClient { client in

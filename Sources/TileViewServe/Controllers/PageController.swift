@@ -93,27 +93,25 @@ struct PageController: Sendable {
             return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
         }
         let root = self.root
-        let contents = await work.run { root.contents(of: folder, scenes: scenes) }
-        let entries = contents.folders.count + contents.images.count + contents.scenes.count
+        guard let size = await work.run({ root.size(of: folder) }) else {
+            return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
+        }
         let title = folder.identifier.isEmpty ? root.name : folder.identifier
         return try await TileServer.folderDocument(
-            "\(what) of the \(entries) entries of \(title)", planned: Self.pageBytes(contents), budget: budget,
-            loop: context.eventLoop,
+            "\(what) of the \(size.entries) entries of \(title)", planned: size.contentsBytes + Self.pageBytes(size),
+            budget: budget, loop: context.eventLoop,
             {
-                let (title, body) = page(folder, contents)
+                let (title, body) = page(folder, root.contents(of: folder, scenes: scenes))
                 return Array(HTMLPage.document(title: title, body: body).utf8)
             }, answer: HTMLPage.response)
     }
 
-    /// What building a folder's page holds at its peak: its entries' parts, the page's lines, the page and the
-    /// answer's copy of it, counted as five times the page, at most 256 bytes an entry beside its identifier up to
-    /// eight times (twice percent-encoded, up to three bytes a byte, and twice escaped as its name). A folder of
+    /// What building a folder's page holds at its peak beside the folder's contents: the page's lines, the page and
+    /// the answer's copy of it, counted as five times the page, at most 256 bytes an entry beside its identifier up
+    /// to eight times (twice percent-encoded, up to three bytes a byte, and twice escaped as its name). A folder of
     /// 20,000 images named `image-N.png` made 3.6 MB of listing and raised a debug server's peak by 19 MB.
-    static func pageBytes(_ contents: FolderContents) -> Int {
-        let identifiers =
-            contents.folders.map(\.identifier.utf8.count) + contents.images.map(\.identifier.utf8.count)
-            + contents.scenes.map(\.identifier.utf8.count)
-        return 64 << 10 + 5 * identifiers.reduce(0) { $0 + 256 + 8 * $1 }
+    static func pageBytes(_ size: FolderSize) -> Int {
+        64 << 10 + 5 * (size.entries * 256 + 8 * size.identifierBytes)
     }
 
     @Sendable func script(_ request: Request, _ context: ServeRequestContext) async throws -> Response {

@@ -39,11 +39,11 @@ struct PresentationController: Sendable {
     }
 
     @Sendable func rootCollection(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await collection(request, folderID: "")
+        try await collection(request, context, folderID: "")
     }
 
     @Sendable func folderCollection(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await collection(request, folderID: try context.parameters.require("folder"))
+        try await collection(request, context, folderID: try context.parameters.require("folder"))
     }
 
     /// The URL of a folder's Presentation document `name` (`manifest.json` or `collection.json`).
@@ -60,19 +60,18 @@ struct PresentationController: Sendable {
     func manifest(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
         guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
         let root = self.root
-        let files = await work.run { root.contents(of: folder).images }
-        guard !files.isEmpty else {
-            return TileServer.text(.notFound, "the folder \(label(of: folder)) has no image files")
-        }
+        guard let size = await work.run({ root.size(of: folder) }) else { return TileServer.notFound }
         let base = site.baseURI(request)
         let images = self.images
         let id = Self.documentURL(base: base, folder: folder.identifier, "manifest.json")
         let (label, paged) = (label(of: folder), request.uri.queryParameters["paged"] == "1")
-        let planned = Self.manifestBytes(base: base, files: files)
         return try await TileServer.folderDocument(
-            "a manifest of the \(files.count) images of \(label)", planned: planned, budget: budget,
-            loop: context.eventLoop,
+            "a manifest of the \(size.entries) entries of \(label)",
+            planned: size.contentsBytes + Self.manifestBytes(base: base, size: size), budget: budget,
+            loop: context.eventLoop, absent: TileServer.text(.notFound, "the folder \(label) has no image files"),
             {
+                let files = root.contents(of: folder).images
+                guard !files.isEmpty else { return nil }
                 // Each image's size from its header (no pixel is decoded); an image that cannot be read is left out.
                 let members = files.compactMap { file -> IIIFPresentation.Image? in
                     guard let image = try? images.open(file) else { return nil }
@@ -91,34 +90,46 @@ struct PresentationController: Sendable {
             }, answer: Self.document)
     }
 
-    /// What building the manifest of `files` holds at its peak: the images opened, their canvases as values, the
-    /// JSON and the answer's copy of it, five times the JSON, which is about 1.6 KB a canvas beside ten of its URLs
-    /// (each the base, and the image's identifier percent-encoded: up to three bytes a byte).
-    static func manifestBytes(base: String, files: [ServedFile]) -> Int {
-        let urls = files.reduce(0) { $0 + 10 * (base.utf8.count + 3 * $1.identifier.utf8.count + 48) }
-        return 5 * (files.count * 1600 + urls)
+    /// What building the manifest of a folder of `size` holds at its peak beside the folder's contents: the images
+    /// opened, their canvases as values, the JSON and the answer's copy of it, five times the JSON, which is about
+    /// 1.6 KB a canvas beside ten of its URLs (each the base, and the image's identifier percent-encoded: up to
+    /// three bytes a byte).
+    static func manifestBytes(base: String, size: FolderSize) -> Int {
+        let urls = 10 * (size.entries * (base.utf8.count + 48) + 3 * size.identifierBytes)
+        return 5 * (size.entries * 1600 + urls)
     }
 
-    func collection(_ request: Request, folderID: String) async throws -> Response {
+    func collection(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
         guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
         let root = self.root
-        let contents = await work.run { root.contents(of: folder) }
+        guard let size = await work.run({ root.size(of: folder) }) else { return TileServer.notFound }
         let base = site.baseURI(request)
-        var members = contents.folders.map { sub in
-            IIIFPresentation.Collection.Member(
-                id: Self.documentURL(base: base, folder: sub.identifier, "collection.json"), manifest: false,
-                label: sub.identifier)
-        }
-        if !contents.images.isEmpty {
-            members.append(
-                IIIFPresentation.Collection.Member(
-                    id: Self.documentURL(base: base, folder: folder.identifier, "manifest.json"), manifest: true,
-                    label: label(of: folder)))
-        }
-        let document = IIIFPresentation.Collection(
-            id: Self.documentURL(base: base, folder: folder.identifier, "collection.json"), label: label(of: folder),
-            members: members)
-        return Self.document(ResponseBody(byteBuffer: ByteBuffer(bytes: try TileServer.json(document))))
+        let label = label(of: folder)
+        // Its members are the folder's sub-folders and its own manifest: at most one an entry, each about 128 bytes
+        // beside its URL (the base and its identifier percent-encoded) and its label, held as a value, as JSON and as
+        // the answer's copy.
+        let memberBytes = 3 * (size.entries * (128 + base.utf8.count) + 4 * size.identifierBytes)
+        return try await TileServer.folderDocument(
+            "a collection of the \(size.entries) entries of \(label)", planned: size.contentsBytes + memberBytes,
+            budget: budget, loop: context.eventLoop,
+            {
+                let contents = root.contents(of: folder)
+                var members = contents.folders.map { sub in
+                    IIIFPresentation.Collection.Member(
+                        id: Self.documentURL(base: base, folder: sub.identifier, "collection.json"), manifest: false,
+                        label: sub.identifier)
+                }
+                if !contents.images.isEmpty {
+                    members.append(
+                        IIIFPresentation.Collection.Member(
+                            id: Self.documentURL(base: base, folder: folder.identifier, "manifest.json"),
+                            manifest: true, label: label))
+                }
+                let document = IIIFPresentation.Collection(
+                    id: Self.documentURL(base: base, folder: folder.identifier, "collection.json"), label: label,
+                    members: members)
+                return try TileServer.json(document)
+            }, answer: Self.document)
     }
 
     /// A Presentation document: JSON-LD with the Presentation 3 profile, revalidated on every use (a folder's

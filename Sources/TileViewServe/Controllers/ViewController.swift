@@ -108,14 +108,13 @@ struct ViewController: Sendable {
             let token = try readToken(context)
             let grant = context.shareGrant
             // The frame's plan first, from the view's images as they are open (headers only), then its render
-            // within the budget.
-            let plan = try await work.run { () throws(ViewError) -> MemoryEstimate in
-                try onView(token, grant: grant) { (_, _, content) throws(ViewError) in
-                    LiveView.framePlan(
-                        token.source.viewport, scene: token.source.isScene, decoding: content.decodePeakBytes,
-                        source: content.frameSourceBytes)
-                }
+            // within the budget, with what rebuilding the view holds when it has not been kept since.
+            var plan = try await onView(token, grant: grant) { (_, _, content) throws(ViewError) in
+                LiveView.framePlan(
+                    token.source.viewport, scene: token.source.isScene, decoding: content.decodePeakBytes,
+                    source: content.frameSourceBytes)
             }
+            if let (bytes, _) = await rebuilding(token) { plan.add("reopening the gallery", bytes: bytes) }
             let bytes: [UInt8]
             do throws(WorkError<ViewError>) {
                 bytes = try await budget.run(bytes: plan.bytes) { () throws(ViewError) in
@@ -209,9 +208,53 @@ struct ViewController: Sendable {
         _ context: ServeRequestContext,
         _ body: @escaping @Sendable (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T
     ) async throws(ViewError) -> T {
-        let token = try readToken(context)
-        let grant = context.shareGrant
-        return try await work.run { () throws(ViewError) -> T in try onView(token, grant: grant, body) }
+        try await onView(try readToken(context), grant: context.shareGrant, body)
+    }
+
+    /// Runs `body` on the view `token` names as blocking work: within the work budget when the view is a gallery to
+    /// be rebuilt from its folder (`rebuilding`), else on the blocking-work threads.
+    func onView<T: Sendable>(
+        _ token: ViewToken, grant: ShareScope?,
+        _ body: @escaping @Sendable (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T
+    ) async throws(ViewError) -> T {
+        guard let (bytes, what) = await rebuilding(token) else {
+            return try await work.run { () throws(ViewError) -> T in try onView(token, grant: grant, body) }
+        }
+        return try await withinBudget(bytes, what) { () throws(ViewError) -> T in try onView(token, grant: grant, body)
+        }
+    }
+
+    /// What rebuilding the view `token` names holds, and what to call it, when it is a gallery not live at the
+    /// token's place: its folder read and its pages (`LiveView.openingBytes`, counted from the folder as it is
+    /// now); nil otherwise (an image's or a scene's rebuild holds its header and pyramid, within every plan's
+    /// slack; a folder gone is the rebuild's 404).
+    func rebuilding(_ token: ViewToken) async -> (bytes: Int, what: String)? {
+        guard case .gallery(let folderID, _, _, _, _) = token.source.content else { return nil }
+        if let live = views.view(token.session), live.source == token.source,
+            live.withContent({ LiveView.place(of: $0) == token.place })
+        {
+            return nil
+        }
+        let root = settings.root
+        guard let folder = root.folder(forIdentifier: ServeRoot.percentEncoded(folderID)),
+            let size = await work.run({ root.size(of: folder) })
+        else { return nil }
+        return (LiveView.openingBytes(size), "reopening the gallery of the \(size.entries) entries of \(folderID)")
+    }
+
+    /// `body`'s value, computed on a worker thread once `bytes` are free in the work budget; a refusal is
+    /// `ViewError.refused`, naming `what`.
+    func withinBudget<T: Sendable>(
+        _ bytes: Int, _ what: String, _ body: @escaping @Sendable () throws(ViewError) -> T
+    ) async throws(ViewError) -> T {
+        do throws(WorkError<ViewError>) {
+            return try await budget.run(bytes: bytes, body)
+        } catch {
+            switch error {
+            case .refused(let refusal): throw .refused(refusal, what)
+            case .failed(let failure): throw failure
+            }
+        }
     }
 
     /// Runs `body` on the view `token` names, at the place it says, holding the view's lock: on the live copy when
@@ -355,8 +398,11 @@ struct ViewController: Sendable {
             }
             let circular = body.circular ?? false
             let start = body.start?.text
-            return try await work.run { () throws(ViewError) -> LiveView in
-                let images = settings.root.contents(of: folder).images
+            let root = settings.root
+            guard let size = await work.run({ root.size(of: folder) }) else { throw .notFound("no folder \(folderID)") }
+            let what = "a gallery of the \(size.entries) entries of \(folder.identifier)"
+            return try await withinBudget(LiveView.openingBytes(size), what) { () throws(ViewError) -> LiveView in
+                let images = root.contents(of: folder).images
                 guard !images.isEmpty else { throw .notFound("the folder \(folder.identifier) has no image files") }
                 let source = ViewSource(
                     content: .gallery(

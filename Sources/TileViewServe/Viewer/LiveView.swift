@@ -51,6 +51,12 @@ final class LiveView: Sendable {
         }
     }
 
+    /// What opening a gallery of a folder of `size` holds at its peak: the folder's contents, and its pages twice
+    /// (the job made from them, and the view's own list).
+    static func openingBytes(_ size: FolderSize) -> Int {
+        size.contentsBytes + 2 * (size.entries * galleryPageBytes + 4 * size.identifierBytes)
+    }
+
     /// What an image's or a scene's view holds at most, beside its tiles (measured: about 180 KB a view of a 36 MP
     /// JPEG).
     static let imageViewBytes = 256 << 10
@@ -111,13 +117,15 @@ final class LiveView: Sendable {
 
 /// Why a view request failed: not found (404), a bad request (400, with the message the command line prints for
 /// the same text), a share link that does not reach what the view shows (403), a step the view does not take (409:
-/// a move on an image view), or an image that could not be read (422).
+/// a move on an image view), an image that could not be read (422), or a gallery's opening the work budget did not
+/// admit (400 when it can never fit, 503 when busy).
 enum ViewError: Error, Sendable {
     case notFound(String)
     case badRequest(String)
     case forbidden(String)
     case conflict(String)
     case image(TileViewError)
+    case refused(WorkBudget.Refusal, String)
 
     var response: Response {
         switch self {
@@ -126,6 +134,7 @@ enum ViewError: Error, Sendable {
         case .forbidden(let why): TileServer.text(.forbidden, why)
         case .conflict(let why): TileServer.text(.conflict, why)
         case .image(let error): TileServer.unprocessable(error)
+        case .refused(let refusal, let what): TileServer.folderRefused(refusal, what, "open")
         }
     }
 }
