@@ -7,6 +7,10 @@
             probe asks for small tiles: every large answer is 200, 400 or 503 (with Retry-After), the tiles are all
             200 within TILE_LIMIT seconds (default 3), and the server's peak RSS (VmHWM) stays within
             --cache-mb + --work-mb + 64 MiB.
+  folders   with --cache-mb 16 --work-mb 64, FOLDER_CLIENTS (default 8) clients at once each open a gallery view of a
+            folder of FOLDER_SIZE (40,000) images, step it with its token, and ask for the folder's listing, gallery
+            page, manifest and collection: every answer is 200, 201, 400 or 503, at least one gallery opens, and
+            the server's peak RSS stays within --cache-mb + --work-mb + 64 MiB.
   ulimit    the server under an address-space limit (RLIMIT_AS of cache + work + 1.5 GiB): the killer requests and
             the large renders are refused or answered, never an abort.
 Prints one line per check with its figures. TILEVIEW names the binary (default .build/debug/tileview).
@@ -27,14 +31,14 @@ def check(ok, what):
         print("FAIL:", what, flush=True)
 
 
-def start(root, limit_as=None):
+def start(root, limit_as=None, cache_mb=CACHE_MB, work_mb=WORK_MB):
     port = free_port()
     def limits():
         if limit_as:
             resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
-        [TV, "serve", root, "--port", str(port), "--cache-mb", str(CACHE_MB), "--work-mb", str(WORK_MB)],
+        [TV, "serve", root, "--port", str(port), "--cache-mb", str(cache_mb), "--work-mb", str(work_mb)],
         stdout=subprocess.DEVNULL, stderr=log, preexec_fn=limits)
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
@@ -128,6 +132,65 @@ def large(base, proc, clients):
           f"peak RSS {peak >> 20} MiB (bound {bound >> 20} MiB)", flush=True)
 
 
+def request(url, body=None, timeout=120):
+    """(status, JSON or None) of a GET, or of a POST of `body` as JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            status, text = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, None
+
+
+def folders(root):
+    """Clients at once open, step and list a folder of many images under a small budget: the folder's reading, its
+    pages and its documents are planned before they are read, and the views kept are bounded in bytes."""
+    cache_mb, work_mb = 16, 64
+    folder = os.path.join(root, "many")
+    os.makedirs(folder)
+    for n in range(int(os.environ.get("FOLDER_SIZE", "40000"))):
+        os.link(os.path.join(root, "small.png"), os.path.join(folder, f"photo-{n:05d}.png"))
+    proc, base, log = start(root, cache_mb=cache_mb, work_mb=work_mb)
+    statuses = []
+    def client(i):
+        status, view = request(f"{base}/api/views", {"folder": "many", "viewport": {"width": 320, "height": 240}})
+        statuses.append(("open", status))
+        if status == 201:
+            statuses.append(("step", request(f"{base}/api/views/{view['view']}/moves", {"move": "next"})[0]))
+        for path in ("/browse/many", "/gallery/many", "/iiif/presentation/3/many/manifest.json",
+                     "/iiif/presentation/3/many/collection.json"):
+            statuses.append((path, get(base + path)[0]))
+    try:
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(int(os.environ.get("FOLDER_CLIENTS", "8")))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        alive = proc.poll() is None
+        peak = hwm(proc.pid)
+        bound = (cache_mb + work_mb + 64) << 20
+        if not alive:
+            log.seek(0)
+            print(log.read().decode(errors="replace")[-3000:], flush=True)
+        check(alive and peak > 0, f"folders: the server is alive (exit {proc.poll()})")
+        check(all(s in (200, 201, 400, 503) for _, s in statuses), f"folder answers: {statuses}")
+        check(("open", 201) in statuses, f"no gallery opened: {statuses}")
+        check(peak <= bound, f"folders: peak RSS {peak >> 20} MiB over {bound >> 20} MiB")
+        counts = {}
+        for what, s in statuses:
+            counts.setdefault(what, []).append(s)
+        print(f"folders ok: {len(os.listdir(folder))} images; " + ", ".join(f"{w} {sorted(c)}" for w, c in counts.items())
+              + f"; peak RSS {peak >> 20} MiB (bound {bound >> 20} MiB)", flush=True)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "all"
     clients = int(os.environ.get("CLIENTS", "16"))
@@ -144,6 +207,8 @@ def main():
             finally:
                 proc.terminate()
                 proc.wait(timeout=30)
+        if mode in ("all", "folders"):
+            folders(root)
         if mode in ("all", "ulimit"):
             limit = (CACHE_MB + WORK_MB + 1536) << 20
             proc, base, log = start(root, limit_as=limit)
