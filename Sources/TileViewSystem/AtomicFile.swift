@@ -21,7 +21,8 @@ public enum AtomicFile {
         let (folder, tempPath) = try writeTemporary(bytes, for: path, mode: 0o666 & ~mask)
         defer { inFlight.withLock { _ = $0.remove(tempPath) } }
         guard rename(tempPath, path) == 0 else {
-            let failure = "cannot rename into place: \(errnoText())"
+            let failure =
+                errno == EISDIR ? "is a folder: name the file to write" : "cannot rename into place: \(errnoText())"
             unlink(tempPath)
             throw TileViewError(.write, path: path, reason: failure)
         }

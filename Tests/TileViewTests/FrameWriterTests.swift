@@ -44,4 +44,18 @@ struct FrameWriterTests {
             #expect(found == ["a.png": [".a.png.tmp-123456", ".a.png.tmp-abcdef"], "b": [".b.tmp-ZZZZZZ"]])
         }
     }
+
+    @Test("a file written over a folder is refused naming the folder, and nothing is left beside it")
+    func writeOverAFolder() throws {
+        try TemporaryFolder.with("atomic") { dir in
+            let folder = dir.appendingPathComponent("out")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            #expect {
+                try AtomicFile.write([1, 2, 3], to: folder.path)
+            } throws: { error in
+                "\(error)".contains(folder.path) && "\(error)".contains("is a folder: name the file to write")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out"])
+        }
+    }
 }
