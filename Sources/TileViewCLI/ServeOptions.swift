@@ -163,7 +163,7 @@ public struct ServeOptions: ParsableArguments {
 
     @Option(
         name: .customLong("max-views"),
-        help: "Views (browser tabs) open at most, within 16 MiB together; the one idle longest goes first.")
+        help: "Views (browser tabs) open at most, within 256 KiB a view together; the one idle longest goes first.")
     public var maxViews = 64
 
     @Option(name: .customLong("view-idle"), help: "Seconds an idle view is kept.")

@@ -26,8 +26,9 @@ public struct ServeSettings: Sendable {
     /// Views (docs/design.md section 11) open at most, and the seconds an idle view lives.
     public var maxViews: Int
     public var viewIdleSeconds: Double
-    /// The bytes of views kept live at most (`ViewStore.maxBytes`).
-    public var viewMaxBytes = ViewStore.defaultMaxBytes
+    /// The bytes of views kept live at most (`ViewStore.maxBytes`); nil: what `maxViews` image views hold
+    /// (`ViewStore.defaultMaxBytes`).
+    public var viewMaxBytes: Int? = nil
     /// The time views' idleness is measured by, in seconds since 1970: the wall clock (a view token's expiry is read
     /// alike by every replica), or a test's own, to expire views without waiting.
     public var viewClock: @Sendable () -> Double = { Date.now.timeIntervalSince1970 }

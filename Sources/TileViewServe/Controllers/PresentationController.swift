@@ -133,8 +133,7 @@ struct PresentationController: Sendable {
     }
 
     /// A Presentation document: JSON-LD with the Presentation 3 profile, revalidated on every use (a folder's
-    /// contents change without its files' entity tags changing). With `held`, the budget's bytes are given back once
-    /// the body has been written.
+    /// contents change without its files' entity tags changing).
     static func document(_ body: ResponseBody) -> Response {
         let headers: HTTPFields = [
             .contentType: "application/ld+json;profile=\"http://iiif.io/api/presentation/3/context.json\"",

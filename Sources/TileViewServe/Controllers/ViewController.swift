@@ -217,11 +217,11 @@ struct ViewController: Sendable {
         _ token: ViewToken, grant: ShareScope?,
         _ body: @escaping @Sendable (UInt64, LiveView, LiveView.Content) throws(ViewError) -> T
     ) async throws(ViewError) -> T {
-        guard let (bytes, what) = await rebuilding(token) else {
-            return try await work.run { () throws(ViewError) -> T in try onView(token, grant: grant, body) }
+        let run: @Sendable () throws(ViewError) -> T = { () throws(ViewError) -> T in
+            try onView(token, grant: grant, body)
         }
-        return try await withinBudget(bytes, what) { () throws(ViewError) -> T in try onView(token, grant: grant, body)
-        }
+        guard let (bytes, what) = await rebuilding(token) else { return try await work.run(run) }
+        return try await withinBudget(bytes, what, run)
     }
 
     /// What rebuilding the view `token` names holds, and what to call it, when it is a gallery not live at the

@@ -4,16 +4,17 @@ import TileView
 /// that the next step of a view runs on the session already open instead of one rebuilt from the token. Only a
 /// cache: a view it does not hold (never here, idle longer than `idleSeconds`, or dropped to keep at most
 /// `maxViews` and at most `maxBytes` of views, `LiveView.retainedBytes`) is rebuilt from its token by any server
-/// with the key; a view larger than `maxBytes` alone (a gallery of a folder of about 70,000 images) is never kept,
-/// and each of its steps rebuilds it. Thread-safe.
+/// with the key; a view larger than `maxBytes` alone (by default, a gallery of a folder of about 70,000 images) is
+/// never kept, and each of its steps rebuilds it. Thread-safe.
 public final class ViewStore: Sendable {
     private struct Entry {
         let view: LiveView
         var lastUsed: Double
     }
 
-    /// The bytes of views kept at most by default: 64 image views.
-    public static let defaultMaxBytes = 16 << 20
+    /// The bytes views may keep by default: what `maxViews` image views hold at most (`LiveView.imageViewBytes`,
+    /// 16 MiB for the default 64), so that a gallery's many pages count as the views they stand for.
+    public static func defaultMaxBytes(maxViews: Int) -> Int { max(1, maxViews) * LiveView.imageViewBytes }
 
     private struct State {
         private(set) var entries: [UInt64: Entry] = [:]
@@ -53,10 +54,10 @@ public final class ViewStore: Sendable {
     public var lockContention: (acquisitions: Int, waits: Int) { state.contention }
 
     public init(
-        maxViews: Int, maxBytes: Int = defaultMaxBytes, idleSeconds: Double, now: @escaping @Sendable () -> Double
+        maxViews: Int, maxBytes: Int? = nil, idleSeconds: Double, now: @escaping @Sendable () -> Double
     ) {
         self.maxViews = max(1, maxViews)
-        self.maxBytes = max(0, maxBytes)
+        self.maxBytes = max(0, maxBytes ?? Self.defaultMaxBytes(maxViews: maxViews))
         self.idleSeconds = max(0, idleSeconds)
         self.now = now
     }
