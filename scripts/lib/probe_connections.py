@@ -125,8 +125,16 @@ def held(root):
                 length = [int(l.split(b":")[1]) for l in first.split(b"\r\n") if l.lower().startswith(b"content-length")]
                 time.sleep(0.5)
                 during = work_bytes(port)
-            check(length and length[0] > 20_000_000 and during == length[0],
-                  f"held: {what} of {length} bytes, {during} held while its reader stopped")
+            # What the server's socket may take itself (tcp_wmem's largest send buffer): an answer larger than that
+            # and the reader's buffer together stays partly in the server, counted whole.
+            with open("/proc/sys/net/ipv4/tcp_wmem") as f:
+                kernel = int(f.read().split()[2]) + 2 * 65536
+            check(length and length[0] > 20_000_000, f"held: {what} of {length} bytes")
+            if length and length[0] > kernel + (1 << 20):
+                check(during == length[0], f"held: {what} of {length} bytes, {during} held while its reader stopped")
+            else:
+                print(f"held: {what} not checked: the kernel's send buffers ({kernel} bytes) may take it all",
+                      flush=True)
             after = during
             for _ in range(100):
                 after = work_bytes(port)
