@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up (scripts/ensure-deps.sh all, once), checks the formatting (scripts/lint.sh: a finding fails the run), and
-# runs every test in two tiers:
+# Sets up (scripts/ensure-deps.sh all, once), checks the formatting (scripts/lint.sh: a finding fails the run) and
+# that the man pages are what the commands' help makes (scripts/make-man.sh --check), and runs every test in two
+# tiers:
 #   fast      the library, the commands and the server, in process and on loopback: one `swift test` run per
 #             test target, one after another, so each target's time is its own;
 #   external  the suites tagged `.external` (Tests/TileViewTestSupport/Tags.swift), which drive outside programs
@@ -107,6 +108,10 @@ start=$(date +%s)
 echo "== formatting: scripts/lint.sh (swift-format lint --strict)"
 if scripts/lint.sh >"$logs/lint.log" 2>&1; then echo "   clean"; else
   echo "   findings (fix with swift format --in-place):"; sed 's/^/   /' "$logs/lint.log" | head -40; status=1
+fi
+echo "== man pages: scripts/make-man.sh --check (docs/*.1 made from the commands' help)"
+if scripts/make-man.sh --check >"$logs/man.log" 2>&1; then echo "   current"; else
+  sed 's/^/   /' "$logs/man.log" | head -30; status=1
 fi
 echo "== fast tier: each test target on its own"
 for target in $(cd Tests && ls -d *Tests | sort); do
