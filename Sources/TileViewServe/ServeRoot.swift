@@ -70,6 +70,15 @@ public struct ServeRoot: Sendable {
         return ServedFolder(identifier: relative, path: resolved + "/" + relative)
     }
 
+    /// The folder an identifier names and its size, counted on `work`'s threads; nil when there is none.
+    public func sizedFolder(
+        forIdentifier encoded: String, on work: BlockingWork
+    ) async -> (folder: ServedFolder, size: FolderSize)? {
+        guard let folder = folder(forIdentifier: encoded), let size = await work.run({ self.size(of: folder) })
+        else { return nil }
+        return (folder, size)
+    }
+
     /// How large a folder's contents are, counted without keeping them (`FolderSize`); nil when it cannot be read.
     public func size(of folder: ServedFolder) -> FolderSize? {
         guard

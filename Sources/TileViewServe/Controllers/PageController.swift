@@ -10,7 +10,7 @@ struct PageController: Sendable {
     let root: ServeRoot
     /// `--max-scale`: the largest zoom the pages' views allow (screen pixels per image pixel).
     let maxScale: Double
-    /// The threads folders are read on, away from the event loops (a folder of 5,000 images takes 0.1 to 0.2 s).
+    /// The threads folders are counted on, away from the event loops.
     let work: BlockingWork
     /// The bytes a folder's page is built within, beside the renders.
     let budget: WorkBudget
@@ -82,18 +82,16 @@ struct PageController: Sendable {
         }
     }
 
-    /// A folder's listing or gallery page, its title and body made by `page`: the folder read on the blocking-work
-    /// threads, then the page built within the work budget, as a manifest is (`pageBytes`), and counted until
-    /// written. A folder whose page is too large for `--work-mb` is 400 naming the `--work-mb` that builds it.
+    /// A folder's listing or gallery page, its title and body made by `page`: the folder counted on the
+    /// blocking-work threads (`ServeRoot.size(of:)`), then read and the page built within the work budget, as a
+    /// manifest is (`pageBytes`), and counted until written. A folder whose page is too large for `--work-mb` is
+    /// 400 naming the `--work-mb` that builds it.
     func folderPage(
         _ context: ServeRequestContext, folderID: String, _ what: String, scenes: Bool = false,
         _ page: @escaping @Sendable (ServedFolder, FolderContents) -> (title: String, body: String)
     ) async throws -> Response {
-        guard let folder = root.folder(forIdentifier: folderID) else {
-            return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
-        }
         let root = self.root
-        guard let size = await work.run({ root.size(of: folder) }) else {
+        guard let (folder, size) = await root.sizedFolder(forIdentifier: folderID, on: work) else {
             return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
         }
         let title = folder.identifier.isEmpty ? root.name : folder.identifier

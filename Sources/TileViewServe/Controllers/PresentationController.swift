@@ -58,9 +58,10 @@ struct PresentationController: Sendable {
     }
 
     func manifest(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
-        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        guard let (folder, size) = await root.sizedFolder(forIdentifier: folderID, on: work) else {
+            return TileServer.notFound
+        }
         let root = self.root
-        guard let size = await work.run({ root.size(of: folder) }) else { return TileServer.notFound }
         let base = site.baseURI(request)
         let images = self.images
         let id = Self.documentURL(base: base, folder: folder.identifier, "manifest.json")
@@ -100,9 +101,10 @@ struct PresentationController: Sendable {
     }
 
     func collection(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
-        guard let folder = root.folder(forIdentifier: folderID) else { return TileServer.notFound }
+        guard let (folder, size) = await root.sizedFolder(forIdentifier: folderID, on: work) else {
+            return TileServer.notFound
+        }
         let root = self.root
-        guard let size = await work.run({ root.size(of: folder) }) else { return TileServer.notFound }
         let base = site.baseURI(request)
         let label = label(of: folder)
         // Its members are the folder's sub-folders and its own manifest: at most one an entry, each about 128 bytes

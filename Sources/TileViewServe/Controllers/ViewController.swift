@@ -235,9 +235,8 @@ struct ViewController: Sendable {
         {
             return nil
         }
-        let root = settings.root
-        guard let folder = root.folder(forIdentifier: ServeRoot.percentEncoded(folderID)),
-            let size = await work.run({ root.size(of: folder) })
+        guard
+            let (_, size) = await settings.root.sizedFolder(forIdentifier: ServeRoot.percentEncoded(folderID), on: work)
         else { return nil }
         return (LiveView.openingBytes(size), "reopening the gallery of the \(size.entries) entries of \(folderID)")
     }
