@@ -47,14 +47,20 @@ final class LiveView: Sendable {
         switch content {
         case .image: retainedBytes = Self.imageViewBytes
         case .gallery(_, _, let identifiers):
-            retainedBytes = identifiers.reduce(0) { $0 + Self.galleryPageBytes + 4 * $1.utf8.count }
+            retainedBytes = Self.pagesBytes(
+                identifiers.count, identifierBytes: identifiers.reduce(0) { $0 + $1.utf8.count })
         }
+    }
+
+    /// What a gallery's list of `pages` holds, their identifiers `identifierBytes` together.
+    static func pagesBytes(_ pages: Int, identifierBytes: Int) -> Int {
+        pages * galleryPageBytes + 4 * identifierBytes
     }
 
     /// What opening a gallery of a folder of `size` holds at its peak: the folder's contents, and its pages twice
     /// (the job made from them, and the view's own list).
     static func openingBytes(_ size: FolderSize) -> Int {
-        size.contentsBytes + 2 * (size.entries * galleryPageBytes + 4 * size.identifierBytes)
+        size.contentsBytes + 2 * pagesBytes(size.entries, identifierBytes: size.identifierBytes)
     }
 
     /// What an image's or a scene's view holds at most, beside its tiles (measured: about 180 KB a view of a 36 MP
