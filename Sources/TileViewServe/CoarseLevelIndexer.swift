@@ -15,6 +15,10 @@ import TileView
 /// from the renders' work budget while no request waits for it (`WorkBudget.holdInBackground`), so indexing stays within `--work-mb` as the
 /// answers do; an image whose plan can never fit is counted as failed, with a warning naming it and its plan (the
 /// first `overBudgetNamed`; then one line says the rest go unnamed: a folder of large HEICs is not a screenful).
+///
+/// What it keeps grows with the root: each waiting identifier (`IndexQueue`, whose operations are O(1), as a
+/// request's `requested` runs under the lock on every tile it renders) and the identity of each file indexed or
+/// failed; a scan holds the images it will queue and one folder's listing at a time.
 final class CoarseLevelIndexer: Sendable {
     /// Opens the root's images (and holds the root and the decoding options).
     let images: ServedImages
@@ -26,12 +30,12 @@ final class CoarseLevelIndexer: Sendable {
     let warn: @Sendable (String) -> Void
 
     private struct State {
-        /// Identifiers to index, the next first.
-        var queue: [String] = []
-        var queued: Set<String> = []
-        /// Versions indexed or found on disk, and those that failed (not tried again until they change).
-        var done: Set<String> = []
-        var failedVersions: Set<String> = []
+        /// Identifiers to index.
+        var queue = IndexQueue()
+        /// Files (as versions: their identities) indexed or found on disk, and those that failed (not tried again
+        /// until they change). An identity is five numbers where its version string would be about a hundred bytes.
+        var done: Set<FileIdentity> = []
+        var failedVersions: Set<FileIdentity> = []
         var indexed = 0
         var failed = 0
         /// Images not indexed because their plan is over the work budget.
@@ -101,12 +105,10 @@ final class CoarseLevelIndexer: Sendable {
     func requested(_ file: ServedFile) {
         let lost = !images.tiles.mayHaveOnDisk(file.version)
         let moved = state.withLock { state -> Bool in
-            if lost { state.done.remove(file.version) }
-            guard !state.stopped, !state.done.contains(file.version), !state.failedVersions.contains(file.version)
+            if lost { state.done.remove(file.identity) }
+            guard !state.stopped, !state.done.contains(file.identity), !state.failedVersions.contains(file.identity)
             else { return false }
-            state.queue.removeAll { $0 == file.identifier }
-            state.queue.insert(file.identifier, at: 0)
-            state.queued.insert(file.identifier)
+            state.queue.moveToFront(file.identifier)
             return true
         }
         if moved { state.wakeWaiters() }
@@ -125,9 +127,7 @@ final class CoarseLevelIndexer: Sendable {
         while true {
             let next = state.withLock(when: hasWork) { state -> Next in
                 if state.stopped { return .stop }
-                if let identifier = state.queue.first {
-                    state.queue.removeFirst()
-                    state.queued.remove(identifier)
+                if let identifier = state.queue.takeNext() {
                     state.running += 1
                     return .index(identifier)
                 }
@@ -148,28 +148,29 @@ final class CoarseLevelIndexer: Sendable {
         }
     }
 
-    /// Queues every image under the root whose version is not done, newest first.
+    /// Queues every image under the root whose version is not done, newest first. What the walk keeps is the images
+    /// it will queue (a folder at a time is listed whole): once a root is indexed, a rescan holds its largest folder.
     private func scan() {
-        var files: [ServedFile] = []
+        var found: [(modified: Int, identifier: String)] = []
         var folders = [ServedFolder(identifier: "", path: root.resolved)]
         while let folder = folders.popLast() {
             watcher?.watch(folder.path)
             let contents = root.contents(of: folder)
             folders += contents.folders
-            files += contents.images
-        }
-        files.sort { $0.modified > $1.modified }
-        let added = state.withLock { state -> Bool in
-            var added = false
-            for file in files
-            where !state.done.contains(file.version) && !state.failedVersions.contains(file.version)
-                && !state.queued.contains(file.identifier)
-            {
-                state.queue.append(file.identifier)
-                state.queued.insert(file.identifier)
-                added = true
+            state.withLock { state in
+                for file in contents.images
+                where !state.done.contains(file.identity) && !state.failedVersions.contains(file.identity)
+                    && !state.queue.contains(file.identifier)
+                {
+                    found.append((file.modified, file.identifier))
+                }
             }
-            return added
+        }
+        found.sort { $0.modified > $1.modified }
+        let added = state.withLock { state -> Bool in
+            let before = state.queue.count
+            for (_, identifier) in found { state.queue.append(identifier) }
+            return state.queue.count > before
         }
         if added { state.wakeWaiters() } else { scheduleScan() }
     }
@@ -210,12 +211,12 @@ final class CoarseLevelIndexer: Sendable {
             }
             images.tiles.noteOnDisk(file.version)
             state.withLock { state in
-                state.done.insert(file.version)
+                state.done.insert(file.identity)
                 state.indexed += 1
             }
         } catch {
             state.withLock { state in
-                state.failedVersions.insert(file.version)
+                state.failedVersions.insert(file.identity)
                 state.failed += 1
             }
         }
