@@ -1,4 +1,5 @@
 import ArgumentParser
+import TileViewCore
 
 /// The arguments of `tileview serve`, parsed twice: by `tileview`, which checks them and hands the same words to
 /// `tileview-serve` (the executable that holds the HTTP server), and by `tileview-serve`, which runs the server.
@@ -91,6 +92,13 @@ public struct ServeOptions: ParsableArguments {
             "Host names (comma-separated, repeatable) a request's Host header may carry besides loopback names and the --host address; .example.org allows its sub-domains too. Other Hosts are 400.",
             valueName: "name,..."))
     public var allowedHosts: [String] = []
+
+    @Option(
+        name: .customLong("trusted-proxies"),
+        help: ArgumentHelp(
+            "Addresses or networks (comma-separated, repeatable: 127.0.0.1, 10.0.0.0/8, fd00::/8) of proxies in front of the server: a request from one counts its failed logins against the client its X-Forwarded-For names (the nearest address that is not a trusted proxy). Without it every client behind a proxy is one client, which five wrong passwords lock out for a minute.",
+            valueName: "addr,..."))
+    public var trustedProxies: [String] = []
 
     @Option(help: "The port to listen on.")
     public var port = 8080
@@ -263,6 +271,11 @@ public struct ServeOptions: ParsableArguments {
         return (scheme, authority.lowercased(), path)
     }
 
+    /// The `--trusted-proxies` networks, split at commas (`validate` checks each).
+    public var trustedProxyNetworks: [IPNetwork] {
+        trustedProxies.flatMap { $0.split(separator: ",").compactMap(IPNetwork.init) }
+    }
+
     /// The `--allowed-hosts` names, split at commas.
     public var allowedHostNames: [String] {
         allowedHosts.flatMap { $0.split(separator: ",").map(String.init) }
@@ -333,6 +346,12 @@ public struct ServeOptions: ParsableArguments {
                 throw ValidationError(
                     "--allowed-hosts takes host names without ports, separated by commas, got '\(name)'")
             }
+        }
+        for text in trustedProxies.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) })
+        where IPNetwork(text) == nil {
+            throw ValidationError(
+                "--trusted-proxies takes IPv4 or IPv6 addresses, each with an optional /prefix, separated by commas, "
+                    + "got '\(text)'")
         }
         guard maxArea > 0 else { throw ValidationError("--max-area must be a positive number of pixels") }
         guard (1...1_000_000).contains(maxConnections) else {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import TileView
 
 /// `--public-url` and `--allowed-hosts` (docs/design.md section 18): which `Host` names a request may carry, and the
 /// base of every absolute URL the server writes (303 `Location`, info.json's `id`).
@@ -28,10 +29,14 @@ public struct SiteRules: Sendable, Equatable {
     /// `--allowed-hosts`: names a `Host` may carry besides the loopback ones and the bound address. A name that
     /// starts with a dot also allows its sub-domains (`.example.org`).
     public var allowedHosts: [String]
+    /// `--trusted-proxies`: the proxies in front of the server, whose `X-Forwarded-For` names the client a failed
+    /// login counts against (`IPNetwork.client`); none by default, as any client may write the header.
+    public var trustedProxies: [IPNetwork]
 
-    public init(publicURL: PublicURL? = nil, allowedHosts: [String] = []) {
+    public init(publicURL: PublicURL? = nil, allowedHosts: [String] = [], trustedProxies: [IPNetwork] = []) {
         self.publicURL = publicURL
         self.allowedHosts = allowedHosts
+        self.trustedProxies = trustedProxies
     }
 }
 

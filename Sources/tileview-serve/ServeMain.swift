@@ -43,7 +43,7 @@ struct ServeMain: AsyncParsableCommand {
             publicURL: options.publicURL.flatMap(ServeOptions.parsePublicURL).map {
                 SiteRules.PublicURL(scheme: $0.scheme, authority: $0.authority, path: $0.path)
             },
-            allowedHosts: options.allowedHostNames)
+            allowedHosts: options.allowedHostNames, trustedProxies: options.trustedProxyNetworks)
         do throws(AccessFileError) {
             settings.access = try AccessSetup.rules(
                 usersFile: options.usersFile, tokensFile: options.tokensFile, sessionKeyFile: options.sessionKeyFile,

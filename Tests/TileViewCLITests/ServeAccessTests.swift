@@ -30,7 +30,7 @@ struct ServeAccessTests {
         }
     }
 
-    @Test("loopback hosts need no rule; bad --public-url and --allowed-hosts are usage errors")
+    @Test("loopback hosts need no rule; bad --public-url, --allowed-hosts and --trusted-proxies are usage errors")
     func usage() throws {
         try TemporaryFolder.with("serve-access") { dir in
             for (arguments, message) in [
@@ -40,6 +40,9 @@ struct ServeAccessTests {
                 (["--public-url", "https://user@example.org"], "--public-url must be"),
                 (["--allowed-hosts", "ok.example,bad host"], "--allowed-hosts takes host names"),
                 (["--allowed-hosts", "example.org:8080"], "--allowed-hosts takes host names"),
+                (["--trusted-proxies", "127.0.0.1,proxy.lan"], "--trusted-proxies takes IPv4 or IPv6 addresses"),
+                (["--trusted-proxies", "10.0.0.0/33"], "got '10.0.0.0/33'"),
+                (["--trusted-proxies", "127.0.0.1,"], "got ''"),
                 (["--host", "127.0.0.1.example.org"], "is not a loopback address"),
             ] {
                 let result = try CommandRunner.run(["serve", dir.path, "--port", "0"] + arguments, timeout: 20)

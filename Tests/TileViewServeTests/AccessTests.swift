@@ -393,6 +393,36 @@ struct AccessTests {
         }
     }
 
+    @Test(
+        "on a socket: failed logins count against the connection's address, or behind --trusted-proxies against the client X-Forwarded-For names"
+    )
+    func rateLimitBehindProxy() async throws {
+        let forwarded = HTTPField.Name("X-Forwarded-For")!
+        for trusted in [false, true] {
+            var settings = Self.server().settings
+            if trusted { settings.site.trustedProxies = [IPNetwork("127.0.0.1")!, IPNetwork("::1")!] }
+            try await buildApplication(TileServer(settings: settings)).test(.live) { client in
+                func logIn(from address: String, password: String) async throws -> HTTPResponse.Status {
+                    var headers = Self.form
+                    headers[forwarded] = "198.51.100.66, " + address
+                    let body = "user=alice&password=" + password
+                    return try await client.execute(
+                        uri: "/login", method: .post, headers: headers, body: ByteBuffer(string: body)
+                    ).status
+                }
+                for _ in 0..<5 { #expect(try await logIn(from: "203.0.113.9", password: "nope") == .unauthorized) }
+                #expect(try await logIn(from: "203.0.113.9", password: "nope") == .tooManyRequests)
+                // Another client behind the proxy: locked out with the first when the proxy is every client.
+                let other = try await logIn(from: "203.0.113.10", password: "s3cret+pass")
+                #expect(other == (trusted ? .seeOther : .tooManyRequests), "trusted \(trusted)")
+                // IPv6 clients count by their /64: another address of the same host's network is the same client.
+                for _ in 0..<5 { _ = try await logIn(from: "2001:db8:1:2::a", password: "nope") }
+                let sameNetwork = try await logIn(from: "2001:db8:1:2:ffff::b", password: "s3cret+pass")
+                #expect(sameNetwork == .tooManyRequests, "trusted \(trusted)")
+            }
+        }
+    }
+
     @Test("an unknown user costs the same bcrypt work as a wrong password (a dummy hash of the accounts' cost)")
     func unknownUserTiming() {
         let rules = AccessRules(users: [

@@ -50,7 +50,7 @@ struct LoginController: Sendable {
         let user = form["user"] ?? ""
         let password = form["password"] ?? ""
         let next = form["next"]
-        let client = Self.loginClient(context, user: user)
+        let client = loginClient(request, context, user: user)
         if let seconds = rules.limiter.retryAfter(client) {
             var response = TileServer.text(
                 .tooManyRequests, "too many failed logins; try again in \(seconds) s")
@@ -110,12 +110,19 @@ struct LoginController: Sendable {
     }
 
     /// Who a failed login counts against: the client's address (`ServeRequestContext.remoteAddress`, from the
-    /// connection), else the user name tried (a request from no socket, as in the router tests).
-    static func loginClient(_ context: some RequestContext, user: String) -> String {
-        if let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress {
-            return "address " + address
+    /// connection; behind a `--trusted-proxies` proxy, the address its `X-Forwarded-For` gives), an IPv6 one by its
+    /// /64 (`IPAddress.clientKey`: a host has all of them); else the user name tried (a request from no socket, as in
+    /// the router tests).
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    func loginClient(_ request: Request, _ context: some RequestContext, user: String) -> String {
+        guard let text = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress else {
+            return "user " + user
         }
-        return "user " + user
+        guard let peer = IPAddress(text) else { return "address " + text }
+        let client = IPNetwork.client(
+            peer: peer, forwardedFor: request.headers[values: Self.forwardedFor], trusted: site.rules.trustedProxies)
+        return "address " + client.clientKey
     }
 
     /// An application/x-www-form-urlencoded body as its fields (the first of each name).
