@@ -33,10 +33,10 @@ trap cleanup EXIT
 mkdir -p "$work/root" "$work/cache" "$work/nginx-cache" "$work/nginx-temp"
 for f in SampleImages/*.png SampleImages/*.jpg; do cp "$f" "$work/root/"; done
 
-# Replica $1 (a or b) on port $2: its pid in replica_$1, its log in $work/$1.log (appended, so a restart keeps
+# Replica $1 (a or b) on port $2 (more arguments after): its pid in replica_$1, its log in $work/$1.log (appended, so a restart keeps
 # the lines before).
 start_replica() {
-  "$tv" serve "$work/root" --port "$2" --cache-dir "$work/cache" 2>>"$work/$1.log" &
+  "$tv" serve "$work/root" --port "$2" --cache-dir "$work/cache" "${@:3}" 2>>"$work/$1.log" &
   local pid=$!
   disown "$pid"  # killed on purpose below: no job notice
   pids+=("$pid")
@@ -176,6 +176,37 @@ cmp -s "$work/frame.png" "$work/cli.png" \
 SE_OFFLINE=true .build/browser-venv/bin/python scripts/lib/replica_browser.py "$tv" "$work/root" "$base" \
   "$work/a.log" "$replica_a" "$work/b.log" "$replica_b" 2>&1 | sed 's/^/browser: /'
 [ "${PIPESTATUS[0]}" -eq 0 ] || failures=$((failures + 1))
+
+# Logins through nginx, the replicas started as the recipe says with --users: --trusted-proxies 127.0.0.1. Two
+# clients, connecting from the loopback addresses 127.0.0.2 and 127.0.0.3 (nginx names each in X-Forwarded-For),
+# are counted apart: wrong passwords from the first lock it out on both replicas, and the second still logs in on
+# both. Each replica counts its own failures, so N replicas give a client 5 x N tries a minute.
+for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+for pid in "${pids[@]}"; do while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done; done
+printf 'right horse\n' | "$tv" serve --hash-password alice --hash-cost 10 > "$work/users"
+head -c 32 /dev/urandom > "$work/session.key"
+for r in a b; do
+  port_var="port_$r"
+  start_replica "$r" "${!port_var}" --users "$work/users" --session-key "$work/session.key" --trusted-proxies 127.0.0.1
+done
+sleep 6  # nginx tries the replicas again after their fail_timeout
+login() {  # login FROM PASSWORD [HEADER]: the status of POST /login from the loopback address FROM
+  curl -s -o /dev/null -w "%{http_code} " --interface "$1" ${3:+-H "$3"} -d "user=alice&password=$2" "$base/login"
+}
+# Wrong passwords from 127.0.0.2 until both replicas refuse it (each logs a 429), at most 30.
+refused() { grep -c "POST /login 429" "$work/$1.log" || true; }
+wrong=""
+for _ in $(seq 1 30); do
+  [ "$(refused a)" -gt 0 ] && [ "$(refused b)" -gt 0 ] && break
+  wrong+=$(login 127.0.0.2 nope)
+done
+first_five=${wrong:0:20}
+locked=$(login 127.0.0.2 right+horse)$(login 127.0.0.2 right+horse "X-Forwarded-For: 127.0.0.9")
+other=$(login 127.0.0.3 right+horse)$(login 127.0.0.3 right+horse)
+[ "$first_five" = "401 401 401 401 401 " ] && [ "$(refused a)" -gt 0 ] && [ "$(refused b)" -gt 0 ] \
+  && [ "$locked" = "429 429 " ] && [ "$other" = "303 303 " ] \
+  && ok "logins through nginx: wrong passwords lock 127.0.0.2 out on both replicas (429, a forged X-Forwarded-For too), 127.0.0.3 still logs in on both (303)" \
+  || fail "logins through nginx: wrong $wrong, then $locked, another client $other"
 
 # systemd: the unit as written (its binary path made this build's), verified with nothing to say.
 mkdir -p "$work/units"
