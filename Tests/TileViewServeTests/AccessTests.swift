@@ -451,6 +451,51 @@ struct AccessTests {
         #expect(rules.verify(user: "glibc", password: "pw 1"))
     }
 
+    @Test(
+        "attempts being checked count with failures: a client's sixth attempt at once is refused; past maxChecking, busy"
+    )
+    func limiterAdmission() {
+        let clock = Clock()
+        let limiter = LoginLimiter(
+            maxFailures: 5, windowSeconds: 60, maxChecking: 7, now: { Double(clock.monotonic.load(ordering: .relaxed)) }
+        )
+        let admitted = (0..<8).map { _ in limiter.admit("mallory") }
+        #expect(admitted == Array(repeating: .check, count: 5) + Array(repeating: .refused(retryAfter: 1), count: 3))
+        #expect(limiter.admit("alice") == .check && limiter.admit("bob") == .check)
+        #expect(limiter.admit("carol") == .busy && limiter.checking == 7)
+        for _ in 0..<5 { limiter.failed("mallory") }
+        limiter.succeeded("alice")
+        #expect(limiter.checking == 1)
+        clock.advance(20)
+        #expect(limiter.admit("mallory") == .refused(retryAfter: 40))
+        #expect(limiter.admit("carol") == .check)
+        // bob's attempt still being checked when its window passes is counted in a new window.
+        limiter.failed("carol")
+        clock.advance(100)
+        #expect(limiter.admit("mallory") == .check && limiter.admit("bob") == .check)
+        limiter.failed("bob")
+        limiter.failed("bob")
+        #expect(limiter.checking == 1)
+        limiter.succeeded("mallory")
+        #expect(limiter.checking == 0 && limiter.retryAfter("mallory") == nil)
+    }
+
+    @Test("twenty wrong passwords sent at once: five are checked, the rest refused before bcrypt (429)")
+    func concurrentGuesses() async throws {
+        var settings = Self.server().settings
+        // A cost whose check takes long enough that all twenty arrive while the first are being checked.
+        let line = try AccessSetup.hashLine(name: "alice", password: "s3cret pass", cost: 10)
+        settings.access = AccessRules(users: try AccessFiles.users(parsing: line + "\n", file: "users"))
+        try await Self.withClient(TileServer(settings: settings)) { client in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<20 { group.addTask { try await Self.logIn(client, password: "nope").status } }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 5, "\(statuses)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 15, "\(statuses)")
+        }
+    }
+
     @Test("the limiter remembers at most its capacity of clients")
     func limiterBounded() {
         let limiter = LoginLimiter(maxFailures: 2, windowSeconds: 60, capacity: 3, now: { 5 })

@@ -8,12 +8,15 @@ import TileView
 ///
 /// A right name and password set the session cookie (HttpOnly, SameSite=Lax, Secure under HTTPS, `sessionSeconds`
 /// long) and redirect (303) to `next` (a path on this server, else `/`). A wrong one answers 401 with the form
-/// again and no cookie, after the same bcrypt work whether the user exists or not. A client with too many failures
-/// (`LoginLimiter`) is answered 429 with `Retry-After` before any password is checked.
+/// again and no cookie, after the same bcrypt work whether the user exists or not. A client with too many failures,
+/// counting its attempts being checked (`LoginLimiter.admit`), is answered 429 with `Retry-After` before any
+/// password is checked; past `LoginLimiter.maxChecking` attempts of all clients at once, 503.
 struct LoginController: Sendable {
     let site: SitePolicy
     /// The users, their bcrypt hashes, the session key and the failure limiter.
     let rules: AccessRules
+    /// Checks passwords, on half the worker threads at once (at least one).
+    let verifying = BlockingWork(limit: SystemInfo.availableProcessors / 2)
 
     func addRoutes(to router: Router<ServeRequestContext>) {
         router.get("/login", use: form)
@@ -51,14 +54,21 @@ struct LoginController: Sendable {
         let password = form["password"] ?? ""
         let next = form["next"]
         let client = loginClient(request, context, user: user)
-        if let seconds = rules.limiter.retryAfter(client) {
-            var response = TileServer.text(
-                .tooManyRequests, "too many failed logins; try again in \(seconds) s")
+        switch rules.limiter.admit(client) {
+        case .check: break
+        case .refused(let seconds):
+            var response = TileServer.text(.tooManyRequests, "too many failed logins; try again in \(seconds) s")
             response.headers[.retryAfter] = String(seconds)
             return response
+        case .busy:
+            var response = TileServer.text(
+                .serviceUnavailable, "too many logins are being checked at once; try again in 1 s")
+            response.headers[.retryAfter] = "1"
+            return response
         }
-        // bcrypt is slow: it runs on a worker thread, outside the cooperative pool.
-        let accepted = await BlockingWork.onWorkerThread { rules.verify(user: user, password: password) }.get()
+        // bcrypt is slow: it runs on the worker threads, outside the cooperative pool, on at most half of them, so
+        // that renders queued behind logins wait for one password's check at the most.
+        let accepted = await verifying.run { rules.verify(user: user, password: password) }
         guard accepted else {
             rules.limiter.failed(client)
             var response = loginPage(request, next: next, failed: "wrong user name or password")
