@@ -7,24 +7,33 @@
 public enum NaturalOrder {
     /// Whether `a` sorts before `b`.
     public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
-        switch compare(a, b) {
-        case .less: return true
-        case .greater: return false
-        case .same: return Array(a.unicodeScalars.map(\.value)).lexicographicallyPrecedes(b.unicodeScalars.map(\.value))
-        }
+        precedes(Array(a.unicodeScalars), Array(b.unicodeScalars))
     }
 
-    /// `names` in natural order.
+    /// `names` in natural order. Each name's scalars are taken once, not once a comparison: a folder of 100,000
+    /// names makes about 1.7 million comparisons.
     public static func sorted(_ names: [String]) -> [String] {
-        names.sorted(by: areInIncreasingOrder)
+        let scalars = names.map { Array($0.unicodeScalars) }
+        return names.indices.sorted { precedes(scalars[$0], scalars[$1]) }.map { names[$0] }
+    }
+
+    /// The order on names' scalars: the natural comparison, then the plain scalar order.
+    static func precedes(_ x: [Unicode.Scalar], _ y: [Unicode.Scalar]) -> Bool {
+        switch compare(x, y) {
+        case .less: return true
+        case .greater: return false
+        case .same: return x.lexicographicallyPrecedes(y) { $0.value < $1.value }
+        }
     }
 
     enum Comparison { case less, same, greater }
 
     /// The natural comparison without the final tie-break.
     static func compare(_ a: String, _ b: String) -> Comparison {
-        let x = Array(a.unicodeScalars)
-        let y = Array(b.unicodeScalars)
+        compare(Array(a.unicodeScalars), Array(b.unicodeScalars))
+    }
+
+    static func compare(_ x: [Unicode.Scalar], _ y: [Unicode.Scalar]) -> Comparison {
         var i = 0
         var j = 0
         while i < x.count && j < y.count {

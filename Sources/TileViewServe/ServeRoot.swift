@@ -50,7 +50,16 @@ public struct ServeRoot: Sendable {
     }
 
     func file(forIdentifier encoded: String, names: Names) -> ServedFile? {
-        guard let relative = Self.percentDecoded(encoded), Self.isAcceptable(relative, names: names),
+        guard let relative = Self.percentDecoded(encoded), Self.isAcceptable(relative, names: names) else {
+            return nil
+        }
+        return file(atAcceptable: relative)
+    }
+
+    /// The file at `relative`, a path `isAcceptable` takes (an identifier decoded, or a listed folder's name added to
+    /// its identifier), opened beneath the root.
+    private func file(atAcceptable relative: String) -> ServedFile? {
+        guard
             let (opened, identity) = OpenDescriptor.open(
                 relative, beneath: descriptor, rootPath: resolved, resolution: resolution)
         else { return nil }
@@ -102,16 +111,17 @@ public struct ServeRoot: Sendable {
                 folder.identifier, beneath: descriptor, rootPath: resolved, folder: true, resolution: resolution),
             let entries = FolderEntries.names(of: opened)
         else { return contents }
+        // A listed name is one component, not empty, without a NUL and (here) without a leading dot, under a folder
+        // `folder(forIdentifier:)` took: the path is acceptable as it is, with no identifier made and read back.
         for name in NaturalOrder.sorted(entries) where !name.hasPrefix(".") {
             let relative = folder.identifier.isEmpty ? name : folder.identifier + "/" + name
-            let encoded = Self.percentEncoded(relative)
             if ImageFolder.isImageName(name) {
-                if let file = file(forIdentifier: encoded) { contents.images.append(file.listed) }
-            } else if Self.isSceneName(name), let file = scene(forIdentifier: encoded) {
+                if let file = file(atAcceptable: relative) { contents.images.append(file.listed) }
+            } else if Self.isSceneName(name), let file = file(atAcceptable: relative) {
                 if scenes, let opened = file.descriptor, Scene.sniff(opened.prefix(64)) {
                     contents.scenes.append(file.listed)
                 }
-            } else if let sub = self.folder(forIdentifier: encoded) {
+            } else if let sub = self.folder(forIdentifier: Self.percentEncoded(relative)) {
                 contents.folders.append(sub)
             }
         }

@@ -50,6 +50,13 @@ struct ViewTokenTests {
                     residentBefore: (0..<Int(rng.next() % 4)).map { _ in page(&rng) }.sorted(), zooms: zooms)))
     }
 
+    @Test("a page's caption is its identifier's last part")
+    func captionNames() {
+        #expect(ViewAnswer.name(of: "trips/2024/photo 1.jpg") == "photo 1.jpg")
+        #expect(ViewAnswer.name(of: "top.png") == "top.png")
+        #expect(ViewAnswer.name(of: "") == "")
+    }
+
     @Test("a token reads back as what was written, over seeded random images and galleries")
     func roundTrip() throws {
         var rng = SplitMix64(seed: 0x70CE_0001)

@@ -74,6 +74,19 @@ struct GalleryScriptTests {
         expectNaturalOrderIsStrictTotal(seed: 0x6A11_E41, alphabet: "ab0129.-A")
     }
 
+    @Test("sorting a list (each name's scalars taken once) gives the order the pairwise comparison gives")
+    func naturalSortMatchesComparison() {
+        var rng = SplitMix64(seed: 0x50_47ED)
+        let alphabet = Array("aAbB0129.-_é")
+        for round in 0..<50 {
+            let names = (0..<200).map { _ in
+                String((0..<(1 + rng.int(below: 8))).map { _ in alphabet[rng.int(below: alphabet.count)] })
+            }
+            #expect(
+                NaturalOrder.sorted(names) == names.sorted(by: NaturalOrder.areInIncreasingOrder), "round \(round)")
+        }
+    }
+
     @Test("--start picks a page as written before an index")
     func startResolution() throws {
         let map = try PageMap(parsing: "1 . 2\n3 4 5\n. 6 7\n. . 8")

@@ -249,6 +249,8 @@ struct ViewAnswer: Encodable, Sendable {
     }
 
     static func name(of identifier: String) -> String {
-        identifier.split(separator: "/").last.map(String.init) ?? identifier
+        guard let slash = identifier.utf8.lastIndex(of: UInt8(ascii: "/")) else { return identifier }
+        let name = identifier[identifier.utf8.index(after: slash)...]
+        return name.isEmpty ? identifier : String(name)
     }
 }
