@@ -119,12 +119,13 @@ struct LoginController: Sendable {
         return next
     }
 
+    /// The header a proxy names the client in.
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
     /// Who a failed login counts against: the client's address (`ServeRequestContext.remoteAddress`, from the
     /// connection; behind a `--trusted-proxies` proxy, the address its `X-Forwarded-For` gives), an IPv6 one by its
     /// /64 (`IPAddress.clientKey`: a host has all of them); else the user name tried (a request from no socket, as in
     /// the router tests).
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
-
     func loginClient(_ request: Request, _ context: some RequestContext, user: String) -> String {
         guard let text = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress else {
             return "user " + user
