@@ -12,17 +12,18 @@ public struct GalleryPages: Sendable {
 
     /// The shape: linear or circular list, or a map.
     public let layout: PageLayout
-    /// Each page's name as written in the list or map, in page order.
-    public let names: [String]
+    /// Each page's name as written in the list or map, in page order (packed: a folder's pages may be many).
+    public let names: PackedStrings
     /// Each page's file path, in page order.
-    public let paths: [String]
+    public let paths: PackedStrings
 
     /// Pages from explicit names and paths (the same count), in page order.
-    public init(layout: PageLayout, names: [String], paths: [String]) {
-        precondition(names.count == layout.count && paths.count == layout.count, "one name and path per page")
+    public init(layout: PageLayout, names: some Sequence<String>, paths: some Sequence<String>) {
         self.layout = layout
-        self.names = names
-        self.paths = paths
+        self.names = PackedStrings(names)
+        self.paths = PackedStrings(paths)
+        precondition(
+            self.names.count == layout.count && self.paths.count == layout.count, "one name and path per page")
     }
 
     /// The files given on the command line, in that order; a circular list when `circular`.

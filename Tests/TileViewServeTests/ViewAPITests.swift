@@ -450,16 +450,16 @@ struct ViewAPITests {
 
     @Test("the live views are bounded in bytes too: a large gallery drops the idle longest; one too large is not kept")
     func byteBound() async throws {
-        // Galleries of 2,000 and 5,000 links: about 0.43 and 1.2 MB of pages each, under a bound of 1 MiB.
+        // Galleries of 2,000 and 8,000 links: about 0.21 and 0.84 MB of pages each, under a bound of 512 KiB.
         let root = try TemporaryFolder.untilExit("view-bytes")
-        for (folder, count) in [("two", 2000), ("five", 5000)] {
+        for (folder, count) in [("two", 2000), ("eight", 8000)] {
             try Fixtures.links(to: "rocket.jpg", count: count, in: root.appendingPathComponent(folder)) {
                 "photo-\($0).jpg"
             }
         }
         var settings = ServeSettings(root: try ServeRoot(path: root.path))
         settings.viewKey = Self.key
-        settings.viewMaxBytes = 1 << 20
+        settings.viewMaxBytes = 512 << 10
         let server = TileServer(settings: settings)
         try await Self.withClient(server) { client in
             let viewport = ["width": 50, "height": 50]
@@ -469,16 +469,16 @@ struct ViewAPITests {
                 #expect(created.status == .created, "\(created.text)")
                 galleries.append(created.view)
             }
-            #expect(server.views.count == 2 && server.views.bytes <= 1 << 20 && server.views.bytes > 800_000)
+            #expect(server.views.count == 2 && server.views.bytes <= 512 << 10 && server.views.bytes > 400_000)
             // A third does not fit beside them: the first, idle longest, is dropped.
             _ = try await Self.call(client, .post, "/api/views", ["folder": "two", "viewport": viewport])
             #expect(server.views.count == 2 && server.views.counters.dropped == 1, "\(server.views.counters)")
             // A gallery over the bound alone is answered and never kept: each step rebuilds it from its token.
-            let large = try await Self.call(client, .post, "/api/views", ["folder": "five", "viewport": viewport])
+            let large = try await Self.call(client, .post, "/api/views", ["folder": "eight", "viewport": viewport])
             #expect(large.status == .created && server.views.counters.dropped == 2, "\(server.views.counters)")
             let moved = try await Self.call(client, .post, "/api/views/\(large.view)/moves", ["move": "next"])
             #expect(moved.status == .ok && moved.json["pageIndex"] as? Int == 1, "\(moved.text)")
-            #expect(server.views.counters.rebuilt == 1 && server.views.bytes <= 1 << 20)
+            #expect(server.views.counters.rebuilt == 1 && server.views.bytes <= 512 << 10)
         }
     }
 

@@ -55,7 +55,7 @@ struct ViewController: Sendable {
                 do throws(TileViewError) {
                     switch content {
                     case .image(let zoom, _): try zoom.apply(gesture)
-                    case .gallery(let gallery, _, _): try gallery.apply(.gesture(gesture))
+                    case .gallery(let gallery, _): try gallery.apply(.gesture(gesture))
                     }
                 } catch {
                     throw .image(error)
@@ -87,7 +87,7 @@ struct ViewController: Sendable {
             let action = try ViewRequest.parseMove(
                 try await ViewRequest.decodeBody(ViewRequest.MoveBody.self, request).text)
             return try await onView(context) { (session, view, content) throws(ViewError) in
-                guard case .gallery(let gallery, _, _) = content else {
+                guard case .gallery(let gallery, _) = content else {
                     throw .conflict("moves apply to gallery views; this view shows one image")
                 }
                 do throws(TileViewError) {
@@ -144,7 +144,7 @@ struct ViewController: Sendable {
         do throws(TileViewError) {
             switch content {
             case .image(let session, _): return try session.renderPNG()
-            case .gallery(let session, _, _): return try session.renderPNG()
+            case .gallery(let session, _): return try session.renderPNG()
             }
         } catch {
             throw .image(error)
@@ -339,7 +339,7 @@ struct ViewController: Sendable {
                     imageSize: job.imageSizeReader)
                 let session = try GallerySession(job: job, restoring: planner)
                 return LiveView(
-                    .gallery(session, folder: folder, identifiers: images.map(\.identifier)), source: source)
+                    .gallery(session, folder: folder), source: source)
             } catch {
                 throw .image(error)
             }
@@ -411,7 +411,7 @@ struct ViewController: Sendable {
                 do throws(TileViewError) {
                     let session = try GallerySession(job: job)
                     return LiveView(
-                        .gallery(session, folder: folder, identifiers: images.map(\.identifier)), source: source)
+                        .gallery(session, folder: folder), source: source)
                 } catch {
                     throw .image(error)
                 }

@@ -8,15 +8,15 @@ final class LiveView: Sendable {
     enum Content {
         /// The session and the image's identifier.
         case image(ZoomSession, identifier: String)
-        /// The session, the folder, and each page's identifier in page order.
-        case gallery(GallerySession, folder: ServedFolder, identifiers: [String])
+        /// The session (its pages' paths are their identifiers) and the folder.
+        case gallery(GallerySession, folder: ServedFolder)
 
         /// What decoding for the frame holds at its peak (`ZoomSession.frameDecodePeakBytes`: a turned image's
         /// block; `GallerySession.decodePeakBytes`).
         var decodePeakBytes: Int {
             switch self {
             case .image(let session, _): session.frameDecodePeakBytes
-            case .gallery(let session, _, _): session.decodePeakBytes
+            case .gallery(let session, _): session.decodePeakBytes
             }
         }
 
@@ -35,8 +35,8 @@ final class LiveView: Sendable {
     let source: ViewSource
     /// About what it holds while it is kept (`ViewStore` keeps views within a number of bytes): an image's or a
     /// scene's session, its header and pyramid, at most `imageViewBytes` (its tiles are in the shared cache); a
-    /// gallery's list of pages, each page's file and identifier (`galleryPageBytes` and four times its identifier:
-    /// a gallery of 65,000 images named `photo-N.png` held 14.6 MB).
+    /// gallery's list of pages, each page's name and identifier (`pagesBytes`: packed, about 64 bytes a page beside
+    /// its identifier twice).
     let retainedBytes: Int
     /// The viewport its frames have.
     var viewport: PixelSize { source.viewport }
@@ -46,35 +46,40 @@ final class LiveView: Sendable {
         self.source = source
         switch content {
         case .image: retainedBytes = Self.imageViewBytes
-        case .gallery(_, _, let identifiers):
-            retainedBytes = Self.pagesBytes(
-                identifiers.count, identifierBytes: identifiers.reduce(0) { $0 + $1.utf8.count })
+        case .gallery(let session, _):
+            let pages = session.job.pages
+            retainedBytes = pages.count * Self.galleryPageBytes + pages.names.byteCount + pages.paths.byteCount
         }
     }
 
-    /// What a gallery's list of `pages` holds, their identifiers `identifierBytes` together.
+    /// What a gallery's list of `pages` holds, their identifiers `identifierBytes` together: each page's name (at
+    /// most its identifier) and identifier, packed.
     static func pagesBytes(_ pages: Int, identifierBytes: Int) -> Int {
-        pages * galleryPageBytes + 4 * identifierBytes
+        pages * galleryPageBytes + 2 * identifierBytes
     }
 
-    /// What opening a gallery of a folder of `size` holds at its peak: the folder's contents, and its pages twice
-    /// (the job made from them, and the view's own list).
+    /// What opening a gallery of a folder of `size` holds at its peak: the folder's contents, its pages' names and
+    /// identifiers as lists of strings (`listedPageBytes` a page and four times its identifier), and the pages
+    /// packed.
     static func openingBytes(_ size: FolderSize) -> Int {
-        size.contentsBytes + 2 * pagesBytes(size.entries, identifierBytes: size.identifierBytes)
+        size.contentsBytes + size.entries * listedPageBytes + 4 * size.identifierBytes
+            + pagesBytes(size.entries, identifierBytes: size.identifierBytes)
     }
 
     /// What an image's or a scene's view holds at most, beside its tiles (measured: about 180 KB a view of a 36 MP
     /// JPEG).
     static let imageViewBytes = 256 << 10
-    /// What each page of a gallery holds beside its identifier.
-    static let galleryPageBytes = 160
+    /// What each page of a kept gallery holds beside its packed name and identifier.
+    static let galleryPageBytes = 64
+    /// What each page's name and identifier hold as strings in lists, beside their UTF-8, while a gallery opens.
+    static let listedPageBytes = 160
 
     /// Where `content` is now: what its token says besides the source.
     static func place(of content: Content) -> ViewPlace {
         switch content {
         case .image(let session, _):
             return .image(session.state.place)
-        case .gallery(let session, _, _):
+        case .gallery(let session, _):
             let frame = session.current
             let planner = session.state
             // The set before the frame: the pages it did not load, and those it evicted.
@@ -222,7 +227,7 @@ struct ViewAnswer: Encodable, Sendable {
                         frame: PixelRect(size: PixelSize(truncating: session.state.viewportSize)), state: state,
                         level: level)
                 ]
-        case .gallery(let session, _, let identifiers):
+        case .gallery(let session, _):
             let pagesOf = session.job.pages
             let frame = session.current
             kind = "gallery"
@@ -236,7 +241,7 @@ struct ViewAnswer: Encodable, Sendable {
             placements = frame.placements.compactMap { placement in
                 guard let index = pagesOf.layout.pageIndex(at: placement.position) else { return nil }
                 return Placement(
-                    id: ServeRoot.percentEncoded(identifiers[index]), name: pagesOf.names[index],
+                    id: ServeRoot.percentEncoded(pagesOf.paths[index]), name: pagesOf.names[index],
                     frame: placement.frame, state: placement.zoom.snapshot,
                     level: Self.level(of: placement.zoom))
             }

@@ -4,7 +4,7 @@ import TileView
 /// that the next step of a view runs on the session already open instead of one rebuilt from the token. Only a
 /// cache: a view it does not hold (never here, idle longer than `idleSeconds`, or dropped to keep at most
 /// `maxViews` and at most `maxBytes` of views, `LiveView.retainedBytes`) is rebuilt from its token by any server
-/// with the key; a view larger than `maxBytes` alone (by default, a gallery of a folder of about 70,000 images) is
+/// with the key; a view larger than `maxBytes` alone (by default, a gallery of a folder of about 150,000 images) is
 /// never kept, and each of its steps rebuilds it. Thread-safe.
 public final class ViewStore: Sendable {
     private struct Entry {
