@@ -96,7 +96,8 @@ public struct ServeRoot: Sendable {
             let (entries, nameBytes) = FolderEntries.count(of: opened)
         else { return nil }
         let prefix = folder.identifier.isEmpty ? 0 : folder.identifier.utf8.count + 1
-        return FolderSize(entries: entries, identifierBytes: nameBytes + entries * prefix)
+        return FolderSize(
+            entries: entries, identifierBytes: nameBytes + entries * prefix, longestIdentifierBytes: prefix + 255)
     }
 
     /// What a folder holds that the server serves: its sub-folders and its images (each as `file(forIdentifier:)`
@@ -264,10 +265,25 @@ public struct ServedFile: Hashable, Sendable {
 public struct FolderSize: Sendable, Equatable {
     public let entries: Int
     public let identifierBytes: Int
+    /// The most one entry's identifier may hold: the folder's identifier and a slash, and a name of at most 255
+    /// bytes (Linux's `NAME_MAX`).
+    public var longestIdentifierBytes = 4096
 
     /// What reading its contents holds at most: each entry's name, its identifier, its file or folder record and
     /// the sorting (a folder of 65,000 images named `photo-N.png` raised a server's peak by 16 MB).
     public var contentsBytes: Int { entries * 320 + 4 * identifierBytes }
+
+    /// No entries.
+    public static let empty = FolderSize(entries: 0, identifierBytes: 0)
+
+    /// The size of at most `count` of the entries: their identifiers' bytes those of all of them, or of `count` of the
+    /// longest, whichever is less.
+    func shown(_ count: Int) -> FolderSize {
+        guard count < entries else { return self }
+        return FolderSize(
+            entries: count, identifierBytes: min(identifierBytes, count * longestIdentifierBytes),
+            longestIdentifierBytes: longestIdentifierBytes)
+    }
 }
 
 /// What `ServeRoot.contents(of:scenes:)` finds in a folder.

@@ -151,21 +151,52 @@ struct PresentationRouteTests {
         let root = try Fixtures.links(
             to: "rocket.jpg", count: 600, in: try TemporaryFolder.untilExit("pages-budget")
         ) { "photo \($0).jpg" }
-        for (uri, what) in [("/", "the listing"), ("/gallery", "the gallery page")] {
-            func fetch(workMiB: Int) async throws -> (HTTPResponse.Status, String) {
-                let settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: workMiB << 20)
-                return try await buildApplication(TileServer(settings: settings)).test(.router) { client in
-                    try await client.execute(uri: uri, method: .get) { ($0.status, String(buffer: $0.body)) }
-                }
+        func fetch(_ uri: String, workMiB: Int) async throws -> (HTTPResponse.Status, String) {
+            let settings = ServeSettings(root: try ServeRoot(path: root.path), workBytes: workMiB << 20)
+            return try await buildApplication(TileServer(settings: settings)).test(.router) { client in
+                try await client.execute(uri: uri, method: .get) { ($0.status, String(buffer: $0.body)) }
             }
-            let (status, text) = try await fetch(workMiB: 1)
-            #expect(status == .badRequest && text.contains("\(what) of the 600 entries of "), "\(uri): \(text)")
-            let range = try #require(
-                text.range(of: #"--work-mb (\d+) or more would build it"#, options: .regularExpression))
-            let named = try #require(Int(text[range].split(separator: " ")[1]))
-            let (built, page) = try await fetch(workMiB: named)
-            #expect(built == .ok && page.components(separatedBy: "photo%20").count > 600, "\(uri) \(built)")
-            #expect(page.utf8.count * 5 < named << 20, "\(uri): the plan holds the page with room")
+        }
+        let (status, text) = try await fetch("/", workMiB: 1)
+        #expect(status == .badRequest && text.contains("the listing of the 600 entries of "), "\(text)")
+        let range = try #require(
+            text.range(of: #"--work-mb (\d+) or more would build it"#, options: .regularExpression))
+        let named = try #require(Int(text[range].split(separator: " ")[1]))
+        let (built, page) = try await fetch("/", workMiB: named)
+        #expect(built == .ok && page.components(separatedBy: "photo%20").count > 600, "\(built)")
+        #expect(page.utf8.count * 5 < named << 20, "the plan holds the page with room")
+        // The gallery page has the thumbnail strip when the page with it fits; else it comes without it (the view
+        // reads the folder), where it was 400.
+        let (bare, small) = try await fetch("/gallery", workMiB: 1)
+        #expect(bare == .ok && small.contains("data-kind=\"gallery\"") && !small.contains("tileview-strip"), "\(bare)")
+        #expect(small.utf8.count < 16 << 10, "\(small.utf8.count) bytes")
+        let (whole, strip) = try await fetch("/gallery", workMiB: named)
+        #expect(whole == .ok && strip.components(separatedBy: "data-page=").count == 601, "\(whole)")
+    }
+
+    @Test("a listing shows a thousand entries a part (?page=N), with links to the parts before and after")
+    func listingInParts() async throws {
+        let root = try Fixtures.links(
+            to: "rocket.jpg", count: 2500, in: try TemporaryFolder.untilExit("listing-parts")
+        ) { "photo \($0).jpg" }
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let settings = ServeSettings(root: try ServeRoot(path: root.path))
+        try await buildApplication(TileServer(settings: settings)).test(.router) { client in
+            func part(_ query: String) async throws -> (items: Int, text: String) {
+                let text = try await client.execute(uri: "/" + query, method: .get) { String(buffer: $0.body) }
+                return (text.components(separatedBy: "<li>").count - 1, text)
+            }
+            let first = try await part("")
+            #expect(first.items == 1000 && first.text.contains("entries 1 to 1000 of 2501"))
+            #expect(first.text.contains("href=\"/browse/sub\"") && first.text.contains("page through these 2500"))
+            #expect(first.text.contains("rel=\"next\" href=\"/?page=2\"") && !first.text.contains("rel=\"prev\""))
+            let last = try await part("?page=3")
+            #expect(last.items == 501 && last.text.contains("entries 2001 to 2501 of 2501"))
+            #expect(last.text.contains("rel=\"prev\" href=\"/?page=2\"") && !last.text.contains("rel=\"next\""))
+            #expect(last.text.contains("photo%202499.jpg") && !last.text.contains("href=\"/browse/sub\""))
+            #expect(try await part("?page=9").text == last.text, "past the last part: the last")
+            #expect(try await part("?page=zero").text == first.text, "not a number: the first")
         }
     }
 }

@@ -42,12 +42,26 @@ struct PageController: Sendable {
     }
 
     @Sendable func rootListing(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await folderPage(context, folderID: "", "the listing", scenes: true, listing)
+        try await listingPage(request, context, folderID: "")
     }
 
     @Sendable func folderListing(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await folderPage(
-            context, folderID: context.parameters.get("folder") ?? "", "the listing", scenes: true, listing)
+        try await listingPage(request, context, folderID: context.parameters.get("folder") ?? "")
+    }
+
+    /// Entries a listing shows at most (its folders, then its images, then its scenes): `?page=N` shows the Nth
+    /// part (from 1), with links to the parts before and after. A thousand thumbnails are a page a browser scrolls;
+    /// the whole of a folder of 50,000 was 12 MB of HTML, and over `--work-mb` (400) to build.
+    static let listingPartEntries = 1000
+
+    /// A folder's listing, the part `?page=N` asks for (the first for none, or for anything but a whole number
+    /// from 1).
+    func listingPage(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
+        let asked = request.uri.queryParameters["page"].flatMap { Int(String($0)) } ?? 1
+        let part = max(1, asked)
+        return try await folderPage(
+            context, folderID: folderID, "the listing", scenes: true, showing: Self.listingPartEntries
+        ) { listing($0, $1, part: part) }
     }
 
     /// `/view/{id}`: the page that zooms one image, or a scene (a `.json` identifier), which it draws from the
@@ -73,33 +87,48 @@ struct PageController: Sendable {
     }
 
     @Sendable func rootGallery(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await folderPage(context, folderID: "", "the gallery page") { gallery(request, $0, $1) }
+        try await galleryPage(request, context, folderID: "")
     }
 
     @Sendable func folderGallery(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        try await folderPage(context, folderID: context.parameters.get("folder") ?? "", "the gallery page") {
-            gallery(request, $0, $1)
+        try await galleryPage(request, context, folderID: context.parameters.get("folder") ?? "")
+    }
+
+    /// A folder's gallery page, with the thumbnail strip of all its images when the page with it fits one answer of
+    /// `--work-mb`; without it otherwise (the folder is then not read here: the view reads it), so that a folder
+    /// the view API pages through is paged through in a browser too, where its page was 400 (a folder of 50,000
+    /// images under the default 128).
+    func galleryPage(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
+        try await folderPage(context, folderID: folderID, "the gallery page") { folder, contents in
+            gallery(request, folder, contents)
+        } whole: { size in
+            size.contentsBytes + Self.pageBytes(size) <= budget.capacity(of: .large)
         }
     }
 
     /// A folder's listing or gallery page, its title and body made by `page`: the folder counted on the
     /// blocking-work threads (`ServeRoot.size(of:)`), then read and the page built within the work budget, as a
-    /// manifest is (`pageBytes`), and counted until written. A folder whose page is too large for `--work-mb` is
-    /// 400 naming the `--work-mb` that builds it.
+    /// manifest is (`pageBytes`, for at most `showing` entries when the page shows no more), and counted until
+    /// written. A folder whose page is too large for `--work-mb` is 400 naming the `--work-mb` that builds it.
+    /// When `whole` says the folder's size is too large to read for the page, the page is made from no contents.
     func folderPage(
-        _ context: ServeRequestContext, folderID: String, _ what: String, scenes: Bool = false,
-        _ page: @escaping @Sendable (ServedFolder, FolderContents) -> (title: String, body: String)
+        _ context: ServeRequestContext, folderID: String, _ what: String, scenes: Bool = false, showing: Int? = nil,
+        _ page: @escaping @Sendable (ServedFolder, FolderContents) -> (title: String, body: String),
+        whole: (FolderSize) -> Bool = { _ in true }
     ) async throws -> Response {
         let root = self.root
         guard let (folder, size) = await root.sizedFolder(forIdentifier: folderID, on: work) else {
             return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
         }
         let title = folder.identifier.isEmpty ? root.name : folder.identifier
+        let read = whole(size)
+        let shown = showing.map { size.shown($0) } ?? size
         return try await TileServer.folderDocument(
-            "\(what) of the \(size.entries) entries of \(title)", planned: size.contentsBytes + Self.pageBytes(size),
+            "\(what) of the \(size.entries) entries of \(title)",
+            planned: (read ? size.contentsBytes + Self.pageBytes(shown) : Self.pageBytes(FolderSize.empty)),
             budget: budget, loop: context.eventLoop,
             {
-                let (title, body) = page(folder, root.contents(of: folder, scenes: scenes))
+                let (title, body) = page(folder, read ? root.contents(of: folder, scenes: scenes) : FolderContents())
                 return Array(HTMLPage.document(title: title, body: body).utf8)
             }, answer: HTMLPage.response)
     }
@@ -237,22 +266,42 @@ struct PageController: Sendable {
             <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(of: folder.identifier)))">back</a> \
             <span id="tileview-status" aria-live="polite"></span></nav>
             \(Self.toolbar(gallery: true))
-            \(Self.strip(contents.images))
+            \(contents.images.isEmpty ? "" : Self.strip(contents.images))
             <script src="/viewer/viewer.js"></script>
             """
         )
     }
 
     /// The listing of a folder: its sub-folders (each with a link to its gallery), its images as thumbnails, and its
-    /// scenes by name.
-    func listing(_ folder: ServedFolder, _ contents: FolderContents) -> (title: String, body: String) {
-        let (folders, images, scenes) = (contents.folders, contents.images, contents.scenes)
+    /// scenes by name; of these, in that order, the `listingPartEntries` of part `part` (the last when there are
+    /// fewer parts).
+    func listing(_ folder: ServedFolder, _ contents: FolderContents, part: Int = 1) -> (title: String, body: String) {
+        let total = contents.folders.count + contents.images.count + contents.scenes.count
+        let parts = max(1, (total + Self.listingPartEntries - 1) / Self.listingPartEntries)
+        let part = min(part, parts)
+        let shown = (part - 1) * Self.listingPartEntries..<min(total, part * Self.listingPartEntries)
+        /// The entries of `list` (starting at `offset` in the listing's order) this part shows.
+        func slice<T>(_ list: [T], from offset: Int) -> ArraySlice<T> {
+            let lower = min(max(shown.lowerBound - offset, 0), list.count)
+            let upper = min(max(shown.upperBound - offset, 0), list.count)
+            return list[lower..<upper]
+        }
+        let folders = slice(contents.folders, from: 0)
+        let images = slice(contents.images, from: contents.folders.count)
+        let scenes = slice(contents.scenes, from: contents.folders.count + contents.images.count)
         let title = folder.identifier.isEmpty ? root.name : folder.identifier
         var html = "<main class=\"listing\">\n<h1>\(HTMLPage.escaped(title))</h1>\n"
         if !folder.identifier.isEmpty {
             html += "<p><a href=\"\(HTMLPage.escaped(Self.listingPath(ofFolderOf: folder.identifier)))\">up</a></p>\n"
         }
-        if !images.isEmpty {
+        if parts > 1 {
+            let path = Self.listingPath(of: folder.identifier)
+            var links = "entries \(shown.lowerBound + 1) to \(shown.upperBound) of \(total)"
+            if part > 1 { links += " <a rel=\"prev\" href=\"\(HTMLPage.escaped(path))?page=\(part - 1)\">previous</a>" }
+            if part < parts { links += " <a rel=\"next\" href=\"\(HTMLPage.escaped(path))?page=\(part + 1)\">next</a>" }
+            html += "<p class=\"parts\">\(links)</p>\n"
+        }
+        if !contents.images.isEmpty {
             // The same folder in any IIIF viewer (Mirador, the Universal Viewer): its Presentation manifest.
             let manifest = PresentationController.documentURL(base: "", folder: folder.identifier, "manifest.json")
             html +=
@@ -260,7 +309,7 @@ struct PageController: Sendable {
             let galleryPath =
                 folder.identifier.isEmpty ? "/gallery" : "/gallery/" + ServeRoot.percentEncoded(folder.identifier)
             html +=
-                "<p><a class=\"gallery\" href=\"\(HTMLPage.escaped(galleryPath))\">page through these \(images.count) images</a></p>\n"
+                "<p><a class=\"gallery\" href=\"\(HTMLPage.escaped(galleryPath))\">page through these \(contents.images.count) images</a></p>\n"
         }
         html += Self.list(
             "Folders",
@@ -279,7 +328,7 @@ struct PageController: Sendable {
             })
         // A scene has no IIIF tiles to make a thumbnail of: its name links to its view.
         html += Self.list("Scenes", scenes.map { Self.viewLink($0) { name in name } })
-        if folders.isEmpty && images.isEmpty && scenes.isEmpty { html += "<p>No image files here.</p>\n" }
+        if total == 0 { html += "<p>No image files here.</p>\n" }
         html += "</main>"
         return (title, html)
     }
