@@ -367,6 +367,38 @@ struct ViewAPITests {
         }
     }
 
+    @Test("a gallery's pages by range (the strip of a large folder): identifiers and names in page order")
+    func pageRanges() async throws {
+        try await Self.withTwoClients { client, other in
+            let gallery = try await Self.call(
+                client, .post, "/api/views", ["folder": "", "viewport": ["width": 200, "height": 150]])
+            let total = try #require(gallery.json["pages"] as? Int)
+            let names = try FileManager.default.contentsOfDirectory(atPath: Self.pagesRoot.path)
+                .filter(ImageFolder.isImageName)
+            #expect(total == names.count && total >= 4)
+            let all = NaturalOrder.sorted(names)
+            let part = try await Self.call(client, .get, "/api/views/\(gallery.view)/pages?from=1&count=2")
+            #expect(part.json["from"] as? Int == 1 && part.json["total"] as? Int == total, "\(part.text)")
+            #expect(
+                part.json["names"] as? [String] == [all[1], all[2]]
+                    && part.json["ids"] as? [String] == [all[1], all[2]])
+            // Past the last page: the pages there are, from the last; another server answers from the token.
+            let tail = try await Self.call(other, .get, "/api/views/\(gallery.view)/pages?from=\(total - 1)&count=500")
+            #expect(tail.json["names"] as? [String] == [all[total - 1]], "\(tail.text)")
+            let beyond = try await Self.call(
+                client, .get, "/api/views/\(gallery.view)/pages?from=11196684060794441856125501440")
+            #expect(beyond.status == .ok && (beyond.json["ids"] as? [Any])?.isEmpty == true, "\(beyond.text)")
+            for query in ["from=-1", "count=0", "count=501", "from=x"] {
+                let refused = try await Self.call(client, .get, "/api/views/\(gallery.view)/pages?\(query)")
+                #expect(refused.status == .badRequest, "\(query): \(refused.text)")
+            }
+            let image = try await Self.call(
+                client, .post, "/api/views", ["image": "rocket.jpg", "viewport": ["width": 200, "height": 150]])
+            #expect(try await Self.call(client, .get, "/api/views/\(image.view)/pages").status == .conflict)
+            #expect(try await Self.call(client, .get, "/api/views/nonsense/pages").status == .notFound)
+        }
+    }
+
     @Test("a gallery starts where asked; the page record and state describe it")
     func galleryStart() async throws {
         try await Self.withClient { client in
@@ -626,7 +658,8 @@ struct ViewAPITests {
             #expect(
                 Set(paths.keys) == [
                     "/api/views", "/api/views/{vid}", "/api/views/{vid}/gestures", "/api/views/{vid}/moves",
-                    "/api/views/{vid}/frame.png", "/api/images/{id}/preview.jpg", "/api/images/{id}/info",
+                    "/api/views/{vid}/frame.png", "/api/views/{vid}/pages", "/api/images/{id}/preview.jpg",
+                    "/api/images/{id}/info",
                 ])
         }
     }

@@ -718,6 +718,42 @@ def main():
         value = psnr(Image.open(shot), Image.open(reference))
         check(value >= 30, "the scene's screenshot matches the command's frame", f"PSNR {value:.2f} dB")
 
+        # A folder too large to list its thumbnails in its gallery page (50,000 links to one photo): the strip holds
+        # the pages around the one shown, asked for from the view, and follows it to the last page and back.
+        many = os.path.join(root, "many")
+        os.makedirs(many)
+        for n in range(50000):
+            os.link(os.path.join(root, "coffee.png"), os.path.join(many, f"p-{n:05d}.png"))
+        driver.get(f"{base}/gallery/many")
+        wait_idle(driver)
+        def strip_pages(holding):
+            """The strip's lazy mark, its pages and the marked one, once it holds page `holding` marked (20 s)."""
+            end = time.time() + 20
+            while True:
+                pages = driver.execute_script(
+                    "const s = document.getElementById('tileview-strip');"
+                    "return [s.dataset.lazy, [...s.querySelectorAll('[data-page]')].map(b => +b.dataset.page),"
+                    " [...s.querySelectorAll('[aria-current]')].map(b => +b.dataset.page)]")
+                if (holding in pages[1] and pages[2]) or time.time() > end:
+                    return pages
+                time.sleep(0.1)
+        lazy, shown, current = strip_pages(1)
+        check(lazy == "1" and shown == list(range(1, 122)) and current == [1],
+              "a large folder's strip holds the pages around the first, the first marked", f"{lazy} {shown[:3]}.. {current}")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        wait_idle(driver)
+        _, shown, current = strip_pages(50000)
+        check(shown == list(range(49940, 50001)) and current == [50000],
+              "after End the strip holds the last pages, the last marked", f"{shown[:3]}.. {current}")
+        thumbs = driver.find_elements(By.CSS_SELECTOR, "#tileview-strip [data-page]")
+        thumbs[0].click()
+        wait_idle(driver)
+        _, shown, current = strip_pages(49880)
+        answer = driver.execute_script("return [window.tileview.answer.pageIndex, window.tileview.sent.slice(-1)[0]]")
+        check(answer == [49939, "goto 49940"] and current == [49940] and 49880 in shown,
+              "a click on a fetched thumbnail is its goto, and the strip follows", f"{answer} {current} {shown[:3]}..")
+        shutil.rmtree(many)
+
         # An image the server cannot render within its --work-mb (a 36 MP progressive JPEG, 4:4:4, keeps 206 MiB
         # of coefficients): the page says why, in the server's words.
         Image.new("RGB", (6000, 6000), (90, 120, 150)).save(

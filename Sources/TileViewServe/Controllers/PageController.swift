@@ -237,6 +237,10 @@ struct PageController: Sendable {
         return html + "</nav>"
     }
 
+    /// The strip of a gallery whose page does not list its pages: the script fills it with the pages around the one
+    /// shown (`GET /api/views/{vid}/pages`).
+    static let lazyStrip = "<nav id=\"tileview-strip\" aria-label=\"Pages\" data-lazy=\"1\"></nav>"
+
     /// A line icon drawn from `path` (no font needed: a symbol a system lacks would show as a box).
     static func icon(_ path: String) -> String {
         "<svg viewBox=\"0 0 24 24\" width=\"18\" height=\"18\" aria-hidden=\"true\"><path d=\"\(path)\" "
@@ -266,7 +270,7 @@ struct PageController: Sendable {
             <nav class="bar"><a href="\(HTMLPage.escaped(Self.listingPath(of: folder.identifier)))">back</a> \
             <span id="tileview-status" aria-live="polite"></span></nav>
             \(Self.toolbar(gallery: true))
-            \(contents.images.isEmpty ? "" : Self.strip(contents.images))
+            \(contents.images.isEmpty ? Self.lazyStrip : Self.strip(contents.images))
             <script src="/viewer/viewer.js"></script>
             """
         )

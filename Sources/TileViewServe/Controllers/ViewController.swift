@@ -25,6 +25,7 @@ struct ViewController: Sendable {
         router.post("/api/views/:vid/gestures", use: gesture)
         router.post("/api/views/:vid/moves", use: move)
         router.get("/api/views/:vid/frame.png", use: frame)
+        router.get("/api/views/:vid/pages", use: pages)
         router.delete("/api/views/:vid", use: remove)
     }
 
@@ -100,6 +101,52 @@ struct ViewController: Sendable {
                 return answer(session, view, content)
             }
         }
+    }
+
+    /// The most pages one `pages` answer names.
+    static let pagesPerAnswer = 500
+
+    /// `GET /api/views/{vid}/pages?from=K&count=N`: the identifiers and names of a gallery's pages K to K+N-1 (from 0,
+    /// in page order; N 1 to 500, 100 by default; fewer past the last page), for the thumbnail strip of a folder too
+    /// large to list in its page. 400 for another range, 409 on an image's view.
+    @Sendable func pages(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
+        do throws(ViewError) {
+            let query = request.uri.queryParameters
+            // A number of pages past any gallery's is past its last page, however many digits it has.
+            let fromText = String(query["from"] ?? "0")
+            let past = !fromText.isEmpty && fromText.utf8.allSatisfy { (48...57).contains($0) } ? Int.max : nil
+            guard let from = Int(fromText) ?? past, from >= 0,
+                let count = Int(String(query["count"] ?? "100")), (1...Self.pagesPerAnswer).contains(count)
+            else {
+                throw .badRequest("from must be a page index from 0, and count 1 to \(Self.pagesPerAnswer)")
+            }
+            let list = try await onView(context) { (_, _, content) throws(ViewError) -> PageList in
+                guard case .gallery(let gallery, _) = content else {
+                    throw .conflict("pages belong to gallery views; this view shows one image")
+                }
+                let pages = gallery.job.pages
+                let range = min(from, pages.count)..<min(min(from, pages.count) + count, pages.count)
+                return PageList(
+                    from: range.lowerBound, total: pages.count,
+                    ids: range.map { ServeRoot.percentEncoded(pages.paths[$0]) }, names: range.map { pages.names[$0] })
+            }
+            let bytes: [UInt8]
+            do { bytes = try TileServer.json(list) } catch { throw .badRequest("the answer could not be encoded") }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        } catch {
+            return error.response
+        }
+    }
+
+    /// What `pages` answers: the index of the first page named, the gallery's pages, and the pages' IIIF identifiers
+    /// (percent-encoded, as in `/iiif/3/{id}`) and file names, in page order.
+    struct PageList: Encodable, Sendable {
+        let from: Int
+        let total: Int
+        let ids: [String]
+        let names: [String]
     }
 
     /// `GET /api/views/{vid}/frame.png`: the frame the view shows now, rendered within the work budget.

@@ -671,8 +671,41 @@
 
   // ---- the thumbnail strip (galleries): a click is the move goto N --------------------------------------
   const strip = document.getElementById("tileview-strip");
+  // A strip its page does not fill (a folder too large to list there) holds the pages around the one shown,
+  // asked for from the view (GET /api/views/{vid}/pages) whenever the page shown nears the edge of those it holds.
+  const lazyStrip = !!strip && strip.dataset.lazy === "1";
+  const stripSide = 60;
+  let stripHeld = null, stripAsking = false;
+  async function fillStrip(index) {
+    if (stripAsking || !tv.view) return;
+    if (stripHeld) {
+      const [low, high, total] = stripHeld;
+      const nearLow = index < low + 10 && low > 0, nearHigh = index >= high - 10 && high < total;
+      if (index >= low && index < high && !nearLow && !nearHigh) return;
+    }
+    stripAsking = true;
+    try {
+      const from = Math.max(0, index - stripSide);
+      const r = await call("GET", "/api/views/" + tv.view + "/pages?from=" + from + "&count=" + (2 * stripSide + 1));
+      if (!r.ok) return;
+      const list = JSON.parse(r.text);
+      strip.replaceChildren(...list.ids.map((id, k) => {
+        const button = document.createElement("button");
+        const number = list.from + k + 1;
+        button.type = "button"; button.dataset.page = String(number);
+        button.setAttribute("aria-label", number + ": " + list.names[k]); button.title = list.names[k];
+        const img = document.createElement("img");
+        img.loading = "lazy"; img.alt = ""; img.src = "/iiif/3/" + id + "/full/!96,96/0/default.jpg";
+        button.appendChild(img);
+        return button;
+      }));
+      stripHeld = [list.from, list.from + list.ids.length, list.total];
+    } finally { stripAsking = false; }
+    if (tv.answer && tv.answer.kind === "gallery") markStrip(tv.answer.pageIndex);
+  }
   function markStrip(index) {
     if (!strip) return;
+    if (lazyStrip) fillStrip(index);
     const previous = strip.querySelector("[aria-current]");
     if (previous) previous.removeAttribute("aria-current");
     const current = strip.querySelector('[data-page="' + (index + 1) + '"]');
