@@ -28,11 +28,7 @@ public enum NaturalOrder {
 
     enum Comparison { case less, same, greater }
 
-    /// The natural comparison without the final tie-break.
-    static func compare(_ a: String, _ b: String) -> Comparison {
-        compare(Array(a.unicodeScalars), Array(b.unicodeScalars))
-    }
-
+    /// The natural comparison of two names' scalars, without the final tie-break.
     static func compare(_ x: [Unicode.Scalar], _ y: [Unicode.Scalar]) -> Comparison {
         var i = 0
         var j = 0

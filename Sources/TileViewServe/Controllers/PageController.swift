@@ -99,33 +99,31 @@ struct PageController: Sendable {
     /// the view API pages through is paged through in a browser too, where its page was 400 (a folder of 50,000
     /// images under the default 128).
     func galleryPage(_ request: Request, _ context: ServeRequestContext, folderID: String) async throws -> Response {
-        try await folderPage(context, folderID: folderID, "the gallery page") { folder, contents in
-            gallery(request, folder, contents)
-        } whole: { size in
-            size.contentsBytes + Self.pageBytes(size) <= budget.capacity(of: .large)
+        try await folderPage(context, folderID: folderID, "the gallery page", unreadOverBudget: true) {
+            gallery(request, $0, $1)
         }
     }
 
     /// A folder's listing or gallery page, its title and body made by `page`: the folder counted on the
     /// blocking-work threads (`ServeRoot.size(of:)`), then read and the page built within the work budget, as a
     /// manifest is (`pageBytes`, for at most `showing` entries when the page shows no more), and counted until
-    /// written. A folder whose page is too large for `--work-mb` is 400 naming the `--work-mb` that builds it.
-    /// When `whole` says the folder's size is too large to read for the page, the page is made from no contents.
+    /// written. A folder whose page is too large for `--work-mb` is 400 naming the `--work-mb` that builds it, or,
+    /// with `unreadOverBudget`, made from no contents (the folder not read).
     func folderPage(
         _ context: ServeRequestContext, folderID: String, _ what: String, scenes: Bool = false, showing: Int? = nil,
-        _ page: @escaping @Sendable (ServedFolder, FolderContents) -> (title: String, body: String),
-        whole: (FolderSize) -> Bool = { _ in true }
+        unreadOverBudget: Bool = false,
+        _ page: @escaping @Sendable (ServedFolder, FolderContents) -> (title: String, body: String)
     ) async throws -> Response {
         let root = self.root
         guard let (folder, size) = await root.sizedFolder(forIdentifier: folderID, on: work) else {
             return notFoundPage("The folder " + (ServeRoot.percentDecoded(folderID) ?? folderID))
         }
         let title = folder.identifier.isEmpty ? root.name : folder.identifier
-        let read = whole(size)
-        let shown = showing.map { size.shown($0) } ?? size
+        let whole = size.contentsBytes + Self.pageBytes(showing.map { size.shown($0) } ?? size)
+        let read = !unreadOverBudget || whole <= budget.capacity(of: .large)
         return try await TileServer.folderDocument(
             "\(what) of the \(size.entries) entries of \(title)",
-            planned: (read ? size.contentsBytes + Self.pageBytes(shown) : Self.pageBytes(FolderSize.empty)),
+            planned: read ? whole : Self.pageBytes(FolderSize.empty),
             budget: budget, loop: context.eventLoop,
             {
                 let (title, body) = page(folder, read ? root.contents(of: folder, scenes: scenes) : FolderContents())

@@ -110,7 +110,7 @@ struct ViewController: Sendable {
     /// in page order; N 1 to 500, 100 by default; fewer past the last page), for the thumbnail strip of a folder too
     /// large to list in its page. 400 for another range, 409 on an image's view.
     @Sendable func pages(_ request: Request, _ context: ServeRequestContext) async throws -> Response {
-        do throws(ViewError) {
+        await viewAnswer { () async throws(ViewError) in
             let query = request.uri.queryParameters
             // A number of pages past any gallery's is past its last page, however many digits it has.
             let fromText = String(query["from"] ?? "0")
@@ -120,23 +120,17 @@ struct ViewController: Sendable {
             else {
                 throw .badRequest("from must be a page index from 0, and count 1 to \(Self.pagesPerAnswer)")
             }
-            let list = try await onView(context) { (_, _, content) throws(ViewError) -> PageList in
+            return try await onView(context) { (_, _, content) throws(ViewError) -> PageList in
                 guard case .gallery(let gallery, _) = content else {
                     throw .conflict("pages belong to gallery views; this view shows one image")
                 }
                 let pages = gallery.job.pages
-                let range = min(from, pages.count)..<min(min(from, pages.count) + count, pages.count)
+                let start = min(from, pages.count)
+                let range = start..<min(start + count, pages.count)
                 return PageList(
-                    from: range.lowerBound, total: pages.count,
+                    from: start, total: pages.count,
                     ids: range.map { ServeRoot.percentEncoded(pages.paths[$0]) }, names: range.map { pages.names[$0] })
             }
-            let bytes: [UInt8]
-            do { bytes = try TileServer.json(list) } catch { throw .badRequest("the answer could not be encoded") }
-            return Response(
-                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-        } catch {
-            return error.response
         }
     }
 
@@ -211,9 +205,9 @@ struct ViewController: Sendable {
         }
     }
 
-    /// Runs a view request and answers its JSON, or the error's status and line.
-    func viewAnswer(
-        status: HTTPResponse.Status = .ok, _ body: () async throws(ViewError) -> ViewAnswer
+    /// Runs a view request and answers its JSON (a `ViewAnswer`, or a `PageList`), or the error's status and line.
+    func viewAnswer<Answer: Encodable>(
+        status: HTTPResponse.Status = .ok, _ body: () async throws(ViewError) -> Answer
     ) async -> Response {
         do throws(ViewError) {
             let answer = try await body()

@@ -47,8 +47,9 @@ final class LiveView: Sendable {
         switch content {
         case .image: retainedBytes = Self.imageViewBytes
         case .gallery(let session, _):
+            // The packed paths' bytes (their UTF-8 and ends) stand for the identifiers, of which names are parts.
             let pages = session.job.pages
-            retainedBytes = pages.count * Self.galleryPageBytes + pages.names.byteCount + pages.paths.byteCount
+            retainedBytes = Self.pagesBytes(pages.count, identifierBytes: pages.paths.byteCount)
         }
     }
 
